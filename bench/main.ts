@@ -1,0 +1,8 @@
+/**
+ * `npm run bench`: every benchmark, each printing its figures as ratios against a baseline run
+ * in the same process tree. Measures only: it never fails on a missed target.
+ */
+import { runDecisionBench } from './decision.js';
+
+const config = process.argv[2] ?? 'gateway.yaml';
+runDecisionBench(config, (line) => process.stdout.write(line + '\n'));

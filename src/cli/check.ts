@@ -1,0 +1,45 @@
+/**
+ * `scopegate check [--config F] [--routes] [--strict]`: validate the config and policies,
+ * compile the tries, list problems, conflicts and shadowed patterns. Exit 0 valid, 1 invalid.
+ */
+import { parseArgs } from 'node:util';
+import { printRoutes } from '../policy/print.js';
+import { formatProblem } from '../shared/problem.js';
+import type { Command } from './io.js';
+import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
+
+export const check: Command = async (args, io) => {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+      routes: { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const result = loadAndAssemble(values.config, io);
+  if (result === null) return 1;
+  const { loaded, assembled } = result;
+  const policy = assembled.state!.policy;
+  const warnings = [...loaded.warnings, ...assembled.warnings];
+  const byMethod = [...policy.routes.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([method]) => `${method} ${policy.entries.filter((e) => e.pattern.method === method).length}`);
+  io.out(`config     ${loaded.file}`);
+  io.out(`policies   ${assembled.policyFiles.map((f) => f.file).join(', ')}` +
+    (loaded.config.auth.scope_mappings === undefined ? '' : ` + ${loaded.file} auth.scope_mappings`));
+  io.out(`routes     ${policy.entries.length} patterns (${byMethod.join(', ')})`);
+  io.out(`excluded   ${policy.excludedEntries.map((e) => e.pattern.canonical).join(' ')}`);
+  io.out(`rbac       ${assembled.state!.rbacEnabled ? 'on' : 'off'} for JWT callers; unmapped routes: ${policy.unmappedRoutes}`);
+  for (const note of assembled.notes) io.out(`note: ${formatProblem(note)}`);
+  for (const warning of warnings) io.out(`warning: ${formatProblem(warning)}`);
+  if (values.routes) io.out('\n' + printRoutes(policy).trimEnd());
+  if (values.strict && warnings.length > 0) {
+    io.err(`${loaded.file}: ${warnings.length} warning(s) and --strict`);
+    return 1;
+  }
+  io.out(`${loaded.file}: valid${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}`);
+  return 0;
+};

@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+/**
+ * The `scopegate` executable: argv → command. No business logic lives here.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { check } from './check.js';
+import { explain } from './explain.js';
+import { processIo, type Command, type CommandIo } from './io.js';
+import { testPolicies } from './test-policies.js';
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  check,
+  explain,
+  'test-policies': testPolicies,
+};
+
+const USAGE = `usage: scopegate <command> [options]
+
+commands:
+  check [--config F] [--routes] [--strict]          validate config and policies, report conflicts
+  explain [--config F] METHOD PATH [--scopes a,b]  show how a request is decided
+  test-policies [--config F] FILE...               run policy decision tests`;
+
+/** Runs one command line; returns the exit code. Argument errors are exit 2. */
+export async function main(argv: readonly string[], io: CommandIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(USAGE);
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.err(`scopegate: unknown command "${name}"\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command(rest, io);
+  } catch (err) {
+    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) {
+      io.err(`scopegate ${name}: ${(err as Error).message}`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+/** Whether this module is the process entry (also through npm's `bin` symlink). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+/* c8 ignore start - process wiring: run by the bin test in a child process; the crash branch only
+   on an unexpected throw, which would be a bug with its own regression test */
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`scopegate: ${(err as Error).stack ?? String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+/* c8 ignore stop */

@@ -1,0 +1,70 @@
+/**
+ * Repository invariant: imports follow the layer arrows of STYLE.md §1, and policy/ stays pure.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import t from 'tap';
+
+const SRC = resolve(import.meta.dirname, '../src');
+
+/** Which top-level folders each folder may import from (besides itself). */
+const ALLOWED: Record<string, readonly string[]> = {
+  cli: ['gateway', 'auth', 'policy', 'config', 'admin', 'runtime', 'shared'],
+  gateway: ['auth', 'policy', 'config', 'admin', 'shared'],
+  auth: ['shared'],
+  policy: ['shared'],
+  config: ['shared'],
+  admin: ['shared'],
+  runtime: ['shared'],
+  shared: [],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    return statSync(full).isDirectory() ? sourceFiles(full) : name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1] as string);
+}
+
+const files = sourceFiles(SRC);
+
+t.test('every import follows the layer arrows', async (t) => {
+  const broken: string[] = [];
+  for (const file of files) {
+    const layer = relative(SRC, file).split('/')[0] as string;
+    for (const spec of importsOf(file)) {
+      if (!spec.startsWith('.')) continue;
+      const target = relative(SRC, resolve(dirname(file), spec)).split('/')[0] as string;
+      if (target !== layer && !(ALLOWED[layer] ?? []).includes(target)) {
+        broken.push(`${relative(SRC, file)} imports ${spec} (${layer} → ${target})`);
+      }
+    }
+  }
+  t.same(broken, [], 'no import breaks an arrow');
+});
+
+t.test('policy/ does no I/O outside loader.ts', async (t) => {
+  const io = /from 'node:(fs|net|http|https|child_process)/;
+  const offenders = files
+    .filter((f) => relative(SRC, f).startsWith('policy/') && !f.endsWith('loader.ts'))
+    .filter((f) => io.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(SRC, f));
+  t.same(offenders, []);
+});
+
+t.test('every source file opens with a header comment', async (t) => {
+  const missing = files
+    .filter((f) => !/^(#!.*\n)?\/\*\*/.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(SRC, f));
+  t.same(missing, []);
+});
+
+t.test('no default exports', async (t) => {
+  const offenders = files.filter((f) => /^export default /m.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+  t.same(offenders, []);
+});

@@ -1,0 +1,96 @@
+import t from 'tap';
+import { runCli } from '../fixtures/cli.js';
+
+t.test('the committed gateway.yaml is valid', async (t) => {
+  const r = await runCli(['check', '--config', 'gateway.yaml']);
+  t.equal(r.code, 0, r.err);
+  t.match(r.out, /^routes {5}\d+ patterns \(DELETE \d+, GET \d+, PATCH \d+, POST \d+\)$/m);
+  t.match(r.out, /^gateway\.yaml: valid/m);
+  t.equal(r.err, '');
+});
+
+t.test('unknown key, malformed pattern and malformed scope are each named, exit 1', async (t) => {
+  const dir = t.testdir({
+    'gateway.yaml': [
+      'auth:',
+      '  dev_keys: keys.json',
+      '  algoritm: RS256',
+      '',
+    ].join('\n'),
+    'bad-pattern.yaml': [
+      'policies: [p.yaml]',
+      'auth:',
+      '  dev_keys: keys.json',
+      '  scope_mappings:',
+      '    GET /agents/*x: [agents:read]',
+      '    GET /ok: ["agents read"]',
+      '',
+    ].join('\n'),
+    'p.yaml': 'scope_mappings:\n  GET /config: [config:read]\n  FETCH /x: [a:b]\n',
+  });
+  const unknown = await runCli(['check', '--config', `${dir}/gateway.yaml`]);
+  t.equal(unknown.code, 1);
+  t.match(unknown.err, /gateway\.yaml:3 auth\.algoritm: unknown key \(did you mean "algorithm"\?\)/);
+
+  const bad = await runCli(['check', '--config', `${dir}/bad-pattern.yaml`]);
+  t.equal(bad.code, 1);
+  t.match(bad.err, /p\.yaml:3 scope_mappings\."FETCH \/x": malformed pattern: method must be one of/);
+  t.match(bad.err, /bad-pattern\.yaml:5 auth\.scope_mappings\."GET \/agents\/\*x": malformed pattern: segment "\*x" contains "\*"/);
+  t.match(bad.err, /bad-pattern\.yaml:6 auth\.scope_mappings\."GET \/ok"\[0\]: malformed scope "agents read"/);
+  t.match(bad.err, /invalid \(3 problems\)/);
+});
+
+t.test('warnings are printed; --strict makes them fail', async (t) => {
+  const dir = t.testdir({
+    'g.yaml': [
+      'policies: []',
+      'auth:',
+      '  dev_keys: keys.json',
+      '  scope_mappings:',
+      '    GET /a/*: [x:read]',
+      '    GET /a/*/**: [x:read]',
+      '    GET /a/**: [x:read]',
+      '    GET /agents/{id}: [custom:read]',
+      '',
+    ].join('\n'),
+  });
+  const plain = await runCli(['check', '--config', `${dir}/g.yaml`]);
+  t.equal(plain.code, 0);
+  t.match(plain.out, /warning: .*g\.yaml:7 auth\.scope_mappings\."GET \/a\/\*\*": GET \/a\/\*\* never matches.* \[SGWRN003\]/);
+  t.match(plain.out, /warning: .*g\.yaml:8 .*agents:read is required too \(SPEC\.md §5\.7\.4\) \[SGWRN004\]/);
+  t.match(plain.out, /valid \(2 warnings\)/);
+  const strict = await runCli(['check', '--config', `${dir}/g.yaml`, '--strict']);
+  t.equal(strict.code, 1);
+  t.match(strict.err, /2 warning\(s\) and --strict/);
+});
+
+t.test('overrides are noted, and --routes prints the tries', async (t) => {
+  const dir = t.testdir({
+    'g.yaml': 'auth:\n  dev_keys: k.json\n  scope_mappings:\n    GET /config: [config:write]\n',
+  });
+  const r = await runCli(['check', '--config', `${dir}/g.yaml`, '--routes']);
+  t.equal(r.code, 0);
+  t.match(r.out, /note: .*g\.yaml:4 auth\.scope_mappings\."GET \/config": overrides policies\/defaults\.yaml:\d+/);
+  t.match(r.out, /policies {3}policies\/defaults\.yaml, policies\/a2a\.yaml, policies\/agui\.yaml \+ .*g\.yaml auth\.scope_mappings/);
+  t.match(r.out, /^GET$/m);
+  t.match(r.out, /├── \/config {2}→ config:write {2}\(.*g\.yaml:4\)/);
+  t.match(r.out, /\/\*\* {2}→ /);
+});
+
+t.test('a config that is not there is exit 1 naming the file', async (t) => {
+  const r = await runCli(['check', '--config', 'no-such.yaml']);
+  t.equal(r.code, 1);
+  t.match(r.err, /no-such\.yaml/);
+});
+
+t.test('usage errors are exit 2', async (t) => {
+  t.equal((await runCli(['check', '--bogus'])).code, 2);
+  const none = await runCli([]);
+  t.equal(none.code, 2);
+  t.match(none.out, /usage: scopegate <command>/);
+  const help = await runCli(['--help']);
+  t.equal(help.code, 0);
+  const unknown = await runCli(['frobnicate']);
+  t.equal(unknown.code, 2);
+  t.match(unknown.err, /unknown command "frobnicate"/);
+});
