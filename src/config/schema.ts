@@ -1,0 +1,406 @@
+/**
+ * THE list of gateway.yaml keys: type, default, unit and meaning of each, in one zod schema.
+ * Pure: never reads files or the environment, and never resolves paths.
+ */
+import { z } from 'zod';
+
+/** JWT algorithms `auth.algorithm` may name. `none` is never among them. */
+export const JWT_ALGORITHMS = [
+  'HS256',
+  'HS384',
+  'HS512',
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const;
+
+/** One name of {@link JWT_ALGORITHMS}. */
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+
+// Interpolation always yields strings, so `port: ${PORT:-8080}` arrives as "8080". Numbers and
+// booleans therefore accept their canonical text, and nothing looser ("08080", "yes", "True"),
+// so a value is never read differently from how an operator would read it.
+const INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
+
+function integerFromText(value: unknown): unknown {
+  return typeof value === 'string' && INTEGER_TEXT.test(value) ? Number(value) : value;
+}
+
+function booleanFromText(value: unknown): unknown {
+  if (value === 'true') return true;
+  return value === 'false' ? false : value;
+}
+
+/** `key: null` (or `key:` with nothing) means "not given": the default applies. */
+function nullAsAbsent(value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
+/** `${TOKEN:-}` yields "": for a nullable field that means "not set". */
+function emptyAsNull(value: unknown): unknown {
+  return value === '' ? null : value;
+}
+
+// RFC 9110 §5.6.2 `token`: the characters a header name (and an RFC 6265 cookie name) may use.
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+// One or more `/segment`s. Characters the path normalizer refuses (`;`, `\`, `#`), the query
+// and percent signs, pattern syntax and `.`/`..` segments could never match a normalized
+// request path, so a prefix holding them would silently route nothing.
+const A2A_PREFIX = /^(?:\/(?!\.\.?(?:\/|$))[^/\s?#%*{};\\]+)+$/;
+
+const ORIGIN =
+  /^https?:\/\/(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::([0-9]{1,5}))?$/i;
+
+function isOrigin(value: string): boolean {
+  if (value === 'null') return true;
+  const match = ORIGIN.exec(value);
+  return match !== null && Number(match[1] ?? '0') <= 65535;
+}
+
+function isHttpUrl(value: string): boolean {
+  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+}
+
+const NON_EMPTY = 'must be a non-empty string';
+
+function nonEmptyString() {
+  return z.string({ error: NON_EMPTY }).min(1, { error: NON_EMPTY });
+}
+
+function integer(min: number, max: number, fallback: number, description: string, unit: string) {
+  const message = `must be an integer from ${min} to ${max}`;
+  const schema = z
+    .int({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message });
+  return z.preprocess(integerFromText, schema).default(fallback).meta({ description, unit });
+}
+
+function flag(fallback: boolean, description: string) {
+  return z
+    .preprocess(booleanFromText, z.boolean({ error: 'must be true or false' }))
+    .default(fallback)
+    .meta({ description });
+}
+
+/** A string that passes `check`; wrong type and failed check give the same `message`. */
+function checked(check: (value: string) => boolean, message: string) {
+  return z.string({ error: message }).refine(check, { error: message });
+}
+
+function text(fallback: string, description: string) {
+  return nonEmptyString().default(fallback).meta({ description });
+}
+
+function matching(pattern: RegExp, message: string, fallback: string, description: string) {
+  return z
+    .string({ error: message })
+    .regex(pattern, { error: message })
+    .default(fallback)
+    .meta({ description });
+}
+
+function oneOf<const T extends readonly [string, ...string[]]>(
+  values: T,
+  fallback: T[number],
+  description: string,
+) {
+  return z
+    .enum(values, { error: `must be one of ${values.join(', ')}` })
+    .default(fallback)
+    .meta({ description });
+}
+
+/** A string that may be left unset: absent, `null` and `""` all mean null. */
+function nullableText(
+  description: string,
+  item: z.ZodType<string> = z.string({ error: 'must be a string or null' }),
+) {
+  return z.preprocess(emptyAsNull, item.nullable()).default(null).meta({ description });
+}
+
+/** A list that may be left out: absent and `null` both mean the empty list. */
+function list(description: string, item: z.ZodType<string> = nonEmptyString()) {
+  return z
+    .preprocess(
+      nullAsAbsent,
+      z.array(item, { error: 'must be a list' }).default(() => []),
+    )
+    .meta({ description });
+}
+
+/** A list that keeps `null` (absent) distinct from `[]`: another module supplies the default. */
+function nullableList(description: string) {
+  return z
+    .array(nonEmptyString(), { error: 'must be a list or null' })
+    .nullable()
+    .default(null)
+    .meta({ description });
+}
+
+/** A non-empty string, or a non-empty list of them, or null (`""` too). */
+function oneOrMany(description: string) {
+  const message = 'must be a non-empty string, a non-empty list of them, or null';
+  const list = z.array(nonEmptyString(), { error: message }).min(1, { error: message });
+  return z
+    .preprocess(emptyAsNull, z.union([nonEmptyString(), list], { error: message }).nullable())
+    .default(null)
+    .meta({ description });
+}
+
+/** A mapping of keys; absent and `null` mean `{}`, so every key inside takes its default. */
+function section<T extends z.core.$ZodLooseShape>(shape: T, description: string) {
+  const mapping = z.strictObject(shape, { error: 'must be a mapping' });
+  // Every key of a section has a default, so `{}` is valid input; prefault (not default) parses
+  // it, so the section's own defaults are filled in.
+  return z
+    .preprocess(nullAsAbsent, mapping.prefault({} as z.input<typeof mapping>))
+    .meta({ description });
+}
+
+const listenShape = {
+  host: text('0.0.0.0', 'Address the gateway listens on.'),
+  port: integer(0, 65535, 8080, 'TCP port of the gateway (0 picks a free port).', 'TCP port'),
+};
+
+const adminShape = {
+  host: text('127.0.0.1', 'Address of the admin listener (/metrics, /healthz, /readyz).'),
+  port: integer(
+    0,
+    65535,
+    9090,
+    'TCP port of the admin listener (0 picks a free port).',
+    'TCP port',
+  ),
+};
+
+const upstreamShape = {
+  url: checked(isHttpUrl, 'must be an http:// or https:// URL')
+    .default('http://127.0.0.1:8081')
+    .meta({ description: 'Base URL every authorized request is forwarded to.' }),
+  embedded: flag(false, 'Start the bundled runtime on a loopback port and proxy to it.'),
+  timeout_ms: integer(
+    1,
+    86_400_000,
+    300_000,
+    'Per-request upstream time-out (long: runs stream).',
+    'milliseconds',
+  ),
+  forward_authorization: flag(true, "Pass the caller's Authorization header on to the upstream."),
+  identity_secret: nullableText(
+    'HMAC-SHA256 key: when set, x-auth-signature accompanies x-auth-context.',
+    checked((key) => key.length >= 16, 'must be a string of at least 16 characters, or null'),
+  ),
+};
+
+const a2aShape = {
+  prefix: matching(
+    A2A_PREFIX,
+    'must be a path of one or more /segments (like /a2a): no trailing slash, no whitespace, ' +
+      'no ?#%*{};\\ characters, no . or .. segments',
+    '/a2a',
+    'Path prefix of the A2A endpoints.',
+  ),
+  max_dispatch_body_bytes: integer(
+    1,
+    67_108_864,
+    1_048_576,
+    'Largest dynamic-dispatch body the gateway reads; larger ones are 413.',
+    'bytes',
+  ),
+  catalogue_ttl_seconds: integer(
+    1,
+    3600,
+    30,
+    "How long the upstream's agents/teams/workflows catalogue is cached.",
+    'seconds',
+  ),
+};
+
+const corsShape = {
+  allowed_origins: list(
+    'Origins allowed for CORS; empty means no CORS at all.',
+    checked(
+      isOrigin,
+      'must be an origin scheme://host[:port] (http or https, no path), or "null" in quotes',
+    ),
+  ),
+};
+
+const serviceAccountsShape = {
+  enabled: flag(true, 'Serve /service-accounts and accept svc_pat_ tokens.'),
+  store: matching(
+    /^sqlite:.+/,
+    'must be sqlite:<path>',
+    'sqlite:data/gateway.db',
+    'Service-account store, sqlite:<path> relative to the config folder.',
+  ),
+  cache_ttl_seconds: integer(
+    1,
+    3600,
+    30,
+    'How long a verified service-account token is cached (bounds revocation delay on replicas).',
+    'seconds',
+  ),
+};
+
+const ALGORITHM_MESSAGE = `must be one of ${JWT_ALGORITHMS.join(', ')}`;
+const ALGORITHMS_MESSAGE = `${ALGORITHM_MESSAGE}, or a non-empty list of them`;
+const algorithmName = z.enum(JWT_ALGORITHMS, { error: ALGORITHM_MESSAGE });
+
+const authShape = {
+  verification_keys: list(
+    'PEM public keys, HS shared secrets, or file:<path>; tried in order. ' +
+      'Env default JWT_VERIFICATION_KEY when empty.',
+  ),
+  jwks_file: nullableText('Static JWKS file; key chosen by kid. Env default JWT_JWKS_FILE.'),
+  jwks_url: nullableText(
+    'Remote JWKS URL, cached and refreshed on an unknown kid (rate-limited).',
+    checked(isHttpUrl, 'must be an http:// or https:// URL, or null'),
+  ),
+  issuer: oneOrMany('Accepted iss value(s); null means not checked.'),
+  secret_key: nullableText('Deprecated (SGDEP001): use verification_keys; appended to them.'),
+  algorithm: z
+    .union([algorithmName, z.array(algorithmName).min(1, { error: ALGORITHMS_MESSAGE })], {
+      error: ALGORITHMS_MESSAGE,
+    })
+    .default('RS256')
+    .meta({ description: 'Accepted JWT algorithm, or a list of them.' }),
+  validate: flag(true, 'Verify JWT signatures; false decodes claims without checking them.'),
+  authorization: z
+    .preprocess(
+      (value) => booleanFromText(emptyAsNull(value)),
+      z.boolean({ error: 'must be true, false or null' }).nullable(),
+    )
+    .default(null)
+    .meta({ description: 'RBAC scope checking; null turns it on when scope_mappings is present.' }),
+  token_source: oneOf(['HEADER', 'COOKIE', 'BOTH'], 'HEADER', 'Where the JWT is read from.'),
+  token_header_key: matching(
+    HTTP_TOKEN,
+    'must be a valid HTTP header name',
+    'Authorization',
+    'Header carrying the token.',
+  ),
+  cookie_name: matching(
+    HTTP_TOKEN,
+    'must be a valid cookie name',
+    'access_token',
+    'Cookie carrying the token.',
+  ),
+  scopes_claim: text('scopes', 'Claim holding the scopes.'),
+  user_id_claim: text('sub', 'Claim holding the user id.'),
+  session_id_claim: text('session_id', 'Claim holding the session id.'),
+  audience_claim: text('aud', 'Claim holding the audience.'),
+  audience: oneOrMany('Expected audience(s); null means the service_id.'),
+  verify_audience: flag(false, 'Check the audience claim against audience.'),
+  leeway_seconds: integer(0, 3600, 10, 'Clock skew allowed on exp and nbf.', 'seconds'),
+  dependencies_claims: list('Claims copied into the dependencies map.'),
+  session_state_claims: list('Claims copied into the session_state map.'),
+  scope_mappings: z
+    .preprocess(
+      nullAsAbsent,
+      z
+        .record(
+          z.string(),
+          z.array(z.string({ error: 'must be a scope string' }), {
+            error: 'must be a list of scopes',
+          }),
+          { error: 'must be a mapping of "METHOD /pattern" to a list of scopes' },
+        )
+        .optional(),
+    )
+    .meta({
+      description: 'Overrides "METHOD /pattern": [scopes]; present (even empty) turns RBAC on.',
+    }),
+  excluded_route_paths: nullableList('Routes that skip authentication; null means the SPEC list.'),
+  admin_scope: matching(
+    /^\S+$/,
+    'must be a non-empty string without whitespace',
+    'agent_os:admin',
+    'Scope granting full access.',
+  ),
+  user_isolation: flag(false, 'Confine non-admin callers to their own rows.'),
+  unmapped_routes: oneOf(['allow', 'deny'], 'allow', 'What a route no mapping covers answers.'),
+  allow_anonymous: flag(false, 'Let requests without a credential pass as anonymous.'),
+  security_key: nullableText('Static key, honoured only when no JWT source is configured.'),
+  internal_service_token: nullableText('Token of the internal scheduler principal.'),
+  dev_keys: nullableText('Path of a generated development key pair (never in production).'),
+  service_accounts: section(serviceAccountsShape, 'Service accounts served by the gateway.'),
+};
+
+const topShape = {
+  service_id: text('scopegate', "The service's own id: the effective default audience."),
+  listen: section(listenShape, 'Main listener.'),
+  admin: section(adminShape, 'Admin listener.'),
+  upstream: section(upstreamShape, 'Where authorized requests go.'),
+  policies: nullableList('Policy files in merge order; null means the three shipped files.'),
+  a2a: section(a2aShape, 'A2A endpoints.'),
+  cors: section(corsShape, 'CORS.'),
+  auth: section(authShape, 'Authentication and authorization (SPEC §5.3).'),
+  runtime: z
+    .preprocess(
+      nullAsAbsent,
+      z.record(z.string(), z.unknown(), { error: 'must be a mapping' }).default(() => ({})),
+    )
+    .meta({ description: "The bundled runtime's own settings, validated by the runtime." }),
+};
+
+/** The whole gateway.yaml: every key, its type, default and meaning. Unknown keys are errors. */
+export const configSchema = z.strictObject(topShape, {
+  error: 'the config must be a mapping of keys',
+});
+
+const SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
+  '': Object.keys(topShape),
+  listen: Object.keys(listenShape),
+  admin: Object.keys(adminShape),
+  upstream: Object.keys(upstreamShape),
+  a2a: Object.keys(a2aShape),
+  cors: Object.keys(corsShape),
+  auth: Object.keys(authShape),
+  'auth.service_accounts': Object.keys(serviceAccountsShape),
+};
+
+/**
+ * The keys allowed in the mapping at `keyPath` (formatted as in problems, `''` for the top),
+ * or none when there is no such section. Used to suggest a fix for an unknown key.
+ */
+export function sectionKeys(keyPath: string): readonly string[] {
+  return SECTION_KEYS[keyPath] ?? [];
+}
+
+/** Makes every property and element of `T` readonly, all the way down. */
+export type DeepReadonly<T> = T extends readonly (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+/** A validated gateway.yaml with defaults applied; property names are the YAML keys. */
+export type GatewayConfig = DeepReadonly<z.output<typeof configSchema>>;
+
+/** The `auth:` section of a {@link GatewayConfig}. */
+export type AuthConfig = GatewayConfig['auth'];
+
+/** The accepted JWT algorithms as a list, whether `auth.algorithm` names one or several. */
+export function algorithmsOf(config: GatewayConfig): readonly JwtAlgorithm[] {
+  const { algorithm } = config.auth;
+  return typeof algorithm === 'string' ? [algorithm] : algorithm;
+}
+
+/**
+ * Whether RBAC scope checking is on: `authorization` when set, otherwise whether
+ * `scope_mappings` is present (SPEC §5.3: present, even empty, turns it on).
+ */
+export function authorizationEnabled(config: GatewayConfig): boolean {
+  return config.auth.authorization ?? config.auth.scope_mappings !== undefined;
+}
