@@ -12,7 +12,7 @@ import {
   type Segment,
 } from './pattern.js';
 import { isResourceFamily, parseScope, type ParsedScope, type ResourceFamily } from './scopes.js';
-import { Trie, TrieBuilder, type TrieNode } from './trie.js';
+import { lookupPattern, Trie, TrieBuilder, type TrieNode } from './trie.js';
 
 /** Where a mapping was written: file, key path and line, for messages and `explain`. */
 export interface Origin {
@@ -70,7 +70,9 @@ export interface CompiledPolicy {
   readonly excluded: Trie<ExcludedEntry>;
   readonly excludedEntries: readonly ExcludedEntry[];
   /** Family floor requirements, `<family>:read` and `<family>:run`, shared by every lookup. */
-  readonly floor: Readonly<Record<ResourceFamily, { readonly read: Requirement; readonly run: Requirement }>>;
+  readonly floor: Readonly<
+    Record<ResourceFamily, { readonly read: Requirement; readonly run: Requirement }>
+  >;
 }
 
 /** The outcome: a policy, or `null` with at least one problem. Warnings never block. */
@@ -106,12 +108,16 @@ function problemAt(origin: Origin, message: string, code?: string): Problem {
   return { file: origin.file, key: origin.key, line: origin.line, message, code };
 }
 
-function describe(origin: Origin): string {
+/** Renders where a mapping was written: `file:line`, or `file` when the line is unknown. */
+export function formatOrigin(origin: Origin): string {
   return origin.line === undefined ? origin.file : `${origin.file}:${origin.line}`;
 }
 
 /** The family namespace a pattern lies in literally, and whether it reaches the id segment. */
-function familyOf(segments: readonly Segment[], prefix: readonly string[]): { family: ResourceFamily; hasId: boolean } | null {
+function familyOf(
+  segments: readonly Segment[],
+  prefix: readonly string[],
+): { family: ResourceFamily; hasId: boolean } | null {
   for (const start of [0, prefix.length]) {
     if (start > 0 && !prefix.every((p, i) => literalAt(segments, i) === p)) continue;
     const name = literalAt(segments, start);
@@ -168,7 +174,9 @@ export function compilePolicy(input: CompileInput): CompileResult {
         continue;
       }
       if (!Array.isArray(mapping.scopes)) {
-        problems.push(problemAt(mapping.origin, 'expected a list of scopes ([] means no scopes required)'));
+        problems.push(
+          problemAt(mapping.origin, 'expected a list of scopes ([] means no scopes required)'),
+        );
         continue;
       }
       const mapped: Requirement[] = [];
@@ -187,21 +195,33 @@ export function compilePolicy(input: CompileInput): CompileResult {
         } else if (!mapped.some((m) => sameRequirement(m, req))) mapped.push(req);
       });
       if (bad) continue;
-      const candidate: Candidate = { pattern: parsed.value, origin: mapping.origin, mapped, layer: layerIndex };
+      const candidate: Candidate = {
+        pattern: parsed.value,
+        origin: mapping.origin,
+        mapped,
+        layer: layerIndex,
+      };
       const previous = merged.get(parsed.value.key);
       if (previous) {
-        if (previous.pattern.text !== parsed.value.text) {
+        if (previous.layer === layerIndex) {
           warnings.push(
             problemAt(
               mapping.origin,
-              `"${parsed.value.text}" and "${previous.pattern.text}" (${describe(previous.origin)}) ` +
+              `"${parsed.value.text}" is the same pattern as "${previous.pattern.text}" ` +
+                `(${formatOrigin(previous.origin)}) in the same file; the later one wins`,
+              'SGWRN002',
+            ),
+          );
+        } else if (previous.pattern.text !== parsed.value.text) {
+          warnings.push(
+            problemAt(
+              mapping.origin,
+              `"${parsed.value.text}" and "${previous.pattern.text}" (${formatOrigin(previous.origin)}) ` +
                 'are two spellings of one pattern; the later one wins',
               'SGWRN002',
             ),
           );
-        } else if (previous.layer !== layerIndex) {
-          notes.push(problemAt(mapping.origin, `overrides ${describe(previous.origin)}`));
-        }
+        } else notes.push(problemAt(mapping.origin, `overrides ${formatOrigin(previous.origin)}`));
       } else firstSeen.set(parsed.value.key, candidate);
       merged.set(parsed.value.key, candidate);
     }
@@ -215,14 +235,15 @@ export function compilePolicy(input: CompileInput): CompileResult {
     });
   }
 
+  const nativeOf = computeNativeScopes(firstSeen, input.layers.length, prefix);
   const builders = new Map<string, TrieBuilder<RouteEntry>>();
   const entries: RouteEntry[] = [];
   for (const candidate of merged.values()) {
     const ns = familyOf(candidate.pattern.segments, prefix);
     let required = candidate.mapped;
     if (ns !== null) {
-      const first = firstSeen.get(candidate.pattern.key) as Candidate;
-      let native = first.mapped.filter((r) => r.scope !== 'admin' && r.scope.resource === ns.family);
+      // Every family-namespace key was given its native scopes (possibly none) above.
+      let native = nativeOf.get(candidate.pattern.key) as readonly Requirement[];
       if (native.length === 0) {
         const method = candidate.pattern.method;
         if (ns.hasId) native = [method === 'GET' ? floor[ns.family].read : floor[ns.family].run];
@@ -297,13 +318,47 @@ export function compilePolicy(input: CompileInput): CompileResult {
 }
 
 /**
+ * The native family scopes of every family-namespace pattern (SPEC.md §5.7.4), decided layer by
+ * layer: a pattern first defined in layer L takes the native scopes of the most specific pattern
+ * of the layers before L that covers it, else the family scopes of its own first definition. So
+ * a later pattern, however specific, never lowers what the route it carves out of required.
+ */
+function computeNativeScopes(
+  firstSeen: ReadonlyMap<string, Candidate>,
+  layerCount: number,
+  prefix: readonly string[],
+): Map<string, readonly Requirement[]> {
+  const nativeOf = new Map<string, readonly Requirement[]>();
+  const earlier = new Map<string, TrieBuilder<readonly Requirement[]>>();
+  for (let layer = 0; layer < layerCount; layer++) {
+    const snapshot = new Map<string, Trie<readonly Requirement[]>>();
+    for (const [method, builder] of earlier) snapshot.set(method, builder.build());
+    for (const first of firstSeen.values()) {
+      if (first.layer !== layer) continue;
+      const ns = familyOf(first.pattern.segments, prefix);
+      if (ns === null) continue;
+      const trie = snapshot.get(first.pattern.method);
+      const covering = trie === undefined ? undefined : lookupPattern(trie, first.pattern.segments);
+      const own = first.mapped.filter((r) => r.scope !== 'admin' && r.scope.resource === ns.family);
+      const native = covering !== undefined && covering.length > 0 ? covering : own;
+      nativeOf.set(first.pattern.key, native);
+      let builder = earlier.get(first.pattern.method);
+      if (!builder) earlier.set(first.pattern.method, (builder = new TrieBuilder()));
+      builder.insert(first.pattern.segments, native);
+    }
+  }
+  return nativeOf;
+}
+
+/**
  * `**` values that can never be reached: the `*` sibling's subtree answers every remaining path
  * of one or more segments (the fallback order literal → `*` → `**` never gets to them).
  */
 function findShadowedGlobs(node: TrieNode<RouteEntry>): RouteEntry[] {
   const out: RouteEntry[] = [];
   const visit = (n: TrieNode<RouteEntry>): void => {
-    if (n.glob !== undefined && n.param !== undefined && coversEverything(n.param)) out.push(n.glob);
+    if (n.glob !== undefined && n.param !== undefined && coversEverything(n.param))
+      out.push(n.glob);
     if (n.literals) for (const child of n.literals.values()) visit(child);
     if (n.param) visit(n.param);
   };

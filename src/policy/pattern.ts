@@ -28,7 +28,8 @@ export interface RoutePattern extends PathPattern {
   readonly key: string;
 }
 
-export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+export type ParseResult<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
 /** The placeholder a2a.yaml patterns start with; replaced by `a2a.prefix`. */
 export const PREFIX_PLACEHOLDER = '{prefix}';
@@ -50,7 +51,8 @@ export function parsePathPattern(path: string, prefix = '/a2a'): ParseResult<Pat
   const text = substitutePrefix(path, prefix);
   if (!text.startsWith('/')) return fail(`path must start with "/" (got ${JSON.stringify(path)})`);
   if (text === '/') return { ok: true, value: { segments: [], canonical: '/' } };
-  if (text.endsWith('/')) return fail('trailing "/" is not allowed (request paths drop it before matching)');
+  if (text.endsWith('/'))
+    return fail('trailing "/" is not allowed (request paths drop it before matching)');
   const raw = text.slice(1).split('/');
   const segments: Segment[] = [];
   for (let i = 0; i < raw.length; i++) {
@@ -65,12 +67,13 @@ export function parsePathPattern(path: string, prefix = '/a2a'): ParseResult<Pat
       segments.push({ kind: 'param', name: null });
       continue;
     }
+    if (part === PREFIX_PLACEHOLDER)
+      return fail('"{prefix}" is only allowed at the start of a path');
     const param = PARAM.exec(part);
     if (param) {
       segments.push({ kind: 'param', name: param[1] as string });
       continue;
     }
-    if (part === PREFIX_PLACEHOLDER) return fail('"{prefix}" is only allowed at the start of a path');
     if (part === '.' || part === '..') return fail(`dot segment "${part}" is not allowed`);
     const bad = FORBIDDEN_IN_LITERAL.exec(part);
     if (bad) {
@@ -92,24 +95,37 @@ export function parseRoutePattern(pattern: string, prefix = '/a2a'): ParseResult
   const upper = method.toUpperCase();
   if (upper === 'HEAD') return fail('HEAD is authorized as GET: map "GET" instead');
   if (method !== upper || !(PATTERN_METHODS as readonly string[]).includes(upper)) {
-    return fail(`method must be one of ${PATTERN_METHODS.join(', ')} in upper case (got "${method}")`);
+    return fail(
+      `method must be one of ${PATTERN_METHODS.join(', ')} in upper case (got "${method}")`,
+    );
   }
   const written = substitutePrefix(match[2] as string, prefix);
   const path = parsePathPattern(written, prefix);
   if (!path.ok) return path;
   const m = upper as PatternMethod;
-  return { ok: true, value: { ...path.value, method: m, text: `${m} ${written}`, key: `${m} ${path.value.canonical}` } };
+  return {
+    ok: true,
+    value: {
+      ...path.value,
+      method: m,
+      text: `${m} ${written}`,
+      key: `${m} ${path.value.canonical}`,
+    },
+  };
 }
 
 /** Replaces a leading `{prefix}` with the configured A2A prefix. */
 export function substitutePrefix(path: string, prefix: string): string {
-  return path.startsWith(PREFIX_PLACEHOLDER) ? prefix + path.slice(PREFIX_PLACEHOLDER.length) : path;
+  return path.startsWith(PREFIX_PLACEHOLDER)
+    ? prefix + path.slice(PREFIX_PLACEHOLDER.length)
+    : path;
 }
 
 /** Spells segments back as a path, every one-segment wildcard as `*`. */
 export function canonicalPath(segments: readonly Segment[]): string {
   if (segments.length === 0) return '/';
   let out = '';
-  for (const s of segments) out += '/' + (s.kind === 'literal' ? s.value : s.kind === 'param' ? '*' : '**');
+  for (const s of segments)
+    out += '/' + (s.kind === 'literal' ? s.value : s.kind === 'param' ? '*' : '**');
   return out;
 }

@@ -94,6 +94,27 @@ export class Trie<V> {
   }
 }
 
+/**
+ * The most specific pattern covering every request `segments` (a pattern) matches: a literal
+ * may be covered by a literal, `*` or `**`; a `*` only by `*` or `**`; a `**` only by `**`.
+ */
+export function lookupPattern<V>(trie: Trie<V>, segments: readonly Segment[]): V | undefined {
+  return findPattern(trie.root, segments, 0);
+}
+
+function findPattern<V>(node: TrieNode<V>, segments: readonly Segment[], i: number): V | undefined {
+  if (i === segments.length) return node.value;
+  const segment = segments[i] as Segment;
+  if (segment.kind === 'glob') return node.glob;
+  if (segment.kind === 'literal') {
+    const literal = node.literals?.get(segment.value);
+    const hit = literal === undefined ? undefined : findPattern(literal, segments, i + 1);
+    if (hit !== undefined) return hit;
+  }
+  const hit = node.param === undefined ? undefined : findPattern(node.param, segments, i + 1);
+  return hit !== undefined ? hit : node.glob;
+}
+
 function find<V>(node: TrieNode<V>, segments: readonly string[], i: number): V | undefined {
   if (i === segments.length) return node.value;
   const segment = segments[i] as string;
