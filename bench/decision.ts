@@ -49,11 +49,18 @@ function extraLayer(count: number): PolicyLayer {
   for (let i = 0; i < count; i++) {
     const shape = i % 4;
     const pattern =
-      shape === 0 ? `GET /ext${i}/items/*`
-      : shape === 1 ? `POST /ext${i % 500}/jobs/job${i}/run`
-      : shape === 2 ? `PATCH /tenants/*/res${i}`
-      : `DELETE /bulk${i}/**`;
-    mappings.push({ pattern, scopes: [`ext${i % 97}:write`], origin: { file: 'bench', key: pattern } });
+      shape === 0
+        ? `GET /ext${i}/items/*`
+        : shape === 1
+          ? `POST /ext${i % 500}/jobs/job${i}/run`
+          : shape === 2
+            ? `PATCH /tenants/*/res${i}`
+            : `DELETE /bulk${i}/**`;
+    mappings.push({
+      pattern,
+      scopes: [`ext${i % 97}:write`],
+      origin: { file: 'bench', key: pattern },
+    });
   }
   return { file: 'bench', mappings };
 }
@@ -86,7 +93,8 @@ function measure(state: DecisionState, millis: number): number {
 export function runDecisionBench(configFile: string, out: (line: string) => void): void {
   const loaded = loadConfig(configFile);
   const base = assemblePolicy(loaded);
-  if (base.state === null || base.compiled?.policy === null) throw new Error('config does not assemble');
+  if (base.state === null || base.compiled?.policy === null)
+    throw new Error('config does not assemble');
   const policy = base.state.policy;
   // Rebuild the default policy with the extra layer appended, through the same compiler.
   const big = compilePolicy({
@@ -96,8 +104,13 @@ export function runDecisionBench(configFile: string, out: (line: string) => void
     unmappedRoutes: policy.unmappedRoutes,
     excluded: policy.excludedEntries.map((e) => ({ path: e.pattern.canonical, origin: e.origin })),
   });
-  if (big.policy === null) throw new Error('extra mappings do not compile: ' + JSON.stringify(big.problems[0]));
-  const bigState: DecisionState = { ...base.state, policy: big.policy, grantsOf: createGrantsCache(policy.adminScope) };
+  if (big.policy === null)
+    throw new Error('extra mappings do not compile: ' + JSON.stringify(big.problems[0]));
+  const bigState: DecisionState = {
+    ...base.state,
+    policy: big.policy,
+    grantsOf: createGrantsCache(policy.adminScope),
+  };
 
   // Alternate the two sets three times and keep each one's best, to damp scheduler noise.
   let defaultRate = 0;
@@ -108,9 +121,13 @@ export function runDecisionBench(configFile: string, out: (line: string) => void
   }
   const ratio = bigRate / defaultRate;
   out('decision benchmark (normalize + exempt + authorize, cached caller, no socket)');
-  out(`  default policy set (${policy.entries.length} patterns)     ${fmt(defaultRate)} decisions/s   target ≥ 1,000,000  ${defaultRate >= 1e6 ? 'met' : 'MISSED'}`);
+  out(
+    `  default policy set (${policy.entries.length} patterns)     ${fmt(defaultRate)} decisions/s   target ≥ 1,000,000  ${defaultRate >= 1e6 ? 'met' : 'MISSED'}`,
+  );
   out(`  + 10,000 mappings (${big.policy.entries.length} patterns)  ${fmt(bigRate)} decisions/s`);
-  out(`  ratio 10k/default                      ${ratio.toFixed(3)}×              target ≥ 0.9       ${ratio >= 0.9 ? 'met' : 'MISSED'}`);
+  out(
+    `  ratio 10k/default                      ${ratio.toFixed(3)}×              target ≥ 0.9       ${ratio >= 0.9 ? 'met' : 'MISSED'}`,
+  );
 }
 
 function rawLayers(base: ReturnType<typeof assemblePolicy>): PolicyLayer[] {
@@ -119,7 +136,11 @@ function rawLayers(base: ReturnType<typeof assemblePolicy>): PolicyLayer[] {
   return [
     {
       file: 'defaults',
-      mappings: policy.entries.map((e) => ({ pattern: e.pattern.text, scopes: e.mapped.map((r) => r.raw), origin: e.origin })),
+      mappings: policy.entries.map((e) => ({
+        pattern: e.pattern.text,
+        scopes: e.mapped.map((r) => r.raw),
+        origin: e.origin,
+      })),
     },
   ];
 }

@@ -28,7 +28,9 @@ function sourceFiles(dir: string): string[] {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1] as string);
+  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map(
+    (m) => m[1] as string,
+  );
 }
 
 const files = sourceFiles(SRC);
@@ -65,6 +67,8 @@ t.test('every source file opens with a header comment', async (t) => {
 });
 
 t.test('no default exports', async (t) => {
-  const offenders = files.filter((f) => /^export default /m.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+  const offenders = files
+    .filter((f) => /^export default /m.test(readFileSync(f, 'utf8')))
+    .map((f) => relative(SRC, f));
   t.same(offenders, []);
 });

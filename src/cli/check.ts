@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { printRoutes } from '../policy/print.js';
 import { formatProblem } from '../shared/problem.js';
+import { plural } from '../shared/text.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
 
@@ -26,13 +27,21 @@ export const check: Command = async (args, io) => {
   const warnings = [...loaded.warnings, ...assembled.warnings];
   const byMethod = [...policy.routes.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([method]) => `${method} ${policy.entries.filter((e) => e.pattern.method === method).length}`);
+    .map(
+      ([method]) => `${method} ${policy.entries.filter((e) => e.pattern.method === method).length}`,
+    );
   io.out(`config     ${loaded.file}`);
-  io.out(`policies   ${assembled.policyFiles.map((f) => f.file).join(', ')}` +
-    (loaded.config.auth.scope_mappings === undefined ? '' : ` + ${loaded.file} auth.scope_mappings`));
+  io.out(
+    `policies   ${assembled.policyFiles.map((f) => f.file).join(', ')}` +
+      (loaded.config.auth.scope_mappings === undefined
+        ? ''
+        : ` + ${loaded.file} auth.scope_mappings`),
+  );
   io.out(`routes     ${policy.entries.length} patterns (${byMethod.join(', ')})`);
   io.out(`excluded   ${policy.excludedEntries.map((e) => e.pattern.canonical).join(' ')}`);
-  io.out(`rbac       ${assembled.state!.rbacEnabled ? 'on' : 'off'} for JWT callers; unmapped routes: ${policy.unmappedRoutes}`);
+  io.out(
+    `rbac       ${assembled.state!.rbacEnabled ? 'on' : 'off'} for JWT callers; unmapped routes: ${policy.unmappedRoutes}`,
+  );
   for (const note of assembled.notes) io.out(`note: ${formatProblem(note)}`);
   for (const warning of warnings) io.out(`warning: ${formatProblem(warning)}`);
   if (values.routes) io.out('\n' + printRoutes(policy).trimEnd());
@@ -40,6 +49,8 @@ export const check: Command = async (args, io) => {
     io.err(`${loaded.file}: ${warnings.length} warning(s) and --strict`);
     return 1;
   }
-  io.out(`${loaded.file}: valid${warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}`);
+  io.out(
+    `${loaded.file}: valid${warnings.length > 0 ? ` (${plural(warnings.length, 'warning')})` : ''}`,
+  );
   return 0;
 };

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { createPrincipal } from '../auth/principal.js';
 import { evaluateRequest } from '../gateway/pipeline.js';
 import { describeRefusal, reject } from '../gateway/rejections.js';
+import { formatOrigin } from '../policy/compile.js';
 import { explainRequirements } from '../policy/explain.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
@@ -30,8 +31,15 @@ export const explain: Command = async (args, io) => {
   if (result === null) return 1;
   const state = result.assembled.state!;
   const adminScope = result.loaded.config.auth.admin_scope;
-  const scopes = values.scopes === undefined ? undefined : values.scopes.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const principal = scopes === undefined ? null : createPrincipal({ type: 'jwt', userId: 'explain', scopes });
+  const scopes =
+    values.scopes === undefined
+      ? undefined
+      : values.scopes
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+  const principal =
+    scopes === undefined ? null : createPrincipal({ type: 'jwt', userId: 'explain', scopes });
   const evaluation = evaluateRequest(state, method, target, () =>
     principal === null ? reject('SG_ERR_AUTH_MISSING') : { ok: true, value: principal },
   );
@@ -43,13 +51,17 @@ export const explain: Command = async (args, io) => {
     return 0;
   }
   const { path, segments, query } = evaluation.normalized;
-  io.out(`path       ${path}${query}  (segments: ${segments.length === 0 ? '(root)' : segments.map((s) => JSON.stringify(s)).join(' ')})`);
+  io.out(
+    `path       ${path}${query}  (segments: ${segments.length === 0 ? '(root)' : segments.map((s) => JSON.stringify(s)).join(' ')})`,
+  );
   if (evaluation.exempt) {
     io.out('route      excluded route (excluded_route_paths): no credential is checked');
     io.out('decision   allow (excluded_route)');
     return 0;
   }
-  io.out(`caller     ${scopes === undefined ? 'no credential' : `scopes ${scopes.length === 0 ? '(none)' : scopes.join(' ')}`}`);
+  io.out(
+    `caller     ${scopes === undefined ? 'no credential' : `scopes ${scopes.length === 0 ? '(none)' : scopes.join(' ')}`}`,
+  );
   const decision = evaluation.decision;
   if (decision === null) {
     const refusal = describeRefusal(evaluation.refusal!);
@@ -60,23 +72,35 @@ export const explain: Command = async (args, io) => {
   io.out(
     route === null
       ? 'route      no pattern matches'
-      : `route      ${route.pattern.text}  from ${route.origin.file}${route.origin.line === undefined ? '' : `:${route.origin.line}`} (${route.origin.key})`,
+      : `route      ${route.pattern.text}  from ${formatOrigin(route.origin)} (${route.origin.key})`,
   );
-  io.out(`required   ${decision.required.length === 0 ? '(none)' : decision.required.map((r) => r.raw).join(' AND ')}`);
-  io.out(`resource   ${decision.resource === null ? '(none)' : `${decision.resource.family} ${decision.resource.id}`}`);
-  if (decision.accessibleResourceIds !== null) io.out(`listing    filtered to ids: ${JSON.stringify(decision.accessibleResourceIds)}`);
+  io.out(
+    `required   ${decision.required.length === 0 ? '(none)' : decision.required.map((r) => r.raw).join(' AND ')}`,
+  );
+  io.out(
+    `resource   ${decision.resource === null ? '(none)' : `${decision.resource.family} ${decision.resource.id}`}`,
+  );
+  if (decision.accessibleResourceIds !== null)
+    io.out(`listing    filtered to ids: ${JSON.stringify(decision.accessibleResourceIds)}`);
   if (decision.allow) io.out(`decision   allow (${decision.reason})`);
   else {
     const refusal = describeRefusal(evaluation.refusal!);
     io.out(`decision   deny ${refusal.status} (${refusal.reason}): ${refusal.detail}`);
   }
-  if (decision.reason === 'rbac_disabled') io.out('  RBAC is off for JWT callers (auth.authorization); scopes are not checked');
-  if (decision.reason === 'unmapped_allowed') io.out('  no pattern matches and unmapped_routes is allow');
-  if (decision.reason === 'route_unmapped') io.out('  no pattern matches and unmapped_routes is deny');
+  if (decision.reason === 'rbac_disabled')
+    io.out('  RBAC is off for JWT callers (auth.authorization); scopes are not checked');
+  if (decision.reason === 'unmapped_allowed')
+    io.out('  no pattern matches and unmapped_routes is allow');
+  if (decision.reason === 'route_unmapped')
+    io.out('  no pattern matches and unmapped_routes is deny');
   if (principal !== null && decision.reason !== 'rbac_disabled') {
     for (const line of explainRequirements(decision, state.grantsOf(principal), adminScope)) {
-      if (line.satisfiedBy !== null) io.out(`  ✓ ${line.required} satisfied by ${line.satisfiedBy} (${line.how})`);
-      else if (line.relaxedByListing) io.out(`  ~ ${line.required} not held: the listing is filtered to the ids the caller may read`);
+      if (line.satisfiedBy !== null)
+        io.out(`  ✓ ${line.required} satisfied by ${line.satisfiedBy} (${line.how})`);
+      else if (line.relaxedByListing)
+        io.out(
+          `  ~ ${line.required} not held: the listing is filtered to the ids the caller may read`,
+        );
       else io.out(`  ✗ ${line.required} not satisfied: needs one of ${line.accepted.join(', ')}`);
     }
   }

@@ -5,6 +5,7 @@
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { assemblePolicy, type AssembleResult } from '../gateway/assemble.js';
 import { ConfigError, formatProblem } from '../shared/problem.js';
+import { plural } from '../shared/text.js';
 import type { CommandIo } from './io.js';
 
 /** The config file used when `--config` is not given. */
@@ -19,15 +20,16 @@ export function loadAndAssemble(
   try {
     loaded = loadConfig(file, { env: io.env });
   } catch (err) {
+    /* c8 ignore next - loadConfig throws only ConfigError; anything else is a bug and must crash */
     if (!(err instanceof ConfigError)) throw err;
     for (const problem of err.problems) io.err(`error: ${formatProblem(problem)}`);
-    io.err(`${file}: invalid (${err.problems.length} problem${err.problems.length === 1 ? '' : 's'})`);
+    io.err(`${file}: invalid (${plural(err.problems.length, 'problem')})`);
     return null;
   }
   const assembled = assemblePolicy(loaded);
   if (assembled.state === null) {
     for (const problem of assembled.problems) io.err(`error: ${formatProblem(problem)}`);
-    io.err(`${file}: invalid (${assembled.problems.length} problem${assembled.problems.length === 1 ? '' : 's'})`);
+    io.err(`${file}: invalid (${plural(assembled.problems.length, 'problem')})`);
     return null;
   }
   return { loaded, assembled };

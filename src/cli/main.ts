@@ -37,36 +37,36 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
   try {
     return await command(rest, io);
   } catch (err) {
-    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) {
-      io.err(`scopegate ${name}: ${(err as Error).message}`);
-      return 2;
-    }
-    throw err;
+    /* c8 ignore next - commands report failures as exit codes; any other throw is a bug: crash */
+    if (!(err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS_')) throw err;
+    io.err(`scopegate ${name}: ${(err as Error).message}`);
+    return 2;
   }
 }
 
 /** Whether this module is the process entry (also through npm's `bin` symlink). */
 function isEntryPoint(): boolean {
   const script = process.argv[1];
+  /* c8 ignore next - node always passes the script path when it runs a file */
   if (script === undefined) return false;
   try {
     return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+    /* c8 ignore next 3 - only when argv[1] names no file (node -e, stdin): not the entry then */
   } catch {
     return false;
   }
 }
 
-/* c8 ignore start - process wiring: run by the bin test in a child process; the crash branch only
-   on an unexpected throw, which would be a bug with its own regression test */
 if (isEntryPoint()) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },
+    /* c8 ignore start - only on an unexpected throw, which would be a bug */
     (err: unknown) => {
       process.stderr.write(`scopegate: ${(err as Error).stack ?? String(err)}\n`);
       process.exitCode = 1;
     },
+    /* c8 ignore stop */
   );
 }
-/* c8 ignore stop */

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { readPolicyCases, runPolicyCase } from '../gateway/policy-tests.js';
+import { formatOrigin } from '../policy/compile.js';
 import { formatProblem } from '../shared/problem.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
@@ -41,9 +42,11 @@ export const testPolicies: Command = async (args, io) => {
       }
       failed++;
       const route = outcome.evaluation.decision?.route;
-      io.out(`FAIL  ${row.name}  (${file}${row.line === undefined ? '' : `:${row.line}`}: ${row.request})`);
+      io.out(
+        `FAIL  ${row.name}  (${formatOrigin({ file, key: '', line: row.line })}: ${row.request})`,
+      );
       for (const failure of outcome.failures) io.out(`        ${failure}`);
-      if (route) io.out(`        matched ${route.pattern.text} from ${route.origin.file}${route.origin.line === undefined ? '' : `:${route.origin.line}`}`);
+      if (route) io.out(`        matched ${route.pattern.text} from ${formatOrigin(route.origin)}`);
     }
   }
   io.out(`${passed} passed, ${failed} failed`);

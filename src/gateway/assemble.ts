@@ -4,9 +4,20 @@
  * `explain` and `test-policies` alike. Never serves a request.
  */
 import type { LoadedConfig } from '../config/load.js';
-import type { GatewayConfig } from '../config/schema.js';
-import { compilePolicy, DEFAULT_EXCLUDED_ROUTE_PATHS, type CompileResult, type Origin, type PolicyLayer } from '../policy/compile.js';
-import { overridesLayer, readPolicyFile, shippedPolicyFiles, type PolicyFileRef } from '../policy/loader.js';
+import { authorizationEnabled } from '../config/schema.js';
+import {
+  compilePolicy,
+  DEFAULT_EXCLUDED_ROUTE_PATHS,
+  type CompileResult,
+  type Origin,
+  type PolicyLayer,
+} from '../policy/compile.js';
+import {
+  overridesLayer,
+  readPolicyFile,
+  shippedPolicyFiles,
+  type PolicyFileRef,
+} from '../policy/loader.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { Problem } from '../shared/problem.js';
 import type { DecisionState } from './pipeline.js';
@@ -21,14 +32,6 @@ export interface AssembleResult {
   readonly notes: readonly Problem[];
   /** The policy files used, in merge order. */
   readonly policyFiles: readonly PolicyFileRef[];
-}
-
-/**
- * Whether RBAC applies to JWT and internal callers: `auth.authorization`, or when it is null,
- * whether `auth.scope_mappings` is present at all (SPEC.md §5.3).
- */
-export function isRbacEnabled(config: GatewayConfig): boolean {
-  return config.auth.authorization ?? config.auth.scope_mappings !== undefined;
 }
 
 /** The policy files a config names (config-relative), or the shipped ones when it names none. */
@@ -50,11 +53,16 @@ export function assemblePolicy(loaded: LoadedConfig): AssembleResult {
     if (read.layer) layers.push(read.layer);
   }
   if (config.auth.scope_mappings !== undefined) {
-    layers.push(overridesLayer(loaded.file, config.auth.scope_mappings, (path) => loaded.lineOf(path)));
+    layers.push(
+      overridesLayer(loaded.file, config.auth.scope_mappings, (path) => loaded.lineOf(path)),
+    );
   }
   const excluded: { path: string; origin: Origin }[] =
     config.auth.excluded_route_paths === null
-      ? DEFAULT_EXCLUDED_ROUTE_PATHS.map((path) => ({ path, origin: { file: 'SPEC.md §4.4 (built-in)', key: '' } }))
+      ? DEFAULT_EXCLUDED_ROUTE_PATHS.map((path) => ({
+          path,
+          origin: { file: 'SPEC.md §4.4 (built-in)', key: '' },
+        }))
       : config.auth.excluded_route_paths.map((path, i) => ({
           path,
           origin: {
@@ -75,9 +83,16 @@ export function assemblePolicy(loaded: LoadedConfig): AssembleResult {
     problems.length === 0 && compiled.policy !== null
       ? Object.freeze({
           policy: compiled.policy,
-          rbacEnabled: isRbacEnabled(config),
+          rbacEnabled: authorizationEnabled(config),
           grantsOf: createGrantsCache(config.auth.admin_scope),
         })
       : null;
-  return { state, compiled, problems, warnings: compiled.warnings, notes: compiled.notes, policyFiles };
+  return {
+    state,
+    compiled,
+    problems,
+    warnings: compiled.warnings,
+    notes: compiled.notes,
+    policyFiles,
+  };
 }

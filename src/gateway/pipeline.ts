@@ -44,7 +44,14 @@ export function evaluateRequest(
   if (!normalized.ok) return refused(normalized, null, null, null);
   const { segments } = normalized.value;
   if (isExemptRoute(state.policy, segments)) {
-    return { status: 200, refusal: null, normalized: normalized.value, exempt: true, principal: null, decision: null };
+    return {
+      status: 200,
+      refusal: null,
+      normalized: normalized.value,
+      exempt: true,
+      principal: null,
+      decision: null,
+    };
   }
   const auth = authenticate();
   if (!auth.ok) return refused(auth, normalized.value, null, null);
@@ -56,7 +63,14 @@ export function evaluateRequest(
         : reject('SG_ERR_SCOPE_INSUFFICIENT', { scopes: decision.required.map((r) => r.raw) });
     return refused(refusal, normalized.value, auth.value, decision);
   }
-  return { status: 200, refusal: null, normalized: normalized.value, exempt: false, principal: auth.value, decision };
+  return {
+    status: 200,
+    refusal: null,
+    normalized: normalized.value,
+    exempt: false,
+    principal: auth.value,
+    decision,
+  };
 }
 
 function refused(
@@ -65,5 +79,12 @@ function refused(
   principal: Principal | null,
   decision: Decision | null,
 ): Evaluation {
-  return { status: describeRefusal(refusal).status, refusal, normalized, exempt: false, principal, decision };
+  return {
+    status: describeRefusal(refusal).status,
+    refusal,
+    normalized,
+    exempt: false,
+    principal,
+    decision,
+  };
 }

@@ -5,7 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { createPrincipal, ANONYMOUS, type Principal, type PrincipalType } from '../auth/principal.js';
+import {
+  createPrincipal,
+  ANONYMOUS,
+  type Principal,
+  type PrincipalType,
+} from '../auth/principal.js';
 import { formatKeyPath, type Problem } from '../shared/problem.js';
 import { evaluateRequest, type DecisionState, type Evaluation } from './pipeline.js';
 import { reject, type Verdict } from './rejections.js';
@@ -32,17 +37,26 @@ export interface CaseResult {
 }
 
 /** Parses a decision-test file; problems name file, key and line. */
-export function parsePolicyCases(text: string, file: string): { cases: PolicyCase[]; problems: Problem[] } {
+export function parsePolicyCases(
+  text: string,
+  file: string,
+): { cases: PolicyCase[]; problems: Problem[] } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
     return {
       cases: [],
-      problems: doc.errors.map((e) => ({ file, key: '', line: lines.linePos(e.pos[0]).line, message: `YAML: ${e.message.split('\n')[0]}` })),
+      problems: doc.errors.map((e) => ({
+        file,
+        key: '',
+        line: lines.linePos(e.pos[0]).line,
+        message: `YAML: ${e.message.split('\n')[0]}`,
+      })),
     };
   }
   const lineOf = (path: readonly PropertyKey[]): number | undefined => {
-    const node = doc.getIn(path as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+    const node = doc.getIn(path as (string | number)[], true) as
+      { range?: [number, number, number] } | undefined;
     return node?.range ? lines.linePos(node.range[0]).line : undefined;
   };
   const parsed = fileSchema.safeParse(doc.toJS());
@@ -50,26 +64,47 @@ export function parsePolicyCases(text: string, file: string): { cases: PolicyCas
     return {
       cases: [],
       problems: parsed.error.issues.map((issue) => {
-        const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] as string] : issue.path;
+        const path =
+          issue.code === 'unrecognized_keys'
+            ? [...issue.path, issue.keys[0] as string]
+            : issue.path;
         return {
           file,
           key: formatKeyPath(path as (string | number)[]),
           line: lineOf(issue.path),
-          message: issue.code === 'unrecognized_keys' ? `unknown key(s): ${issue.keys.join(', ')}` : issue.message,
+          message:
+            issue.code === 'unrecognized_keys'
+              ? `unknown key(s): ${issue.keys.join(', ')}`
+              : issue.message,
         };
       }),
     };
   }
-  return { cases: parsed.data.tests.map((c, i) => ({ ...c, line: lineOf(['tests', i]) })), problems: [] };
+  return {
+    cases: parsed.data.tests.map((c, i) => ({ ...c, line: lineOf(['tests', i]) })),
+    problems: [],
+  };
 }
 
 /** Reads and parses a decision-test file. */
-export function readPolicyCases(path: string, file = path): { cases: PolicyCase[]; problems: Problem[] } {
+export function readPolicyCases(
+  path: string,
+  file = path,
+): { cases: PolicyCase[]; problems: Problem[] } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    return { cases: [], problems: [{ file, key: '', message: `cannot read test file (${(err as NodeJS.ErrnoException).code})` }] };
+    return {
+      cases: [],
+      problems: [
+        {
+          file,
+          key: '',
+          message: `cannot read test file (${(err as NodeJS.ErrnoException).code})`,
+        },
+      ],
+    };
   }
   return parsePolicyCases(text, file);
 }
@@ -79,7 +114,10 @@ export function principalFor(row: Pick<PolicyCase, 'scopes' | 'principal'>): Ver
   const type: PrincipalType = row.principal ?? 'jwt';
   if (type === 'anonymous') return { ok: true, value: ANONYMOUS };
   if (row.scopes === undefined && type === 'jwt') return reject('SG_ERR_AUTH_MISSING');
-  return { ok: true, value: createPrincipal({ type, userId: `test:${type}`, scopes: row.scopes ?? [] }) };
+  return {
+    ok: true,
+    value: createPrincipal({ type, userId: `test:${type}`, scopes: row.scopes ?? [] }),
+  };
 }
 
 /** Runs one row through the decision stages and compares every expectation it states. */
@@ -89,7 +127,8 @@ export function runPolicyCase(state: DecisionState, row: PolicyCase): CaseResult
   const target = row.request.slice(space + 1);
   const evaluation = evaluateRequest(state, method, target, () => principalFor(row));
   const failures: string[] = [];
-  if (evaluation.status !== row.expect) failures.push(`expected ${row.expect}, got ${evaluation.status}`);
+  if (evaluation.status !== row.expect)
+    failures.push(`expected ${row.expect}, got ${evaluation.status}`);
   if (row.required !== undefined) {
     const got = evaluation.decision?.required.map((r) => r.raw) ?? [];
     if (got.join(' ') !== row.required.join(' ')) {
@@ -100,7 +139,9 @@ export function runPolicyCase(state: DecisionState, row: PolicyCase): CaseResult
     const got = evaluation.decision?.accessibleResourceIds ?? null;
     const want = row.accessible_resource_ids;
     if (JSON.stringify(got) !== JSON.stringify(want)) {
-      failures.push(`expected accessible_resource_ids ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+      failures.push(
+        `expected accessible_resource_ids ${JSON.stringify(want)}, got ${JSON.stringify(got)}`,
+      );
     }
   }
   return { case: row, evaluation, failures };

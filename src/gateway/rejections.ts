@@ -73,7 +73,8 @@ export const REJECTIONS = {
   },
   SG_ERR_ROUTE_UNMAPPED: {
     status: 403,
-    detail: (p) => `Forbidden: no scope mapping covers ${p.route ?? 'this route'} and unmapped_routes is deny`,
+    detail: (p) =>
+      `Forbidden: no scope mapping covers ${p.route ?? 'this route'} and unmapped_routes is deny`,
     reason: 'route_unmapped',
   },
 } as const satisfies Record<string, Rejection>;
@@ -96,8 +97,14 @@ export function reject(code: RejectionCode, params?: RejectionParams): Refusal {
 }
 
 /** The status, detail and reason a refusal is answered with. */
-export function describeRefusal(refusal: Refusal): { status: number; detail: string; reason: string; challenge: Challenge | undefined } {
+export function describeRefusal(refusal: Refusal): {
+  status: number;
+  detail: string;
+  reason: string;
+  challenge: Challenge | undefined;
+} {
   const entry: Rejection = REJECTIONS[refusal.code];
-  const detail = typeof entry.detail === 'function' ? entry.detail(refusal.params ?? {}) : entry.detail;
+  const detail =
+    typeof entry.detail === 'function' ? entry.detail(refusal.params ?? {}) : entry.detail;
   return { status: entry.status, detail, reason: entry.reason, challenge: entry.challenge };
 }

@@ -3,7 +3,14 @@
  * Pure and allocation-light: it only reads the frozen policy. Never authenticates, never does I/O.
  */
 import type { CompiledPolicy, Requirement, RouteEntry } from './compile.js';
-import { accessibleIds, isResourceFamily, satisfies, type Grants, type ResourceFamily, type ResourceRef } from './scopes.js';
+import {
+  accessibleIds,
+  isResourceFamily,
+  satisfies,
+  type Grants,
+  type ResourceFamily,
+  type ResourceRef,
+} from './scopes.js';
 
 /** Why a request was allowed or denied; snake_case ids for logs and metric labels. */
 export type DecisionReason =
@@ -41,7 +48,10 @@ export interface DecideOptions {
 const NONE: readonly Requirement[] = Object.freeze([]);
 
 /** The resource context a path carries: `/<family>/<id>/…` or `<a2a prefix>/<family>/<id>/…`. */
-export function resourceOf(segments: readonly string[], prefix: readonly string[]): ResourceRef | null {
+export function resourceOf(
+  segments: readonly string[],
+  prefix: readonly string[],
+): ResourceRef | null {
   const first = segments[0];
   if (segments.length >= 2 && first !== undefined && isResourceFamily(first)) {
     return { family: first, id: segments[1] as string };
@@ -54,7 +64,11 @@ export function resourceOf(segments: readonly string[], prefix: readonly string[
 }
 
 /** Looks up the route a request matches; HEAD is authorized as GET. */
-export function lookupRoute(policy: CompiledPolicy, method: string, segments: readonly string[]): RouteEntry | null {
+export function lookupRoute(
+  policy: CompiledPolicy,
+  method: string,
+  segments: readonly string[],
+): RouteEntry | null {
   const trie = policy.routes.get(method === 'HEAD' ? 'GET' : method);
   return trie?.lookup(segments) ?? null;
 }
@@ -87,7 +101,12 @@ export function decide(
     required = [...required, isGet ? floor.read : floor.run];
   }
   const listing = isGet && segments.length === 1 ? listingFamily(segments[0] as string) : null;
-  if (listing !== null && !required.some((r) => r.scope !== 'admin' && r.scope.resource === listing && r.scope.id === null)) {
+  if (
+    listing !== null &&
+    !required.some(
+      (r) => r.scope !== 'admin' && r.scope.resource === listing && r.scope.id === null,
+    )
+  ) {
     required = [...required, policy.floor[listing].read];
   }
 
@@ -96,7 +115,8 @@ export function decide(
       ? verdict(true, 'unmapped_allowed', null, NONE, NONE, null, null)
       : verdict(false, 'route_unmapped', null, NONE, NONE, null, null);
   }
-  if (!options.enforce) return verdict(true, 'rbac_disabled', route, required, NONE, resource, null);
+  if (!options.enforce)
+    return verdict(true, 'rbac_disabled', route, required, NONE, resource, null);
   if (grants.admin) return verdict(true, 'admin', route, required, NONE, resource, null);
 
   let missing: Requirement[] | null = null;
@@ -115,11 +135,28 @@ export function decide(
     }
     (missing ??= []).push(req);
   }
-  if (missing !== null) return verdict(false, 'insufficient_scope', route, required, missing, resource, null);
+  if (missing !== null)
+    return verdict(false, 'insufficient_scope', route, required, missing, resource, null);
   if (listingKey !== null) {
-    return verdict(true, 'listing_filtered', route, required, NONE, resource, accessibleIds(grants, listingKey));
+    return verdict(
+      true,
+      'listing_filtered',
+      route,
+      required,
+      NONE,
+      resource,
+      accessibleIds(grants, listingKey),
+    );
   }
-  return verdict(true, required.length === 0 ? 'no_scopes_required' : 'scopes_satisfied', route, required, NONE, resource, null);
+  return verdict(
+    true,
+    required.length === 0 ? 'no_scopes_required' : 'scopes_satisfied',
+    route,
+    required,
+    NONE,
+    resource,
+    null,
+  );
 }
 
 function listingFamily(segment: string): ResourceFamily | null {

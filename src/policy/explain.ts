@@ -20,7 +20,11 @@ export interface RequirementExplanation {
 }
 
 /** The scope forms that satisfy `req` on a path with resource context `resource`. */
-export function acceptedForms(req: Requirement, resource: ResourceRef | null, adminScope: string): string[] {
+export function acceptedForms(
+  req: Requirement,
+  resource: ResourceRef | null,
+  adminScope: string,
+): string[] {
   if (req.scope === 'admin') return [adminScope];
   const { resource: ns, action, id } = req.scope;
   const forms = [`${ns}:${action}`, `${ns}:*:${action}`];

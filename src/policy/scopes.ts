@@ -101,11 +101,17 @@ export function compileGrants(scopes: readonly string[], adminScope: string): Gr
  * families and only on a path carrying an id of that family — by `family:<id>:action`. A
  * per-resource requirement `family:<id>:action` is met by the global grant or that exact id.
  */
-export function satisfies(required: ParsedScope | 'admin', grants: Grants, resource: ResourceRef | null): boolean {
+export function satisfies(
+  required: ParsedScope | 'admin',
+  grants: Grants,
+  resource: ResourceRef | null,
+): boolean {
   if (grants.admin) return true;
   if (required === 'admin') return false;
   if (grants.global.has(required.key)) return true;
-  const id = required.id ?? (resource !== null && resource.family === required.resource ? resource.id : null);
+  const id =
+    required.id ??
+    (resource !== null && resource.family === required.resource ? resource.id : null);
   if (id === null) return false;
   return grants.perResource.get(required.key)?.has(id) ?? false;
 }

@@ -14,12 +14,16 @@ export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, 'package.json');
-    if (existsSync(candidate) && (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === 'scopegate') {
+    if (
+      existsSync(candidate) &&
+      (JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === 'scopegate'
+    ) {
       return (cached = dir);
     }
     const parent = dirname(dir);
     /* c8 ignore next - only reached when the module is copied outside its package */
-    if (parent === dir) throw new Error('scopegate package.json not found above ' + fileURLToPath(import.meta.url));
+    if (parent === dir)
+      throw new Error('scopegate package.json not found above ' + fileURLToPath(import.meta.url));
     dir = parent;
   }
 }

@@ -3,6 +3,8 @@
  * Pure data: never thrown on its own; collected into a {@link ConfigError}.
  */
 
+import { plural } from './text.js';
+
 /** One thing wrong with a config or policy file, named so an operator can find and fix it. */
 export interface Problem {
   /** The file, as the operator wrote or passed it (relative paths stay relative). */
@@ -35,7 +37,7 @@ export class ConfigError extends Error {
 
   constructor(problems: readonly Problem[]) {
     super(
-      `invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+      `invalid configuration (${plural(problems.length, 'problem')}):\n` +
         problems.map((p) => `  ${formatProblem(p)}`).join('\n'),
     );
     this.name = 'ConfigError';

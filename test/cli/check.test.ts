@@ -11,12 +11,7 @@ t.test('the committed gateway.yaml is valid', async (t) => {
 
 t.test('unknown key, malformed pattern and malformed scope are each named, exit 1', async (t) => {
   const dir = t.testdir({
-    'gateway.yaml': [
-      'auth:',
-      '  dev_keys: keys.json',
-      '  algoritm: RS256',
-      '',
-    ].join('\n'),
+    'gateway.yaml': ['auth:', '  dev_keys: keys.json', '  algoritm: RS256', ''].join('\n'),
     'bad-pattern.yaml': [
       'policies: [p.yaml]',
       'auth:',
@@ -30,13 +25,25 @@ t.test('unknown key, malformed pattern and malformed scope are each named, exit 
   });
   const unknown = await runCli(['check', '--config', `${dir}/gateway.yaml`]);
   t.equal(unknown.code, 1);
-  t.match(unknown.err, /gateway\.yaml:3 auth\.algoritm: unknown key \(did you mean "algorithm"\?\)/);
+  t.match(
+    unknown.err,
+    /gateway\.yaml:3 auth\.algoritm: unknown key \(did you mean "algorithm"\?\)/,
+  );
 
   const bad = await runCli(['check', '--config', `${dir}/bad-pattern.yaml`]);
   t.equal(bad.code, 1);
-  t.match(bad.err, /p\.yaml:3 scope_mappings\."FETCH \/x": malformed pattern: method must be one of/);
-  t.match(bad.err, /bad-pattern\.yaml:5 auth\.scope_mappings\."GET \/agents\/\*x": malformed pattern: segment "\*x" contains "\*"/);
-  t.match(bad.err, /bad-pattern\.yaml:6 auth\.scope_mappings\."GET \/ok"\[0\]: malformed scope "agents read"/);
+  t.match(
+    bad.err,
+    /p\.yaml:3 scope_mappings\."FETCH \/x": malformed pattern: method must be one of/,
+  );
+  t.match(
+    bad.err,
+    /bad-pattern\.yaml:5 auth\.scope_mappings\."GET \/agents\/\*x": malformed pattern: segment "\*x" contains "\*"/,
+  );
+  t.match(
+    bad.err,
+    /bad-pattern\.yaml:6 auth\.scope_mappings\."GET \/ok"\[0\]: malformed scope "agents read"/,
+  );
   t.match(bad.err, /invalid \(3 problems\)/);
 });
 
@@ -56,8 +63,14 @@ t.test('warnings are printed; --strict makes them fail', async (t) => {
   });
   const plain = await runCli(['check', '--config', `${dir}/g.yaml`]);
   t.equal(plain.code, 0);
-  t.match(plain.out, /warning: .*g\.yaml:7 auth\.scope_mappings\."GET \/a\/\*\*": GET \/a\/\*\* never matches.* \[SGWRN003\]/);
-  t.match(plain.out, /warning: .*g\.yaml:8 .*agents:read is required too \(SPEC\.md §5\.7\.4\) \[SGWRN004\]/);
+  t.match(
+    plain.out,
+    /warning: .*g\.yaml:7 auth\.scope_mappings\."GET \/a\/\*\*": GET \/a\/\*\* never matches.* \[SGWRN003\]/,
+  );
+  t.match(
+    plain.out,
+    /warning: .*g\.yaml:8 .*agents:read is required too \(SPEC\.md §5\.7\.4\) \[SGWRN004\]/,
+  );
   t.match(plain.out, /valid \(2 warnings\)/);
   const strict = await runCli(['check', '--config', `${dir}/g.yaml`, '--strict']);
   t.equal(strict.code, 1);
@@ -70,8 +83,14 @@ t.test('overrides are noted, and --routes prints the tries', async (t) => {
   });
   const r = await runCli(['check', '--config', `${dir}/g.yaml`, '--routes']);
   t.equal(r.code, 0);
-  t.match(r.out, /note: .*g\.yaml:4 auth\.scope_mappings\."GET \/config": overrides policies\/defaults\.yaml:\d+/);
-  t.match(r.out, /policies {3}policies\/defaults\.yaml, policies\/a2a\.yaml, policies\/agui\.yaml \+ .*g\.yaml auth\.scope_mappings/);
+  t.match(
+    r.out,
+    /note: .*g\.yaml:4 auth\.scope_mappings\."GET \/config": overrides policies\/defaults\.yaml:\d+/,
+  );
+  t.match(
+    r.out,
+    /policies {3}policies\/defaults\.yaml, policies\/a2a\.yaml, policies\/agui\.yaml \+ .*g\.yaml auth\.scope_mappings/,
+  );
   t.match(r.out, /^GET$/m);
   t.match(r.out, /├── \/config {2}→ config:write {2}\(.*g\.yaml:4\)/);
   t.match(r.out, /\/\*\* {2}→ /);
@@ -93,4 +112,36 @@ t.test('usage errors are exit 2', async (t) => {
   const unknown = await runCli(['frobnicate']);
   t.equal(unknown.code, 2);
   t.match(unknown.err, /unknown command "frobnicate"/);
+});
+
+t.test('RBAC off, one warning, an explicit excluded list and a root route', async (t) => {
+  const dir = t.testdir({
+    'g.yaml': [
+      'policies: []',
+      'auth:',
+      '  dev_keys: k.json',
+      '  authorization: false',
+      '  excluded_route_paths: [/status, /public/**]',
+      '  scope_mappings:',
+      '    GET /: []',
+      '    GET /agents/*/stats: [metrics:read]',
+      '',
+    ].join('\n'),
+  });
+  const r = await runCli(['check', '--config', `${dir}/g.yaml`, '--routes']);
+  t.equal(r.code, 0, r.err);
+  t.match(r.out, /^rbac {7}off for JWT callers; unmapped routes: allow$/m);
+  t.match(r.out, /^excluded {3}\/status \/public\/\*\*$/m);
+  t.match(r.out, /^GET {2}→ \(no scopes\) {2}\(.*g\.yaml:7\)$/m);
+  t.match(r.out, /valid \(1 warning\)$/m);
+});
+
+t.test('a single policy problem is counted in the singular', async (t) => {
+  const dir = t.testdir({
+    'g.yaml': 'policies: [p.yaml]\nauth:\n  dev_keys: k.json\n',
+    'p.yaml': 'scope_mappings:\n  GET /x: [bad scope]\n',
+  });
+  const r = await runCli(['check', '--config', `${dir}/g.yaml`]);
+  t.equal(r.code, 1);
+  t.match(r.err, /invalid \(1 problem\)$/m);
 });

@@ -4,7 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import t from 'tap';
-import { describeRefusal, reject, REJECTIONS, type RejectionCode } from '../../src/gateway/rejections.js';
+import {
+  describeRefusal,
+  reject,
+  REJECTIONS,
+  type RejectionCode,
+} from '../../src/gateway/rejections.js';
 
 const docs = readFileSync(resolve(import.meta.dirname, '../../docs/errors.md'), 'utf8');
 const codes = Object.keys(REJECTIONS) as RejectionCode[];
@@ -18,7 +23,10 @@ t.test('every code has an anchor in docs/errors.md with its status', async (t) =
 
 t.test('docs/errors.md documents no code the catalogue lacks', async (t) => {
   const documented = [...docs.matchAll(/^## (SG_ERR_[A-Z_]+)$/gm)].map((m) => m[1]);
-  t.same(documented.filter((c) => !codes.includes(c as RejectionCode)), []);
+  t.same(
+    documented.filter((c) => !codes.includes(c as RejectionCode)),
+    [],
+  );
 });
 
 t.test('reason ids are unique snake_case', async (t) => {
@@ -34,12 +42,18 @@ t.test('parameterized details are built from params only', async (t) => {
     reason: 'insufficient_scope',
     challenge: 'insufficient_scope',
   });
-  t.equal(describeRefusal(reject('SG_ERR_SCOPE_INSUFFICIENT')).detail, 'Insufficient permissions. Required scope(s): ');
+  t.equal(
+    describeRefusal(reject('SG_ERR_SCOPE_INSUFFICIENT')).detail,
+    'Insufficient permissions. Required scope(s): ',
+  );
   t.equal(
     describeRefusal(reject('SG_ERR_ROUTE_UNMAPPED', { route: 'GET /x' })).detail,
     'Forbidden: no scope mapping covers GET /x and unmapped_routes is deny',
   );
-  t.equal(describeRefusal(reject('SG_ERR_ROUTE_UNMAPPED')).detail, 'Forbidden: no scope mapping covers this route and unmapped_routes is deny');
+  t.equal(
+    describeRefusal(reject('SG_ERR_ROUTE_UNMAPPED')).detail,
+    'Forbidden: no scope mapping covers this route and unmapped_routes is deny',
+  );
   t.same(describeRefusal(reject('SG_ERR_PATH_DOT_SEGMENT')), {
     status: 400,
     detail: 'Invalid request path: "." and ".." segments are not allowed',

@@ -2,10 +2,18 @@ import t from 'tap';
 import { ConfigError, formatKeyPath, formatProblem } from '../../src/shared/problem.js';
 
 t.test('formatProblem names file, line, key and code', async (t) => {
-  t.equal(formatProblem({ file: 'g.yaml', key: 'auth.x', line: 3, message: 'bad' }), 'g.yaml:3 auth.x: bad');
+  t.equal(
+    formatProblem({ file: 'g.yaml', key: 'auth.x', line: 3, message: 'bad' }),
+    'g.yaml:3 auth.x: bad',
+  );
   t.equal(formatProblem({ file: 'g.yaml', key: '', message: 'bad' }), 'g.yaml: bad');
   t.equal(
-    formatProblem({ file: 'g.yaml', key: 'auth.secret_key', message: 'deprecated', code: 'SGDEP001' }),
+    formatProblem({
+      file: 'g.yaml',
+      key: 'auth.secret_key',
+      message: 'deprecated',
+      code: 'SGDEP001',
+    }),
     'g.yaml auth.secret_key: deprecated [SGDEP001]',
   );
 });
