@@ -3,7 +3,7 @@
  * every problem by file and key. Argv handling only; the work is in config/ and gateway/.
  */
 import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { assemblePolicy, type AssembleResult } from '../gateway/assemble.js';
+import { assemblePolicy, draftPolicyProblems, type AssembleResult } from '../gateway/assemble.js';
 import { ConfigError, formatProblem } from '../shared/problem.js';
 import { plural } from '../shared/text.js';
 import type { CommandIo } from './io.js';
@@ -22,8 +22,12 @@ export function loadAndAssemble(
   } catch (err) {
     /* c8 ignore next - loadConfig throws only ConfigError; anything else is a bug and must crash */
     if (!(err instanceof ConfigError)) throw err;
-    for (const problem of err.problems) io.err(`error: ${formatProblem(problem)}`);
-    io.err(`${file}: invalid (${plural(err.problems.length, 'problem')})`);
+    const problems = [
+      ...err.problems,
+      ...(err.draft === undefined ? [] : draftPolicyProblems(err.draft)),
+    ];
+    for (const problem of problems) io.err(`error: ${formatProblem(problem)}`);
+    io.err(`${file}: invalid (${plural(problems.length, 'problem')})`);
     return null;
   }
   const assembled = assemblePolicy(loaded);

@@ -132,7 +132,14 @@ export function parseConfig(
       (issue) => !failed.some((bad) => startsWith(issue.path, bad)),
     ),
   ];
-  if (!validation.ok || errors.length > 0) throw new ConfigError(byLine(errors.map(locate)));
+  if (!validation.ok || errors.length > 0) {
+    throw new ConfigError(byLine(errors.map(locate)), {
+      file,
+      dir,
+      tree: interpolated.value,
+      lineOf,
+    });
+  }
 
   return Object.freeze({
     file,

@@ -34,15 +34,31 @@ export function formatProblem(problem: Problem): string {
 export class ConfigError extends Error {
   readonly code = 'SG_ERR_CONFIG_INVALID';
   readonly problems: readonly Problem[];
+  /** The parsed (interpolated) tree of a config that failed validation, when it parsed at all. */
+  readonly draft: ConfigDraft | undefined;
 
-  constructor(problems: readonly Problem[]) {
+  constructor(problems: readonly Problem[], draft?: ConfigDraft) {
     super(
       `invalid configuration (${plural(problems.length, 'problem')}):\n` +
         problems.map((p) => `  ${formatProblem(p)}`).join('\n'),
     );
     this.name = 'ConfigError';
     this.problems = problems;
+    this.draft = draft;
   }
+}
+
+/**
+ * A config that parsed but did not validate: enough for a best-effort look at the rest of it
+ * (its policies), so one `scopegate check` lists every problem, not only the config's own.
+ */
+export interface ConfigDraft {
+  readonly file: string;
+  /** Absolute folder of the file: the base of relative paths in it. */
+  readonly dir: string;
+  /** The parsed, interpolated tree; shapes are unchecked. */
+  readonly tree: unknown;
+  lineOf(keyPath: readonly (string | number)[]): number | undefined;
 }
 
 /** Renders a key path the way problems name keys: `a.b[2]."GET /x"`. */

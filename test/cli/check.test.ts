@@ -145,3 +145,41 @@ t.test('a single policy problem is counted in the singular', async (t) => {
   t.equal(r.code, 1);
   t.match(r.err, /invalid \(1 problem\)$/m);
 });
+
+t.test('config and policy problems are listed together in one run', async (t) => {
+  const dir = t.testdir({
+    'g.yaml': [
+      'policies: [missing.yaml]',
+      'a2a: { prefix: "no-slash" }',
+      'auth:',
+      '  dev_keys: k.json',
+      '  algoritm: RS256',
+      '  admin_scope: root:all',
+      '  excluded_route_paths: [/ok, "bad path"]',
+      '  scope_mappings:',
+      '    GET /a/**/b: [x:read]',
+      '    GET /c: [bad scope]',
+      '',
+    ].join('\n'),
+    'h.yaml': 'auth: [not, a, map]\n',
+  });
+  const r = await runCli(['check', '--config', `${dir}/g.yaml`]);
+  t.equal(r.code, 1);
+  t.match(r.err, /g\.yaml:2 a2a\.prefix: /);
+  t.match(r.err, /g\.yaml:5 auth\.algoritm: unknown key/);
+  t.match(r.err, /missing\.yaml: cannot read policy file \(ENOENT\)/);
+  t.match(r.err, /g\.yaml:7 auth\.excluded_route_paths\[1\]: malformed path pattern/);
+  t.match(
+    r.err,
+    /g\.yaml:9 auth\.scope_mappings\."GET \/a\/\*\*\/b": malformed pattern: "\*\*" is only allowed as the last segment/,
+  );
+  t.match(
+    r.err,
+    /g\.yaml:10 auth\.scope_mappings\."GET \/c"\[0\]: malformed scope "bad scope": expected "root:all"/,
+  );
+  // A section of the wrong shape falls back to defaults for the best-effort policy check.
+  const h = await runCli(['check', '--config', `${dir}/h.yaml`]);
+  t.equal(h.code, 1);
+  t.match(h.err, /h\.yaml:1 auth: /);
+  t.notMatch(h.err, /policies\//, 'the shipped policies compile cleanly under the defaults');
+});
