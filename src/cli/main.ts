@@ -7,19 +7,26 @@ import { fileURLToPath } from 'node:url';
 import { check } from './check.js';
 import { explain } from './explain.js';
 import { processIo, type Command, type CommandIo } from './io.js';
+import { serve } from './serve.js';
 import { testPolicies } from './test-policies.js';
+import { token } from './token.js';
 
 const COMMANDS: Readonly<Record<string, Command>> = {
+  serve,
   check,
   explain,
+  token,
   'test-policies': testPolicies,
 };
 
 const USAGE = `usage: scopegate <command> [options]
 
 commands:
+  serve [--config F]                                start the gateway
   check [--config F] [--routes] [--strict]          validate config and policies, report conflicts
   explain [--config F] METHOD PATH [--scopes a,b]  show how a request is decided
+  token [--config F] --sub S --scopes a,b [--ttl 1h] [--aud X] [--claim k=v]
+                                                   mint a development JWT
   test-policies [--config F] FILE...               run policy decision tests`;
 
 /** Runs one command line; returns the exit code. Argument errors are exit 2. */

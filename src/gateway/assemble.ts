@@ -3,6 +3,7 @@
  * them with its overrides, and fixes the authorization settings. Used by `serve`, `check`,
  * `explain` and `test-policies` alike. Never serves a request.
  */
+import type { KeyObject } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { authorizationEnabled } from '../config/schema.js';
@@ -22,7 +23,11 @@ import {
 import { DEFAULT_ADMIN_SCOPE } from '../policy/scopes.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { ConfigDraft, Problem } from '../shared/problem.js';
-import type { DecisionState } from './pipeline.js';
+import { createAuthChain } from '../auth/chain.js';
+import { loadOrCreateDevKeys } from '../auth/jwt/dev-keys.js';
+import type { Clock } from '../shared/clock.js';
+import type { DecisionState, GatewayState } from './pipeline.js';
+import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
 
 /** The result of assembling: the state, or the problems that prevent it. */
@@ -163,4 +168,117 @@ function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {};
+}
+
+/** Development signing key material, when `auth.dev_keys` is configured. */
+export interface DevKeyInfo {
+  readonly path: string;
+  readonly kid: string;
+  readonly created: boolean;
+  readonly privateKey: KeyObject;
+}
+
+/** A complete gateway state, or every problem that prevents one. */
+export interface GatewayAssembly {
+  readonly state: GatewayState | null;
+  readonly problems: readonly Problem[];
+  readonly warnings: readonly Problem[];
+  readonly devKeys: DevKeyInfo | null;
+}
+
+/** Injected dependencies of assembly (time; a pool to reuse across reloads). */
+export interface AssembleDeps {
+  readonly clock: Clock;
+  /** An upstream pool to keep when the URL and time-out did not change (reload). */
+  readonly previousUpstream?: Upstream | undefined;
+}
+
+/**
+ * Builds the full state a gateway serves from: compiled policy, key sets and auth chain,
+ * identity and header settings, the upstream pool. Reads key files; opens no listener.
+ */
+export async function assembleGateway(
+  loaded: LoadedConfig,
+  deps: AssembleDeps,
+): Promise<GatewayAssembly> {
+  const { config } = loaded;
+  const policy = assemblePolicy(loaded);
+  const problems: Problem[] = [...policy.problems];
+  let devKeys: DevKeyInfo | null = null;
+  let extraKeys: { key: KeyObject; kid: string }[] = [];
+  if (config.auth.dev_keys !== null) {
+    const path = loaded.resolvePath(config.auth.dev_keys);
+    try {
+      const keys = await loadOrCreateDevKeys(path);
+      devKeys = { path, kid: keys.kid, created: keys.created, privateKey: keys.privateKey };
+      extraKeys = [{ key: keys.publicKey, kid: keys.kid }];
+    } catch (err) {
+      problems.push({
+        file: loaded.file,
+        key: 'auth.dev_keys',
+        line: loaded.lineOf(['auth', 'dev_keys']),
+        message: (err as Error).message,
+      });
+    }
+  }
+  const {
+    chain,
+    problems: authProblems,
+    warnings: authWarnings,
+  } = await createAuthChain(config.auth, {
+    clock: deps.clock,
+    serviceId: config.service_id,
+    configFile: loaded.file,
+    resolvePath: (p) => loaded.resolvePath(p),
+    serviceAccounts: null,
+    extraKeys,
+  });
+  const withLine = (p: Problem): Problem => ({
+    ...p,
+    line: p.line ?? loaded.lineOf(keyPathOf(p.key)),
+  });
+  problems.push(...authProblems.map(withLine));
+  const warnings = [...loaded.warnings, ...policy.warnings, ...authWarnings.map(withLine)];
+  if (problems.length > 0 || policy.state === null)
+    return { state: null, problems, warnings, devKeys };
+  const fresh = createUpstreamIfChanged(
+    config.upstream.url,
+    config.upstream.timeout_ms,
+    deps.previousUpstream,
+  );
+  const state: GatewayState = Object.freeze({
+    ...policy.state,
+    chain,
+    credentialNames: { header: config.auth.token_header_key, cookie: config.auth.cookie_name },
+    identity: { rbacEnabled: policy.state.rbacEnabled, userIsolation: config.auth.user_isolation },
+    forwardHeaders: {
+      forwardAuthorization: config.upstream.forward_authorization,
+      identitySecret: config.upstream.identity_secret,
+    },
+    upstream: fresh,
+  });
+  return { state, problems, warnings, devKeys };
+}
+
+/** Keeps the previous pool (and its warm connections) when the upstream did not change. */
+function createUpstreamIfChanged(
+  url: string,
+  timeoutMs: number,
+  previous: Upstream | undefined,
+): Upstream {
+  const next = new URL(url);
+  const samePlace =
+    previous !== undefined &&
+    previous.origin === next.origin &&
+    previous.basePath === next.pathname.replace(/\/+$/, '') &&
+    previous.timeoutMs === timeoutMs;
+  return samePlace ? previous : createUpstream(url, timeoutMs);
+}
+
+/** `auth.verification_keys[2]` → `['auth', 'verification_keys', 2]`, for line look-ups. */
+function keyPathOf(key: string): (string | number)[] {
+  return key
+    .split(/\.|\[(\d+)\]/)
+    .filter((p) => p !== undefined && p !== '')
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
 }

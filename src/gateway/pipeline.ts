@@ -1,15 +1,24 @@
 /**
- * The only place that orders the request stages. `evaluateRequest` runs normalize → exempt →
- * authenticate → authorize with no socket, so the server, `scopegate explain` and
- * `scopegate test-policies` share one decision path. Never writes responses itself.
+ * The only place that orders the request stages: normalize → exempt → authenticate → authorize
+ * → inject-identity → forward. `evaluateRequest` runs the decision stages with no socket, so the
+ * server, `scopegate explain` and `scopegate test-policies` share one decision path. Stages
+ * return verdicts; this module threads them and hands refusals to respond.ts.
  */
-import type { Principal } from '../auth/principal.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthChain } from '../auth/chain.js';
+import { ANONYMOUS, type Principal } from '../auth/principal.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import type { Grants } from '../policy/scopes.js';
-import { describeRefusal, reject, type Refusal, type Verdict } from './rejections.js';
+import { createRequestContext } from './context.js';
+import { anonymousContext, buildIdentityContext, type IdentitySettings } from './identity.js';
+import { reject, describeRefusal, type Refusal, type Verdict } from './rejections.js';
+import { writeRefusal } from './respond.js';
+import { authenticateRequest, type CredentialNames } from './stages/authenticate.js';
 import { authorizeRequest } from './stages/authorize.js';
 import { isExemptRoute } from './stages/exempt.js';
+import { forwardRequest, type Upstream } from './stages/forward.js';
+import { upstreamHeaders, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
 
 /** What the decision stages need from the frozen gateway state. */
@@ -17,6 +26,15 @@ export interface DecisionState {
   readonly policy: CompiledPolicy;
   readonly rbacEnabled: boolean;
   readonly grantsOf: (principal: Principal) => Grants;
+}
+
+/** Everything a live request needs: one frozen object, swapped whole on reload. */
+export interface GatewayState extends DecisionState {
+  readonly chain: AuthChain;
+  readonly credentialNames: CredentialNames;
+  readonly identity: IdentitySettings;
+  readonly forwardHeaders: ForwardHeaderSettings;
+  readonly upstream: Upstream;
 }
 
 /** The outcome of the decision stages for one request. */
@@ -30,20 +48,34 @@ export interface Evaluation {
   readonly decision: Decision | null;
 }
 
+type Authenticate<R> = () => R;
+
 /**
  * Runs the decision stages. `authenticate` is the credential stage: it is only called for a
- * request that is not exempt, after the path was found well-formed.
+ * request that is not exempt, after the path was found well-formed. When it answers
+ * synchronously, so does this function.
  */
 export function evaluateRequest(
   state: DecisionState,
   method: string,
   target: string,
-  authenticate: () => Verdict<Principal>,
-): Evaluation {
+  authenticate: Authenticate<Verdict<Principal>>,
+): Evaluation;
+export function evaluateRequest(
+  state: DecisionState,
+  method: string,
+  target: string,
+  authenticate: Authenticate<Verdict<Principal> | Promise<Verdict<Principal>>>,
+): Evaluation | Promise<Evaluation>;
+export function evaluateRequest(
+  state: DecisionState,
+  method: string,
+  target: string,
+  authenticate: Authenticate<Verdict<Principal> | Promise<Verdict<Principal>>>,
+): Evaluation | Promise<Evaluation> {
   const normalized = normalizePath(target);
   if (!normalized.ok) return refused(normalized, null, null, null);
-  const { segments } = normalized.value;
-  if (isExemptRoute(state.policy, segments)) {
+  if (isExemptRoute(state.policy, normalized.value.segments)) {
     return {
       status: 200,
       refusal: null,
@@ -54,23 +86,27 @@ export function evaluateRequest(
     };
   }
   const auth = authenticate();
-  if (!auth.ok) return refused(auth, normalized.value, null, null);
-  const decision = authorizeRequest(state, state.grantsOf, method, segments, auth.value);
+  return auth instanceof Promise
+    ? auth.then((verdict) => authorized(state, method, normalized.value, verdict))
+    : authorized(state, method, normalized.value, auth);
+}
+
+function authorized(
+  state: DecisionState,
+  method: string,
+  normalized: NormalizedPath,
+  auth: Verdict<Principal>,
+): Evaluation {
+  if (!auth.ok) return refused(auth, normalized, null, null);
+  const decision = authorizeRequest(state, state.grantsOf, method, normalized.segments, auth.value);
   if (!decision.allow) {
     const refusal =
       decision.reason === 'route_unmapped'
-        ? reject('SG_ERR_ROUTE_UNMAPPED', { route: `${method} ${normalized.value.path}` })
+        ? reject('SG_ERR_ROUTE_UNMAPPED', { route: `${method} ${normalized.path}` })
         : reject('SG_ERR_SCOPE_INSUFFICIENT', { scopes: decision.required.map((r) => r.raw) });
-    return refused(refusal, normalized.value, auth.value, decision);
+    return refused(refusal, normalized, auth.value, decision);
   }
-  return {
-    status: 200,
-    refusal: null,
-    normalized: normalized.value,
-    exempt: false,
-    principal: auth.value,
-    decision,
-  };
+  return { status: 200, refusal: null, normalized, exempt: false, principal: auth.value, decision };
 }
 
 function refused(
@@ -87,4 +123,51 @@ function refused(
     principal,
     decision,
   };
+}
+
+/**
+ * Serves one live request with the state current when it arrived: decide, then either refuse or
+ * forward exactly the path that was authorized, with the verified identity.
+ */
+export async function handleRequest(
+  state: GatewayState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const context = createRequestContext(req);
+  const responseHeaders = { 'x-request-id': context.requestId };
+  const method = req.method ?? 'GET';
+  const pending = evaluateRequest(state, method, req.url ?? '/', () =>
+    authenticateRequest(state.chain, state.credentialNames, {
+      headers: req.headers,
+      clientAddress: context.clientAddress,
+    }),
+  );
+  const evaluation = pending instanceof Promise ? await pending : pending;
+  if (evaluation.refusal !== null) {
+    writeRefusal(res, evaluation.refusal, responseHeaders);
+    return;
+  }
+  const normalized = evaluation.normalized as NormalizedPath;
+  const principal = evaluation.principal ?? ANONYMOUS;
+  const identity =
+    evaluation.decision === null
+      ? anonymousContext(state.identity)
+      : buildIdentityContext(
+          principal,
+          state.grantsOf(principal),
+          evaluation.decision,
+          state.identity,
+        );
+  const headers = upstreamHeaders(req.headers, identity, context, state.forwardHeaders);
+  const outcome = await forwardRequest(
+    state.upstream,
+    req,
+    res,
+    normalized.path + normalized.query,
+    headers,
+    responseHeaders,
+  );
+  if (!outcome.ok && outcome.code !== null)
+    writeRefusal(res, reject(outcome.code), responseHeaders);
 }

@@ -9,10 +9,15 @@ export interface RejectionParams {
   readonly scopes?: readonly string[];
   /** `METHOD /path` of the request (403 unmapped route). */
   readonly route?: string;
+  /** Where a credential was expected (401 missing credential): names as configured. */
+  readonly expected?: { readonly header?: string; readonly cookie?: string };
 }
 
-/** Which `WWW-Authenticate` challenge a refusal carries (RFC 6750 §3). */
-export type Challenge = 'bearer' | 'insufficient_scope';
+/**
+ * Which `WWW-Authenticate` challenge a refusal carries (RFC 6750 §3): a bare challenge when no
+ * credential was presented, `invalid_token` when one was, `insufficient_scope` on 403.
+ */
+export type Challenge = 'bearer' | 'invalid_token' | 'insufficient_scope';
 
 /** A refusal's fixed parts. `reason` is the snake_case id used in logs and metric labels. */
 export interface Rejection {
@@ -61,9 +66,89 @@ export const REJECTIONS = {
   },
   SG_ERR_AUTH_MISSING: {
     status: 401,
-    detail: 'Not authenticated: no credential was presented',
+    detail: (p) => {
+      const where = [
+        p.expected?.header === undefined
+          ? null
+          : `a bearer token in the ${p.expected.header} header`,
+        p.expected?.cookie === undefined ? null : `the ${p.expected.cookie} cookie`,
+      ].filter((w) => w !== null);
+      return where.length === 0
+        ? 'Not authenticated: no credential was presented'
+        : `Not authenticated: expected ${where.join(' or ')}`;
+    },
     reason: 'credential_missing',
     challenge: 'bearer',
+  },
+  SG_ERR_AUTH_TOKEN_MALFORMED: {
+    status: 401,
+    detail: 'Invalid token',
+    reason: 'token_malformed',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_AUTH_SIGNATURE_INVALID: {
+    status: 401,
+    detail: 'Invalid token',
+    reason: 'signature_invalid',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_AUTH_ALGORITHM_NOT_ALLOWED: {
+    status: 401,
+    detail: 'Invalid token',
+    reason: 'algorithm_not_allowed',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_AUTH_KEY_UNKNOWN: {
+    status: 401,
+    detail: 'Invalid token',
+    reason: 'key_unknown',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_AUTH_TOKEN_EXPIRED: {
+    status: 401,
+    detail: 'Token has expired',
+    reason: 'token_expired',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_AUTH_TOKEN_NOT_YET_VALID: {
+    status: 401,
+    detail: 'Token is not yet valid',
+    reason: 'token_not_yet_valid',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_AUTH_AUDIENCE_MISMATCH: {
+    status: 401,
+    detail: 'Invalid audience: the token is not for this service',
+    reason: 'audience_mismatch',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_AUTH_ISSUER_MISMATCH: {
+    status: 401,
+    detail: 'Invalid issuer',
+    reason: 'issuer_mismatch',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_AUTH_SUBJECT_INVALID: {
+    status: 401,
+    detail: 'Invalid token subject',
+    reason: 'subject_invalid',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_SA_INVALID: {
+    status: 401,
+    detail: 'Invalid or expired service account token',
+    reason: 'service_account_invalid',
+    challenge: 'invalid_token',
+  },
+  SG_ERR_SA_THROTTLED: {
+    status: 429,
+    detail: 'Too many failed service account look-ups from this address; try again later',
+    reason: 'service_account_throttled',
+  },
+  SG_ERR_SA_STORE_UNAVAILABLE: {
+    status: 503,
+    detail: 'Service account store unavailable',
+    reason: 'service_account_store_unavailable',
   },
   SG_ERR_SCOPE_INSUFFICIENT: {
     status: 403,
@@ -76,6 +161,21 @@ export const REJECTIONS = {
     detail: (p) =>
       `Forbidden: no scope mapping covers ${p.route ?? 'this route'} and unmapped_routes is deny`,
     reason: 'route_unmapped',
+  },
+  SG_ERR_UPSTREAM_UNREACHABLE: {
+    status: 502,
+    detail: 'Bad gateway: the upstream could not be reached',
+    reason: 'upstream_unreachable',
+  },
+  SG_ERR_UPSTREAM_TIMEOUT: {
+    status: 504,
+    detail: 'Gateway time-out: the upstream did not answer in time',
+    reason: 'upstream_timeout',
+  },
+  SG_ERR_INTERNAL: {
+    status: 500,
+    detail: 'Internal gateway error',
+    reason: 'internal_error',
   },
 } as const satisfies Record<string, Rejection>;
 

@@ -1,0 +1,233 @@
+/**
+ * The authentication chain (CONTRACT.md §3.1 after routing): token extraction, then the
+ * service-account, internal-token, JWT and security-key authenticators, each answering "not
+ * mine", a principal, or a failure that stops the chain (STYLE.md §8.3). Never writes a response,
+ * chooses a status, or logs or returns a token, key or claim.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { KeyObject } from 'node:crypto';
+import type { Clock } from '../shared/clock.js';
+import type { Problem } from '../shared/problem.js';
+import { createTokenExtractor, type ExpectedSource } from './extract.js';
+import type { AuthFailure } from './failure.js';
+import { createInternalTokenAuthenticator } from './internal-token.js';
+import { createTokenCache, type TokenCache } from './jwt/cache.js';
+import { principalFromClaims } from './jwt/claims.js';
+import { createKeySet } from './jwt/keys.js';
+import { createJwtVerifier } from './jwt/verify.js';
+import { ANONYMOUS, type Principal } from './principal.js';
+import { createSecurityKeyAuthenticator } from './security-key.js';
+import type { AuthSettings } from './settings.js';
+
+export type { AuthFailure } from './failure.js';
+export type { AuthSettings } from './settings.js';
+export type { ExpectedSource } from './extract.js';
+export type { TokenCache } from './jwt/cache.js';
+
+/** A principal, or why there is none. `presented` says whether a credential was sent. */
+export type AuthResult =
+  | { readonly ok: true; readonly principal: Principal }
+  | {
+      readonly ok: false;
+      readonly failure: AuthFailure;
+      readonly presented: boolean;
+      /** For `credential_missing`: where a credential was expected. */
+      readonly expected?: ExpectedSource;
+    };
+
+/** What authentication reads from a request. */
+export interface CredentialRequest {
+  readonly headers: IncomingHttpHeaders;
+  /** The socket's peer address (the service-account throttle's key, CONTRACT.md §5). */
+  readonly clientAddress: string;
+}
+
+/** Verifies `svc_pat_` tokens (the service-account store's side). */
+export interface ServiceAccountVerifier {
+  verify(token: string, clientAddress: string): AuthResult | Promise<AuthResult>;
+}
+
+/** The built chain: one per configuration; replaced, never mutated, on reload. */
+export interface AuthChain {
+  /**
+   * Authenticates a request. Synchronous (a plain result, no Promise) whenever no I/O or
+   * signature check is needed: no credential, the internal token, the security key, a cached
+   * JWT. Only a JWT cache miss, or a service-account verifier that answers with a Promise,
+   * returns a Promise.
+   */
+  authenticate(request: CredentialRequest): AuthResult | Promise<AuthResult>;
+  /** The verified-JWT cache, or null when no signature is verified (no JWT source, or `validate: false`). */
+  readonly tokenCache: TokenCache | null;
+}
+
+/** The service-account token prefix (SPEC.md §5.1.2). */
+export const SERVICE_ACCOUNT_PREFIX = 'svc_pat_';
+
+/** Default bound of the verified-JWT cache. */
+export const DEFAULT_TOKEN_CACHE_MAX = 10_000;
+
+/**
+ * Whether a JWT source is configured: verification keys, a JWKS file or URL, the deprecated
+ * `secret_key`, development keys, or `validate: false` (CONTRACT.md §9.3). With one, a token the
+ * other authenticators do not claim is a JWT, and the security key is ignored (§3.1).
+ */
+export function hasJwtSource(
+  settings: Pick<
+    AuthSettings,
+    'verification_keys' | 'jwks_file' | 'jwks_url' | 'secret_key' | 'dev_keys' | 'validate'
+  >,
+): boolean {
+  return (
+    settings.verification_keys.length > 0 ||
+    nonEmpty(settings.jwks_file) ||
+    nonEmpty(settings.jwks_url) ||
+    nonEmpty(settings.secret_key ?? null) ||
+    nonEmpty(settings.dev_keys) ||
+    !settings.validate
+  );
+}
+
+function nonEmpty(value: string | null): boolean {
+  return value !== null && value !== '';
+}
+
+/** What the chain needs besides the settings. */
+export interface AuthChainDeps {
+  readonly clock: Clock;
+  /** The service's own id: the default expected audience. */
+  readonly serviceId: string;
+  /** The config file, named in problems. */
+  readonly configFile: string;
+  /** Resolves a path from the config against the config's folder. */
+  resolvePath(path: string): string;
+  /** Verifies `svc_pat_` tokens; none configured → every such token is invalid. */
+  readonly serviceAccounts?: ServiceAccountVerifier | null | undefined;
+  /** Public keys added to the `kid`-chosen keys: the development key (§3.5). */
+  readonly extraKeys?: readonly { readonly key: KeyObject; readonly kid: string }[] | undefined;
+  /** Bound of the verified-JWT cache (default {@link DEFAULT_TOKEN_CACHE_MAX}). */
+  readonly tokenCacheMax?: number | undefined;
+}
+
+/** The built chain with the problems (errors) and warnings found while importing keys. */
+export interface AuthChainBuild {
+  readonly chain: AuthChain;
+  /** Unreadable or unusable keys: start-up must fail, a reload must be rejected. */
+  readonly problems: Problem[];
+  /** Keys that verify none of the accepted algorithms (`SGWRN005`). */
+  readonly warnings: Problem[];
+}
+
+const FAILURES = new Map<AuthFailure, AuthResult>();
+
+/** The frozen failure result for a presented credential. */
+function failed(failure: AuthFailure): AuthResult {
+  let result = FAILURES.get(failure);
+  if (result === undefined) {
+    result = Object.freeze({ ok: false, failure, presented: true });
+    FAILURES.set(failure, result);
+  }
+  return result;
+}
+
+function authenticated(principal: Principal): AuthResult {
+  return { ok: true, principal };
+}
+
+/**
+ * Builds the chain: imports the keys, builds the verifier and its cache, and fixes the
+ * authenticator order. Everything is decided here; `authenticate` only runs the pieces.
+ */
+export async function createAuthChain(
+  settings: AuthSettings,
+  deps: AuthChainDeps,
+): Promise<AuthChainBuild> {
+  const extract = createTokenExtractor(settings);
+  const internal = createInternalTokenAuthenticator(settings.internal_service_token);
+  const extraKeys = deps.extraKeys ?? [];
+  const jwtSource = hasJwtSource(settings) || extraKeys.length > 0;
+  // Ignored beside a JWT source (SPEC.md §5.3; `check` warns SGWRN001): such a key is then just
+  // one more token that fails JWT verification.
+  const securityKey = jwtSource ? null : createSecurityKeyAuthenticator(settings.security_key);
+  const serviceAccounts = deps.serviceAccounts ?? null;
+
+  // The no-credential answers, one per expected source, built once.
+  const missing = (expected: ExpectedSource): AuthResult =>
+    settings.allow_anonymous
+      ? Object.freeze({ ok: true, principal: ANONYMOUS })
+      : Object.freeze({ ok: false, failure: 'credential_missing', presented: false, expected });
+  const noCredential: Readonly<Record<ExpectedSource, AuthResult>> = {
+    header: missing('header'),
+    cookie: missing('cookie'),
+    header_or_cookie: missing('header_or_cookie'),
+  };
+
+  let problems: Problem[] = [];
+  let warnings: Problem[] = [];
+  let tokenCache: TokenCache | null = null;
+  let jwt: ((token: string) => AuthResult | Promise<AuthResult>) | null = null;
+  if (jwtSource) {
+    const keys = await createKeySet(settings, {
+      configFile: deps.configFile,
+      resolvePath: (path) => deps.resolvePath(path),
+      extraKeys,
+    });
+    problems = keys.problems;
+    warnings = keys.warnings;
+    const verify = createJwtVerifier(settings, {
+      keySet: keys.keySet,
+      clock: deps.clock,
+      serviceId: deps.serviceId,
+    });
+    const cache = settings.validate
+      ? createTokenCache({
+          max: deps.tokenCacheMax ?? DEFAULT_TOKEN_CACHE_MAX,
+          clock: deps.clock,
+          leewaySeconds: settings.leeway_seconds,
+        })
+      : null;
+    tokenCache = cache;
+    const verifyAndBuild = async (token: string): Promise<AuthResult> => {
+      const verified = await verify(token);
+      if (!verified.ok) return failed(verified.failure);
+      const built = principalFromClaims(verified.payload, settings, verified.expiresAt);
+      if (!built.ok) return failed(built.failure);
+      cache?.set(token, built.principal);
+      return authenticated(built.principal);
+    };
+    jwt =
+      cache === null
+        ? verifyAndBuild
+        : (token) => {
+            // A hit skips only the signature: the principal's subject and claims were checked
+            // when it was built, it is immutable, and the cache re-checks expiry on every hit.
+            const principal = cache.get(token);
+            return principal === undefined ? verifyAndBuild(token) : authenticated(principal);
+          };
+  }
+
+  const notMine = failed('token_malformed');
+  const serviceAccountInvalid = failed('service_account_invalid');
+
+  const chain: AuthChain = Object.freeze({
+    tokenCache,
+    authenticate(request: CredentialRequest): AuthResult | Promise<AuthResult> {
+      const extracted = extract(request.headers);
+      if (!extracted.ok) return noCredential[extracted.expected];
+      const { token } = extracted;
+      if (token.startsWith(SERVICE_ACCOUNT_PREFIX)) {
+        return serviceAccounts === null
+          ? serviceAccountInvalid
+          : serviceAccounts.verify(token, request.clientAddress);
+      }
+      const internalPrincipal = internal?.(token);
+      if (internalPrincipal !== undefined) return authenticated(internalPrincipal);
+      // "Not mine" versus "invalid": once a JWT source is configured, a token nobody above
+      // claimed is a JWT, and its failure is final; it never falls through to the security key.
+      if (jwt !== null) return jwt(token);
+      const root = securityKey?.(token);
+      if (root !== undefined) return authenticated(root);
+      return notMine;
+    },
+  });
+  return { chain, problems, warnings };
+}

@@ -1,0 +1,49 @@
+/**
+ * The `auth:` settings the authenticators read, as a structural type whose field names are the
+ * gateway.yaml keys, so the gateway passes `config.auth` as is. Never imports the config layer.
+ */
+
+/** Where a token is read from (SPEC.md §5.2). */
+export type TokenSource = 'HEADER' | 'COOKIE' | 'BOTH';
+
+/** One value or a list of them, as `audience`, `issuer` and `algorithm` accept. */
+export type OneOrMany<T> = T | readonly T[];
+
+/**
+ * The parts of the validated `auth:` section (CONTRACT.md §2) that authentication uses. Every
+ * key has its config default applied before it gets here.
+ */
+export interface AuthSettings {
+  /** PEM public keys, HS shared secrets, or `file:<path>`; tried in order. */
+  readonly verification_keys: readonly string[];
+  readonly jwks_file: string | null;
+  /** Counted as a JWT source; remote JWKS retrieval is not part of this module. */
+  readonly jwks_url: string | null;
+  /** Deprecated spelling of one more verification key; the config already appends it. */
+  readonly secret_key?: string | null;
+  readonly issuer: OneOrMany<string> | null;
+  readonly algorithm: OneOrMany<string>;
+  readonly validate: boolean;
+  readonly token_source: TokenSource;
+  readonly token_header_key: string;
+  readonly cookie_name: string;
+  readonly scopes_claim: string;
+  readonly user_id_claim: string;
+  readonly session_id_claim: string;
+  readonly audience_claim: string;
+  readonly audience: OneOrMany<string> | null;
+  readonly verify_audience: boolean;
+  readonly leeway_seconds: number;
+  readonly dependencies_claims: readonly string[];
+  readonly session_state_claims: readonly string[];
+  readonly allow_anonymous: boolean;
+  readonly security_key: string | null;
+  readonly internal_service_token: string | null;
+  readonly dev_keys: string | null;
+}
+
+/** A one-or-many setting as a list (`null` → empty). */
+export function listOf<T>(value: OneOrMany<T> | null): readonly T[] {
+  if (value === null) return [];
+  return Array.isArray(value) ? (value as readonly T[]) : [value as T];
+}

@@ -1,0 +1,107 @@
+/**
+ * `scopegate serve [--config gateway.yaml]`: start the gateway and run until SIGTERM/SIGINT.
+ * Argv and process wiring only; the gateway itself is assembled in gateway/.
+ */
+import { parseArgs } from 'node:util';
+import { mintToken } from '../auth/jwt/mint.js';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { assembleGateway, draftPolicyProblems } from '../gateway/assemble.js';
+import { startGatewayServer } from '../gateway/server.js';
+import { systemClock } from '../shared/clock.js';
+import { ConfigError, formatProblem } from '../shared/problem.js';
+import { plural } from '../shared/text.js';
+import type { Command, CommandIo } from './io.js';
+import { DEFAULT_CONFIG } from './load.js';
+
+/** Resolves on the first of the given signals. */
+function untilSignal(signals: readonly NodeJS.Signals[]): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals): void => {
+      for (const s of signals) process.off(s, on);
+      resolve(signal);
+    };
+    for (const s of signals) process.once(s, on);
+  });
+}
+
+function printProblems(
+  file: string,
+  problems: readonly { file: string; key: string; line?: number | undefined; message: string }[],
+  io: CommandIo,
+): void {
+  for (const problem of problems) io.err(`error: ${formatProblem(problem)}`);
+  io.err(`${file}: invalid (${plural(problems.length, 'problem')}); the gateway did not start`);
+}
+
+/** The host to show in an example URL: a wildcard listen address is reached on loopback. */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export const serve: Command = async (args, io) => {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
+    strict: true,
+  });
+  let loaded: LoadedConfig;
+  try {
+    loaded = loadConfig(values.config, { env: io.env });
+  } catch (err) {
+    /* c8 ignore next - loadConfig throws only ConfigError */
+    if (!(err instanceof ConfigError)) throw err;
+    printProblems(
+      values.config,
+      [...err.problems, ...(err.draft ? draftPolicyProblems(err.draft) : [])],
+      io,
+    );
+    return 1;
+  }
+  const { config } = loaded;
+  if (config.upstream.embedded) {
+    io.err(
+      `error: ${loaded.file} upstream.embedded: the bundled runtime is not part of this build yet ` +
+        '(issue #4); set embedded: false and point upstream.url at a running runtime',
+    );
+    return 1;
+  }
+  const assembly = await assembleGateway(loaded, { clock: systemClock });
+  for (const warning of assembly.warnings) io.err(`warning: ${formatProblem(warning)}`);
+  if (assembly.state === null) {
+    printProblems(loaded.file, assembly.problems, io);
+    return 1;
+  }
+  const state = assembly.state;
+  const server = await startGatewayServer(() => state, config.listen);
+  const { port } = server.address();
+  const base = `http://${displayHost(config.listen.host)}:${port}`;
+  io.out(
+    `scopegate listening on ${config.listen.host}:${port}, forwarding to ${config.upstream.url}`,
+  );
+  if (assembly.devKeys !== null) {
+    const token = await mintToken(
+      { privateKey: assembly.devKeys.privateKey, kid: assembly.devKeys.kid },
+      {
+        sub: 'dev-admin',
+        scopes: [config.auth.admin_scope],
+        ttlSeconds: 12 * 3600,
+        audience: config.service_id,
+      },
+      systemClock,
+    );
+    io.out('');
+    io.out(
+      `development keys: ${assembly.devKeys.path}${assembly.devKeys.created ? ' (created)' : ''}`,
+    );
+    io.out('admin token (development only, valid 12 h):');
+    io.out(`  export TOKEN=${token}`);
+    io.out(`  curl -H "Authorization: Bearer $TOKEN" ${base}/config`);
+    io.out('');
+  }
+  const signal = await untilSignal(['SIGTERM', 'SIGINT']);
+  io.out(`scopegate: ${signal}, closing`);
+  await server.close();
+  await state.upstream.pool.close();
+  return 0;
+};

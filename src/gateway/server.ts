@@ -1,0 +1,50 @@
+/**
+ * The gateway's HTTP server: wiring, listen and close only. Each request is served with the
+ * state current when it arrived, so a reload never splits a request between two configs.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleRequest, type GatewayState } from './pipeline.js';
+import { reject } from './rejections.js';
+import { writeRefusal } from './respond.js';
+
+/** A running gateway listener. */
+export interface GatewayServer {
+  readonly server: Server;
+  /** The bound address (port 0 resolves here). */
+  address(): AddressInfo;
+  close(): Promise<void>;
+}
+
+/** Starts listening; `currentState` is read once per request. */
+export async function startGatewayServer(
+  currentState: () => GatewayState,
+  listen: { readonly host: string; readonly port: number },
+): Promise<GatewayServer> {
+  const server = createServer(
+    { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0 },
+    (req, res) => {
+      // The pipeline answers every expected failure itself; reaching here is a bug, and the
+      // caller still gets a well-formed 500 (or a cut-off stream) instead of a hanging socket.
+      handleRequest(currentState(), req, res).catch(() =>
+        writeRefusal(res, reject('SG_ERR_INTERNAL')),
+      );
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    server,
+    address: () => server.address() as AddressInfo,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The `x-auth-context` header (CONTRACT.md §6): its type and its codec. The gateway encodes it,
+ * the runtime decodes it; neither side may add a field the other does not know.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The principal kinds the upstream may see. */
+export type ContextPrincipalType =
+  'jwt' | 'service_account' | 'internal' | 'security_key' | 'anonymous';
+
+/** The verified identity the upstream receives (CONTRACT.md §6, SPEC.md §5.4). */
+export interface IdentityContext {
+  readonly authenticated: boolean;
+  readonly user_id: string | null;
+  readonly session_id: string | null;
+  readonly scopes: readonly string[];
+  readonly claims: Readonly<Record<string, unknown>>;
+  /** The audience claim as sent (string or list), or null. */
+  readonly audience: unknown;
+  readonly authorization_enabled: boolean;
+  readonly dependencies: Readonly<Record<string, unknown>>;
+  readonly session_state: Readonly<Record<string, unknown>>;
+  /** Ids the caller may list on a filtered listing; null when the route is not one. */
+  readonly accessible_resource_ids: readonly string[] | null;
+  readonly principal_type: ContextPrincipalType;
+  readonly is_admin: boolean;
+  /** The principal user-owned data must be confined to; null means unconfined. */
+  readonly scoped_user_id: string | null;
+  readonly required_scopes: readonly string[];
+  readonly service_account_name: string | null;
+}
+
+/** Encodes a context as the header value: base64url of its JSON. */
+export function encodeIdentityContext(context: IdentityContext): string {
+  return Buffer.from(JSON.stringify(context), 'utf8').toString('base64url');
+}
+
+/** Decodes a header value; `null` when it is not a base64url JSON object. */
+export function decodeIdentityContext(value: string): IdentityContext | null {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as IdentityContext)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** HMAC-SHA256 (hex) of the exact header value: the `x-auth-signature` header. */
+export function signIdentityContext(value: string, secret: string): string {
+  return createHmac('sha256', secret).update(value).digest('hex');
+}
+
+/** Whether `signature` is the HMAC of `value` under `secret`, compared in constant time. */
+export function verifyIdentitySignature(value: string, signature: string, secret: string): boolean {
+  const expected = Buffer.from(signIdentityContext(value, secret), 'hex');
+  const given = Buffer.from(signature, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -1,0 +1,351 @@
+import t from 'tap';
+import { resolve } from 'node:path';
+import {
+  createAuthChain,
+  DEFAULT_TOKEN_CACHE_MAX,
+  hasJwtSource,
+  SERVICE_ACCOUNT_PREFIX,
+  type AuthChainDeps,
+  type AuthResult,
+  type AuthSettings,
+  type CredentialRequest,
+  type ServiceAccountVerifier,
+} from '../../src/auth/chain.js';
+import { INTERNAL_PRINCIPAL } from '../../src/auth/internal-token.js';
+import { mintToken } from '../../src/auth/jwt/mint.js';
+import { ANONYMOUS, createPrincipal } from '../../src/auth/principal.js';
+import { SECURITY_KEY_PRINCIPAL } from '../../src/auth/security-key.js';
+import { EC_KEY, RSA_KEY } from '../fixtures/keys.js';
+import {
+  algNoneToken,
+  createTestClock,
+  expiredToken,
+  goodToken,
+  hs256WithPublicKeyToken,
+  malformedToken,
+  nonStringSubjectToken,
+  reservedSubjectToken,
+  scopesAsStringToken,
+  TEST_NOW,
+  TEST_NOW_MS,
+  TEST_SERVICE_ID,
+  testAuthSettings,
+  unknownKidToken,
+  wrongAudienceToken,
+  wrongKeyToken,
+} from '../fixtures/tokens.js';
+
+const NO_JWT: Partial<AuthSettings> = { verification_keys: [] };
+
+function depsOf(over: Partial<AuthChainDeps> = {}): AuthChainDeps {
+  return {
+    clock: createTestClock(),
+    serviceId: TEST_SERVICE_ID,
+    configFile: 'gateway.yaml',
+    resolvePath: (p) => resolve('/nonexistent-config-dir', p),
+    ...over,
+  };
+}
+
+async function chainOf(over: Partial<AuthSettings> = {}, deps: Partial<AuthChainDeps> = {}) {
+  const built = await createAuthChain(testAuthSettings(over), depsOf(deps));
+  return built.chain;
+}
+
+const bearer = (token: string, clientAddress = '203.0.113.7'): CredentialRequest => ({
+  headers: { authorization: `Bearer ${token}` },
+  clientAddress,
+});
+
+const failure = (name: string, presented = true) => ({ ok: false, failure: name, presented });
+
+t.test('hasJwtSource names every JWT source (CONTRACT §3.1, §9.3)', async (t) => {
+  const none = {
+    verification_keys: [],
+    jwks_file: null,
+    jwks_url: null,
+    secret_key: null,
+    dev_keys: null,
+    validate: true,
+  };
+  t.equal(hasJwtSource(none), false, 'none');
+  t.equal(hasJwtSource({ ...none, secret_key: undefined }), false, 'secret_key left out');
+  t.equal(
+    hasJwtSource({ ...none, jwks_file: '', jwks_url: '', dev_keys: '', secret_key: '' }),
+    false,
+    'empty strings',
+  );
+  const rows: [string, object][] = [
+    ['verification_keys', { verification_keys: ['k'] }],
+    ['jwks_file', { jwks_file: 'jwks.json' }],
+    ['jwks_url', { jwks_url: 'https://idp.example/jwks' }],
+    ['secret_key', { secret_key: 's' }],
+    ['dev_keys', { dev_keys: 'data/dev-keys.json' }],
+    ['validate: false', { validate: false }],
+  ];
+  for (const [name, over] of rows) t.equal(hasJwtSource({ ...none, ...over }), true, name);
+});
+
+t.test(
+  'no credential: credential_missing with where one was expected, synchronously',
+  async (t) => {
+    const rows: [AuthSettings['token_source'], string][] = [
+      ['HEADER', 'header'],
+      ['COOKIE', 'cookie'],
+      ['BOTH', 'header_or_cookie'],
+    ];
+    for (const [token_source, expected] of rows) {
+      const chain = await chainOf({ token_source });
+      const result = chain.authenticate({ headers: {}, clientAddress: '::1' });
+      t.same(
+        result,
+        { ok: false, failure: 'credential_missing', presented: false, expected },
+        token_source,
+      );
+    }
+    const chain = await chainOf();
+    t.same(
+      chain.authenticate(bearer('')),
+      { ...failure('credential_missing', false), expected: 'header' },
+      '`Bearer` alone (§9.2)',
+    );
+  },
+);
+
+t.test('allow_anonymous: no credential passes as anonymous; a bad one still fails', async (t) => {
+  const chain = await chainOf({ allow_anonymous: true });
+  t.same(chain.authenticate({ headers: {}, clientAddress: '::1' }), {
+    ok: true,
+    principal: ANONYMOUS,
+  });
+  t.same(await chain.authenticate(bearer(await wrongKeyToken())), failure('signature_invalid'));
+});
+
+t.test('svc_pat_ tokens go to the service-account verifier, and only there', async (t) => {
+  const none = await chainOf();
+  t.same(
+    none.authenticate(bearer(`${SERVICE_ACCOUNT_PREFIX}abc`)),
+    failure('service_account_invalid'),
+    'none configured',
+  );
+
+  const seen: [string, string][] = [];
+  const principal = createPrincipal({
+    type: 'service_account',
+    userId: 'sa:robot',
+    serviceAccountName: 'robot',
+  });
+  const verifier: ServiceAccountVerifier = {
+    verify(token, clientAddress) {
+      seen.push([token, clientAddress]);
+      return token.endsWith('async')
+        ? Promise.resolve(failure('service_account_throttled') as AuthResult)
+        : { ok: true, principal };
+    },
+  };
+  const chain = await chainOf({}, { serviceAccounts: verifier });
+  t.same(chain.authenticate(bearer('svc_pat_sync', '198.51.100.1')), { ok: true, principal });
+  t.same(await chain.authenticate(bearer('svc_pat_async')), failure('service_account_throttled'));
+  t.same(seen, [
+    ['svc_pat_sync', '198.51.100.1'],
+    ['svc_pat_async', '203.0.113.7'],
+  ]);
+});
+
+t.test('the internal service token is matched before JWTs, synchronously', async (t) => {
+  const chain = await chainOf({ internal_service_token: 'internal-secret-token' });
+  t.same(chain.authenticate(bearer('internal-secret-token')), {
+    ok: true,
+    principal: INTERNAL_PRINCIPAL,
+  });
+  t.same(
+    await chain.authenticate(bearer('internal-secret-tokeX')),
+    failure('token_malformed'),
+    'else: a JWT',
+  );
+  const unset = await chainOf({ internal_service_token: '' });
+  t.same(await unset.authenticate(bearer('')), {
+    ...failure('credential_missing', false),
+    expected: 'header',
+  });
+});
+
+t.test('JWTs: a valid token is a jwt principal; each failure is final', async (t) => {
+  const chain = await chainOf({ verify_audience: true });
+  const ok = await chain.authenticate(bearer(await goodToken()));
+  t.match(ok, {
+    ok: true,
+    principal: {
+      type: 'jwt',
+      userId: 'user-1',
+      scopes: ['agents:read', 'teams:run'],
+      expiresAt: TEST_NOW + 3600,
+    },
+  });
+  t.match(await chain.authenticate(bearer(await scopesAsStringToken())), {
+    ok: true,
+    principal: { scopes: ['agents:read'] },
+  });
+  t.match(
+    await chain.authenticate(bearer(await unknownKidToken())),
+    { ok: true },
+    'unknown kid: the static key',
+  );
+
+  const rows: [string, () => Promise<string> | string, string][] = [
+    ['expired', () => expiredToken(), 'token_expired'],
+    ['wrong audience', () => wrongAudienceToken(), 'audience_mismatch'],
+    ['reserved subject sa:', () => reservedSubjectToken('sa:robot'), 'subject_invalid'],
+    [
+      'reserved subject __scheduler__',
+      () => reservedSubjectToken('__scheduler__'),
+      'subject_invalid',
+    ],
+    ['non-string subject', () => nonStringSubjectToken(), 'subject_invalid'],
+    ['alg none', () => algNoneToken(), 'algorithm_not_allowed'],
+    [
+      'HS256 with the public key as secret',
+      () => hs256WithPublicKeyToken(),
+      'algorithm_not_allowed',
+    ],
+    ['wrong key', () => wrongKeyToken(), 'signature_invalid'],
+    ['malformed', () => malformedToken(), 'token_malformed'],
+  ];
+  for (const [name, token, reason] of rows) {
+    t.same(await chain.authenticate(bearer(await token())), failure(reason), name);
+  }
+  t.equal(chain.tokenCache?.size, 3, 'only the successes were cached');
+});
+
+t.test('HS256 with the RS256 public key is refused even when HS256 is accepted', async (t) => {
+  const chain = await chainOf({ algorithm: ['RS256', 'HS256'] });
+  t.same(await chain.authenticate(bearer(await hs256WithPublicKeyToken())), failure('key_unknown'));
+});
+
+t.test('the cache: a hit is synchronous; expiry is re-checked on every hit', async (t) => {
+  const clock = createTestClock();
+  const chain = await chainOf({ leeway_seconds: 0 }, { clock });
+  const token = await goodToken({ ttlSeconds: 60 });
+  const first = chain.authenticate(bearer(token));
+  t.ok(first instanceof Promise, 'a miss verifies');
+  const verified = await first;
+  const second = chain.authenticate(bearer(token));
+  if (second instanceof Promise) throw new Error('a hit must answer synchronously');
+  t.same(second, verified);
+  t.equal(
+    second.ok && verified.ok && second.principal === verified.principal,
+    true,
+    'the same principal',
+  );
+  t.equal(chain.tokenCache?.hits, 1);
+
+  clock.set(TEST_NOW_MS + 60_000);
+  const late = chain.authenticate(bearer(token));
+  t.ok(late instanceof Promise, 'an expired entry is not a hit');
+  t.same(await late, failure('token_expired'));
+});
+
+t.test('tokenCacheMax bounds the cache', async (t) => {
+  const chain = await chainOf({}, { tokenCacheMax: 1 });
+  await chain.authenticate(bearer(await goodToken({ sub: 'a' })));
+  await chain.authenticate(bearer(await goodToken({ sub: 'b' })));
+  t.equal(chain.tokenCache?.size, 1);
+  t.equal(DEFAULT_TOKEN_CACHE_MAX, 10_000);
+});
+
+t.test('the security key: only without a JWT source (CONTRACT §3.1, §5)', async (t) => {
+  const alone = await chainOf({ ...NO_JWT, security_key: 'root-key' });
+  t.equal(alone.tokenCache, null, 'no JWT source, no cache');
+  t.same(alone.authenticate(bearer('root-key')), { ok: true, principal: SECURITY_KEY_PRINCIPAL });
+  t.same(alone.authenticate(bearer('other')), failure('token_malformed'));
+  t.same(
+    alone.authenticate(bearer(await goodToken())),
+    failure('token_malformed'),
+    'JWTs are not checked',
+  );
+
+  const beside = await chainOf({ security_key: 'root-key' });
+  t.same(
+    await beside.authenticate(bearer('root-key')),
+    failure('token_malformed'),
+    'ignored beside a JWT source',
+  );
+
+  const nothing = await chainOf(NO_JWT);
+  t.same(
+    nothing.authenticate(bearer('anything')),
+    failure('token_malformed'),
+    'no authenticator claims it',
+  );
+});
+
+t.test('validate: false decodes without checks, but still refuses reserved subjects', async (t) => {
+  const chain = await chainOf({ ...NO_JWT, validate: false });
+  t.equal(chain.tokenCache, null, 'nothing to cache');
+  t.match(await chain.authenticate(bearer(await wrongKeyToken())), {
+    ok: true,
+    principal: { userId: 'user-1' },
+  });
+  t.same(await chain.authenticate(bearer('garbage')), {
+    ok: true,
+    principal: createPrincipal({ type: 'jwt', authenticated: true }),
+  });
+  t.same(
+    await chain.authenticate(bearer(await reservedSubjectToken('sa:x'))),
+    failure('subject_invalid'),
+  );
+});
+
+t.test('extra keys (the development key) are a JWT source', async (t) => {
+  const chain = await chainOf(
+    { ...NO_JWT, algorithm: ['ES256'] },
+    { extraKeys: [{ key: EC_KEY.publicKey, kid: 'dev' }] },
+  );
+  const token = await mintToken(
+    { privateKey: EC_KEY.privateKey, kid: 'dev' },
+    { sub: 'dev-admin', scopes: ['agent_os:admin'], ttlSeconds: 60 },
+    createTestClock(),
+  );
+  t.match(await chain.authenticate(bearer(token)), {
+    ok: true,
+    principal: { userId: 'dev-admin' },
+  });
+});
+
+t.test('key problems and warnings are returned; paths resolve through deps', async (t) => {
+  const dir = t.testdir({ 'jwks.json': JSON.stringify({ keys: [RSA_KEY.publicJwk] }) });
+  const built = await createAuthChain(
+    testAuthSettings({
+      verification_keys: ['file:missing.pem', 'a-secret'],
+      jwks_file: 'jwks.json',
+    }),
+    depsOf({ resolvePath: (p) => resolve(dir, p) }),
+  );
+  t.same(
+    built.problems.map((p) => [p.key, p.message]),
+    [['auth.verification_keys[0]', 'cannot read key file "missing.pem" (ENOENT)']],
+  );
+  t.same(
+    built.warnings.map((w) => w.key),
+    ['auth.verification_keys[1]'],
+  );
+  t.match(
+    await built.chain.authenticate(bearer(await goodToken())),
+    { ok: true },
+    'the JWKS key by kid',
+  );
+  const none = await createAuthChain(testAuthSettings(NO_JWT), depsOf());
+  t.same([none.problems, none.warnings], [[], []]);
+});
+
+t.test('a cookie token (token_source COOKIE)', async (t) => {
+  const chain = await chainOf({ token_source: 'COOKIE', cookie_name: 'tok' });
+  const token = await goodToken();
+  t.match(await chain.authenticate({ headers: { cookie: `tok=${token}` }, clientAddress: '::1' }), {
+    ok: true,
+  });
+  t.same(chain.authenticate(bearer(token)), {
+    ...failure('credential_missing', false),
+    expected: 'cookie',
+  });
+});
