@@ -3,6 +3,12 @@
  * in the same process tree. Measures only: it never fails on a missed target.
  */
 import { runDecisionBench } from './decision.js';
+import { runProxyBench } from './proxy.js';
 
+const out = (line: string): void => {
+  process.stdout.write(line + '\n');
+};
 const config = process.argv[2] ?? 'gateway.yaml';
-runDecisionBench(config, (line) => process.stdout.write(line + '\n'));
+runDecisionBench(config, out);
+out('');
+await runProxyBench(out);

@@ -3,11 +3,13 @@
  * compile the tries, list problems, conflicts and shadowed patterns. Exit 0 valid, 1 invalid.
  */
 import { parseArgs } from 'node:util';
+import { assembleGateway } from '../gateway/assemble.js';
 import { printRoutes } from '../policy/print.js';
+import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
 import { plural } from '../shared/text.js';
 import type { Command } from './io.js';
-import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
+import { DEFAULT_CONFIG, loadOrReport, reportProblems } from './load.js';
 
 export const check: Command = async (args, io) => {
   const { values } = parseArgs({
@@ -20,11 +22,18 @@ export const check: Command = async (args, io) => {
     strict: true,
     allowPositionals: false,
   });
-  const result = loadAndAssemble(values.config, io);
-  if (result === null) return 1;
-  const { loaded, assembled } = result;
-  const policy = assembled.state!.policy;
-  const warnings = [...loaded.warnings, ...assembled.warnings];
+  const loaded = loadOrReport(values.config, io);
+  if (loaded === null) return 1;
+  // The whole gateway is assembled in check-only mode: keys and JWKS files are read (never
+  // created), so `check` refuses exactly what `serve` would refuse.
+  const assembly = await assembleGateway(loaded, { clock: systemClock, checkOnly: true });
+  const assembled = assembly.policy;
+  if (assembly.problems.length > 0 || assembled.state === null) {
+    reportProblems(values.config, assembly.problems, io);
+    return 1;
+  }
+  const policy = assembled.state.policy;
+  const warnings = assembly.warnings;
   const byMethod = [...policy.routes.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(
@@ -40,7 +49,7 @@ export const check: Command = async (args, io) => {
   io.out(`routes     ${policy.entries.length} patterns (${byMethod.join(', ')})`);
   io.out(`excluded   ${policy.excludedEntries.map((e) => e.pattern.canonical).join(' ')}`);
   io.out(
-    `rbac       ${assembled.state!.rbacEnabled ? 'on' : 'off'} for JWT callers; unmapped routes: ${policy.unmappedRoutes}`,
+    `rbac       ${assembled.state.rbacEnabled ? 'on' : 'off'} for JWT callers; unmapped routes: ${policy.unmappedRoutes}`,
   );
   for (const note of assembled.notes) io.out(`note: ${formatProblem(note)}`);
   for (const warning of warnings) io.out(`warning: ${formatProblem(warning)}`);

@@ -4,14 +4,12 @@
  */
 import { parseArgs } from 'node:util';
 import { mintToken } from '../auth/jwt/mint.js';
-import { loadConfig, type LoadedConfig } from '../config/load.js';
-import { assembleGateway, draftPolicyProblems } from '../gateway/assemble.js';
+import { assembleGateway } from '../gateway/assemble.js';
 import { startGatewayServer } from '../gateway/server.js';
 import { systemClock } from '../shared/clock.js';
-import { ConfigError, formatProblem } from '../shared/problem.js';
-import { plural } from '../shared/text.js';
-import type { Command, CommandIo } from './io.js';
-import { DEFAULT_CONFIG } from './load.js';
+import { formatProblem } from '../shared/problem.js';
+import type { Command } from './io.js';
+import { DEFAULT_CONFIG, loadOrReport, reportProblems } from './load.js';
 
 /** Resolves on the first of the given signals. */
 function untilSignal(signals: readonly NodeJS.Signals[]): Promise<NodeJS.Signals> {
@@ -22,15 +20,6 @@ function untilSignal(signals: readonly NodeJS.Signals[]): Promise<NodeJS.Signals
     };
     for (const s of signals) process.once(s, on);
   });
-}
-
-function printProblems(
-  file: string,
-  problems: readonly { file: string; key: string; line?: number | undefined; message: string }[],
-  io: CommandIo,
-): void {
-  for (const problem of problems) io.err(`error: ${formatProblem(problem)}`);
-  io.err(`${file}: invalid (${plural(problems.length, 'problem')}); the gateway did not start`);
 }
 
 /** The host to show in an example URL: a wildcard listen address is reached on loopback. */
@@ -45,19 +34,8 @@ export const serve: Command = async (args, io) => {
     options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
     strict: true,
   });
-  let loaded: LoadedConfig;
-  try {
-    loaded = loadConfig(values.config, { env: io.env });
-  } catch (err) {
-    /* c8 ignore next - loadConfig throws only ConfigError */
-    if (!(err instanceof ConfigError)) throw err;
-    printProblems(
-      values.config,
-      [...err.problems, ...(err.draft ? draftPolicyProblems(err.draft) : [])],
-      io,
-    );
-    return 1;
-  }
+  const loaded = loadOrReport(values.config, io);
+  if (loaded === null) return 1;
   const { config } = loaded;
   if (config.upstream.embedded) {
     io.err(
@@ -69,7 +47,8 @@ export const serve: Command = async (args, io) => {
   const assembly = await assembleGateway(loaded, { clock: systemClock });
   for (const warning of assembly.warnings) io.err(`warning: ${formatProblem(warning)}`);
   if (assembly.state === null) {
-    printProblems(loaded.file, assembly.problems, io);
+    reportProblems(loaded.file, assembly.problems, io);
+    io.err('the gateway did not start');
     return 1;
   }
   const state = assembly.state;

@@ -4,6 +4,7 @@
  * `explain` and `test-policies` alike. Never serves a request.
  */
 import type { KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { authorizationEnabled } from '../config/schema.js';
@@ -181,6 +182,8 @@ export interface DevKeyInfo {
 /** A complete gateway state, or every problem that prevents one. */
 export interface GatewayAssembly {
   readonly state: GatewayState | null;
+  /** The policy half, also when the whole could not be assembled. */
+  readonly policy: AssembleResult;
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
   readonly devKeys: DevKeyInfo | null;
@@ -191,6 +194,11 @@ export interface AssembleDeps {
   readonly clock: Clock;
   /** An upstream pool to keep when the URL and time-out did not change (reload). */
   readonly previousUpstream?: Upstream | undefined;
+  /**
+   * Check only (`scopegate check`): never write a file — a development key that does not exist
+   * yet is not created — and build no upstream pool; `state` is then always null.
+   */
+  readonly checkOnly?: boolean;
 }
 
 /**
@@ -208,10 +216,14 @@ export async function assembleGateway(
   let extraKeys: { key: KeyObject; kid: string }[] = [];
   if (config.auth.dev_keys !== null) {
     const path = loaded.resolvePath(config.auth.dev_keys);
+    // `check` reads an existing key but never creates one: it must not write files.
+    const notYetCreated = deps.checkOnly === true && !existsSync(path);
     try {
-      const keys = await loadOrCreateDevKeys(path);
-      devKeys = { path, kid: keys.kid, created: keys.created, privateKey: keys.privateKey };
-      extraKeys = [{ key: keys.publicKey, kid: keys.kid }];
+      if (!notYetCreated) {
+        const keys = await loadOrCreateDevKeys(path);
+        devKeys = { path, kid: keys.kid, created: keys.created, privateKey: keys.privateKey };
+        extraKeys = [{ key: keys.publicKey, kid: keys.kid }];
+      }
     } catch (err) {
       problems.push({
         file: loaded.file,
@@ -238,9 +250,15 @@ export async function assembleGateway(
     line: p.line ?? loaded.lineOf(keyPathOf(p.key)),
   });
   problems.push(...authProblems.map(withLine));
-  const warnings = [...loaded.warnings, ...policy.warnings, ...authWarnings.map(withLine)];
-  if (problems.length > 0 || policy.state === null)
-    return { state: null, problems, warnings, devKeys };
+  const warnings = [
+    ...loaded.warnings,
+    ...policy.warnings,
+    ...authWarnings.map(withLine),
+    ...modeWarnings(loaded),
+  ];
+  if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
+    return { state: null, policy, problems, warnings, devKeys };
+  }
   const fresh = createUpstreamIfChanged(
     config.upstream.url,
     config.upstream.timeout_ms,
@@ -257,7 +275,39 @@ export async function assembleGateway(
     },
     upstream: fresh,
   });
-  return { state, problems, warnings, devKeys };
+  return { state, policy, problems, warnings, devKeys };
+}
+
+/** Warnings about settings that weaken or limit authentication, each with its code. */
+function modeWarnings(loaded: LoadedConfig): Problem[] {
+  const { auth } = loaded.config;
+  const at = (key: string, message: string, code: string): Problem => ({
+    file: loaded.file,
+    key: `auth.${key}`,
+    line: loaded.lineOf(['auth', key]),
+    message,
+    code,
+  });
+  const out: Problem[] = [];
+  if (auth.jwks_url !== null) {
+    out.push(
+      at(
+        'jwks_url',
+        'remote JWKS is not fetched by this build yet (issue #6): tokens that need its keys are refused',
+        'SGWRN006',
+      ),
+    );
+  }
+  if (!auth.validate) {
+    out.push(
+      at(
+        'validate',
+        'JWT signatures and expiry are NOT checked: anyone can forge a token (development only)',
+        'SGWRN007',
+      ),
+    );
+  }
+  return out;
 }
 
 /** Keeps the previous pool (and its warm connections) when the upstream did not change. */
