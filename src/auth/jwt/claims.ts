@@ -17,7 +17,7 @@ export type ClaimSettings = Pick<
   | 'session_state_claims'
 >;
 
-/** A principal, or `subject_invalid` for a reserved or non-string user id. */
+/** A principal, or `subject_invalid` for a reserved, non-string or malformed-Unicode user id. */
 export type ClaimsResult =
   | { readonly ok: true; readonly principal: Principal }
   | { readonly ok: false; readonly failure: 'subject_invalid' };
@@ -76,7 +76,13 @@ export function principalFromClaims(
   const rawUserId = own(payload, settings.user_id_claim);
   let userId: string | null = null;
   if (rawUserId !== undefined) {
-    if (typeof rawUserId !== 'string' || isReservedSubject(rawUserId)) {
+    // A user id that is not well-formed Unicode (a lone surrogate) cannot be carried faithfully
+    // in x-auth-user-id or compared reliably by an upstream: refuse it like a reserved one.
+    if (
+      typeof rawUserId !== 'string' ||
+      isReservedSubject(rawUserId) ||
+      !rawUserId.isWellFormed()
+    ) {
       return SUBJECT_INVALID;
     }
     userId = rawUserId;

@@ -40,6 +40,8 @@ const HOP_BY_HOP = new Set([
   'host',
 ]);
 
+const HEADER_TOKEN = /^[\x21-\x7e]+$/;
+
 /** Whether a header name is one of ours: `x-auth-…`, also when a client spells `-` as `_`. */
 export function isAuthHeaderName(name: string): boolean {
   return name.length >= 7 && name.slice(0, 7).toLowerCase().replace(/_/g, '-') === 'x-auth-';
@@ -91,8 +93,9 @@ export function upstreamHeaders(
     headers['x-auth-signature'] = signIdentityContext(encoded, settings.identitySecret);
   }
   if (context.user_id !== null) headers['x-auth-user-id'] = encodeURIComponent(context.user_id);
-  // A scope holding a space would break the space-separated list; x-auth-context carries all.
-  const listable = context.scopes.filter((s) => !/\s/.test(s));
+  // Only plain visible ASCII can stand in a space-separated header value; x-auth-context
+  // carries every scope, so nothing is lost by leaving the others out here.
+  const listable = context.scopes.filter((s) => HEADER_TOKEN.test(s));
   if (listable.length > 0) headers['x-auth-scopes'] = listable.join(' ');
   headers['x-request-id'] = client.requestId;
   const forwardedFor = inbound['x-forwarded-for'];
