@@ -35,7 +35,10 @@ export const serve: Command = async (args, io) => {
     strict: true,
   });
   const loaded = loadOrReport(values.config, io);
-  if (loaded === null) return 1;
+  if (loaded === null) {
+    io.err('the gateway did not start');
+    return 1;
+  }
   const { config } = loaded;
   if (config.upstream.embedded) {
     io.err(
@@ -52,7 +55,16 @@ export const serve: Command = async (args, io) => {
     return 1;
   }
   const state = assembly.state;
-  const server = await startGatewayServer(() => state, config.listen);
+  let server: Awaited<ReturnType<typeof startGatewayServer>>;
+  try {
+    server = await startGatewayServer(() => state, config.listen);
+  } catch (err) {
+    await state.upstream.pool.close();
+    // e.g. "listen EADDRINUSE: address already in use 127.0.0.1:8080"
+    io.err(`error: ${loaded.file} listen: ${(err as Error).message}`);
+    io.err('the gateway did not start');
+    return 1;
+  }
   const { port } = server.address();
   const base = `http://${displayHost(config.listen.host)}:${port}`;
   io.out(

@@ -19,7 +19,7 @@ export function parseTtl(text: string): number | null {
   const match = /^(\d+)([smhd]?)$/.exec(text);
   if (!match) return null;
   const seconds = Number(match[1]) * (UNITS[match[2] || 's'] as number);
-  return seconds > 0 ? seconds : null;
+  return Number.isSafeInteger(seconds) && seconds > 0 ? seconds : null;
 }
 
 export const token: Command = async (args, io) => {
@@ -73,7 +73,13 @@ export const token: Command = async (args, io) => {
     );
     return 1;
   }
-  const keys = await loadOrCreateDevKeys(resolve(devKeysPath));
+  let keys: Awaited<ReturnType<typeof loadOrCreateDevKeys>>;
+  try {
+    keys = await loadOrCreateDevKeys(resolve(devKeysPath));
+  } catch (err) {
+    io.err(`error: ${values.config} auth.dev_keys: ${(err as Error).message}`);
+    return 1;
+  }
   const scopes = values.scopes
     .split(',')
     .map((s) => s.trim())

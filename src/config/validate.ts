@@ -117,6 +117,14 @@ function checkAuth(auth: MutableAuth, errors: KeyIssue[], warnings: KeyIssue[]):
         'dev_keys, or validate: false)',
     });
   }
+  // Development keys are ES256: without ES256 accepted, the printed admin token would be refused.
+  const algorithms = typeof auth.algorithm === 'string' ? [auth.algorithm] : auth.algorithm;
+  if (auth.dev_keys !== null && !algorithms.includes('ES256')) {
+    errors.push({
+      path: ['auth', 'algorithm'],
+      message: 'auth.dev_keys signs with ES256: add ES256 to auth.algorithm (e.g. [ES256, RS256])',
+    });
+  }
   if (auth.security_key !== null && jwt) {
     warnings.push({
       path: ['auth', 'security_key'],

@@ -271,6 +271,8 @@ export async function assembleGateway(
     identity: { rbacEnabled: policy.state.rbacEnabled, userIsolation: config.auth.user_isolation },
     forwardHeaders: {
       forwardAuthorization: config.upstream.forward_authorization,
+      tokenHeader: config.auth.token_header_key.toLowerCase(),
+      tokenCookie: config.auth.cookie_name,
       identitySecret: config.upstream.identity_secret,
     },
     upstream: fresh,

@@ -136,8 +136,9 @@ export async function handleRequest(
 ): Promise<void> {
   const context = createRequestContext(req);
   const responseHeaders = { 'x-request-id': context.requestId };
-  const method = req.method ?? 'GET';
-  const pending = evaluateRequest(state, method, req.url ?? '/', () =>
+  // A request parsed by node:http always has a method and a URL.
+  const method = req.method as string;
+  const pending = evaluateRequest(state, method, req.url as string, () =>
     authenticateRequest(state.chain, state.credentialNames, {
       headers: req.headers,
       clientAddress: context.clientAddress,

@@ -13,7 +13,11 @@ export interface GatewayServer {
   readonly server: Server;
   /** The bound address (port 0 resolves here). */
   address(): AddressInfo;
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish, and after `graceMs` cuts off whatever is
+   * still open (a stream never ends by itself), so shutdown is always bounded.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Starts listening; `currentState` is read once per request. */
@@ -41,9 +45,14 @@ export async function startGatewayServer(
   return {
     server,
     address: () => server.address() as AddressInfo,
-    close: () =>
+    close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
+        cutOff.unref();
+        server.close(() => {
+          clearTimeout(cutOff);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };

@@ -11,11 +11,18 @@ t.test('the committed gateway.yaml is valid', async (t) => {
 
 t.test('unknown key, malformed pattern and malformed scope are each named, exit 1', async (t) => {
   const dir = t.testdir({
-    'gateway.yaml': ['auth:', '  dev_keys: keys.json', '  algoritm: RS256', ''].join('\n'),
+    'gateway.yaml': [
+      'auth:',
+      '  dev_keys: keys.json',
+      '  algorithm: ES256',
+      '  algoritm: RS256',
+      '',
+    ].join('\n'),
     'bad-pattern.yaml': [
       'policies: [p.yaml]',
       'auth:',
       '  dev_keys: keys.json',
+      '  algorithm: ES256',
       '  scope_mappings:',
       '    GET /agents/*x: [agents:read]',
       '    GET /ok: ["agents read"]',
@@ -27,7 +34,7 @@ t.test('unknown key, malformed pattern and malformed scope are each named, exit 
   t.equal(unknown.code, 1);
   t.match(
     unknown.err,
-    /gateway\.yaml:3 auth\.algoritm: unknown key \(did you mean "algorithm"\?\)/,
+    /gateway\.yaml:4 auth\.algoritm: unknown key \(did you mean "algorithm"\?\)/,
   );
 
   const bad = await runCli(['check', '--config', `${dir}/bad-pattern.yaml`]);
@@ -38,11 +45,11 @@ t.test('unknown key, malformed pattern and malformed scope are each named, exit 
   );
   t.match(
     bad.err,
-    /bad-pattern\.yaml:5 auth\.scope_mappings\."GET \/agents\/\*x": malformed pattern: segment "\*x" contains "\*"/,
+    /bad-pattern\.yaml:6 auth\.scope_mappings\."GET \/agents\/\*x": malformed pattern: segment "\*x" contains "\*"/,
   );
   t.match(
     bad.err,
-    /bad-pattern\.yaml:6 auth\.scope_mappings\."GET \/ok"\[0\]: malformed scope "agents read"/,
+    /bad-pattern\.yaml:7 auth\.scope_mappings\."GET \/ok"\[0\]: malformed scope "agents read"/,
   );
   t.match(bad.err, /invalid \(3 problems\)/);
 });
@@ -53,6 +60,7 @@ t.test('warnings are printed; --strict makes them fail', async (t) => {
       'policies: []',
       'auth:',
       '  dev_keys: keys.json',
+      '  algorithm: ES256',
       '  scope_mappings:',
       '    GET /a/*: [x:read]',
       '    GET /a/*/**: [x:read]',
@@ -65,11 +73,11 @@ t.test('warnings are printed; --strict makes them fail', async (t) => {
   t.equal(plain.code, 0);
   t.match(
     plain.out,
-    /warning: .*g\.yaml:7 auth\.scope_mappings\."GET \/a\/\*\*": GET \/a\/\*\* never matches.* \[SGWRN003\]/,
+    /warning: .*g\.yaml:8 auth\.scope_mappings\."GET \/a\/\*\*": GET \/a\/\*\* never matches.* \[SGWRN003\]/,
   );
   t.match(
     plain.out,
-    /warning: .*g\.yaml:8 .*agents:read is required too \(SPEC\.md §5\.7\.4\) \[SGWRN004\]/,
+    /warning: .*g\.yaml:9 .*agents:read is required too \(SPEC\.md §5\.7\.4\) \[SGWRN004\]/,
   );
   t.match(plain.out, /valid \(2 warnings\)/);
   const strict = await runCli(['check', '--config', `${dir}/g.yaml`, '--strict']);
@@ -79,20 +87,21 @@ t.test('warnings are printed; --strict makes them fail', async (t) => {
 
 t.test('overrides are noted, and --routes prints the tries', async (t) => {
   const dir = t.testdir({
-    'g.yaml': 'auth:\n  dev_keys: k.json\n  scope_mappings:\n    GET /config: [config:write]\n',
+    'g.yaml':
+      'auth:\n  dev_keys: k.json\n  algorithm: ES256\n  scope_mappings:\n    GET /config: [config:write]\n',
   });
   const r = await runCli(['check', '--config', `${dir}/g.yaml`, '--routes']);
   t.equal(r.code, 0);
   t.match(
     r.out,
-    /note: .*g\.yaml:4 auth\.scope_mappings\."GET \/config": overrides policies\/defaults\.yaml:\d+/,
+    /note: .*g\.yaml:5 auth\.scope_mappings\."GET \/config": overrides policies\/defaults\.yaml:\d+/,
   );
   t.match(
     r.out,
     /policies {3}policies\/defaults\.yaml, policies\/a2a\.yaml, policies\/agui\.yaml \+ .*g\.yaml auth\.scope_mappings/,
   );
   t.match(r.out, /^GET$/m);
-  t.match(r.out, /├── \/config {2}→ config:write {2}\(.*g\.yaml:4\)/);
+  t.match(r.out, /├── \/config {2}→ config:write {2}\(.*g\.yaml:5\)/);
   t.match(r.out, /\/\*\* {2}→ /);
 });
 
@@ -120,6 +129,7 @@ t.test('RBAC off, one warning, an explicit excluded list and a root route', asyn
       'policies: []',
       'auth:',
       '  dev_keys: k.json',
+      '  algorithm: ES256',
       '  authorization: false',
       '  excluded_route_paths: [/status, /public/**]',
       '  scope_mappings:',
@@ -132,13 +142,13 @@ t.test('RBAC off, one warning, an explicit excluded list and a root route', asyn
   t.equal(r.code, 0, r.err);
   t.match(r.out, /^rbac {7}off for JWT callers; unmapped routes: allow$/m);
   t.match(r.out, /^excluded {3}\/status \/public\/\*\*$/m);
-  t.match(r.out, /^GET {2}→ \(no scopes\) {2}\(.*g\.yaml:7\)$/m);
+  t.match(r.out, /^GET {2}→ \(no scopes\) {2}\(.*g\.yaml:8\)$/m);
   t.match(r.out, /valid \(1 warning\)$/m);
 });
 
 t.test('a single policy problem is counted in the singular', async (t) => {
   const dir = t.testdir({
-    'g.yaml': 'policies: [p.yaml]\nauth:\n  dev_keys: k.json\n',
+    'g.yaml': 'policies: [p.yaml]\nauth:\n  dev_keys: k.json\n  algorithm: ES256\n',
     'p.yaml': 'scope_mappings:\n  GET /x: [bad scope]\n',
   });
   const r = await runCli(['check', '--config', `${dir}/g.yaml`]);
@@ -153,6 +163,7 @@ t.test('config and policy problems are listed together in one run', async (t) =>
       'a2a: { prefix: "no-slash" }',
       'auth:',
       '  dev_keys: k.json',
+      '  algorithm: ES256',
       '  algoritm: RS256',
       '  admin_scope: root:all',
       '  excluded_route_paths: [/ok, "bad path"]',
@@ -166,16 +177,16 @@ t.test('config and policy problems are listed together in one run', async (t) =>
   const r = await runCli(['check', '--config', `${dir}/g.yaml`]);
   t.equal(r.code, 1);
   t.match(r.err, /g\.yaml:2 a2a\.prefix: /);
-  t.match(r.err, /g\.yaml:5 auth\.algoritm: unknown key/);
+  t.match(r.err, /g\.yaml:6 auth\.algoritm: unknown key/);
   t.match(r.err, /missing\.yaml: cannot read policy file \(ENOENT\)/);
-  t.match(r.err, /g\.yaml:7 auth\.excluded_route_paths\[1\]: malformed path pattern/);
+  t.match(r.err, /g\.yaml:8 auth\.excluded_route_paths\[1\]: malformed path pattern/);
   t.match(
     r.err,
-    /g\.yaml:9 auth\.scope_mappings\."GET \/a\/\*\*\/b": malformed pattern: "\*\*" is only allowed as the last segment/,
+    /g\.yaml:10 auth\.scope_mappings\."GET \/a\/\*\*\/b": malformed pattern: "\*\*" is only allowed as the last segment/,
   );
   t.match(
     r.err,
-    /g\.yaml:10 auth\.scope_mappings\."GET \/c"\[0\]: malformed scope "bad scope": expected "root:all"/,
+    /g\.yaml:11 auth\.scope_mappings\."GET \/c"\[0\]: malformed scope "bad scope": expected "root:all"/,
   );
   // A section of the wrong shape falls back to defaults for the best-effort policy check.
   const h = await runCli(['check', '--config', `${dir}/h.yaml`]);

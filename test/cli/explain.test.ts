@@ -64,8 +64,8 @@ t.test('unmapped routes and RBAC off say so', async (t) => {
     /^path {7}\/nothing\?x=1 [\s\S]*route {6}no pattern matches[\s\S]*unmapped_routes is allow/m,
   );
   const dir = t.testdir({
-    'off.yaml': 'auth:\n  dev_keys: k.json\n  authorization: false\n',
-    'deny.yaml': 'auth:\n  dev_keys: k.json\n  unmapped_routes: deny\n',
+    'off.yaml': 'auth:\n  dev_keys: k.json\n  algorithm: ES256\n  authorization: false\n',
+    'deny.yaml': 'auth:\n  dev_keys: k.json\n  algorithm: ES256\n  unmapped_routes: deny\n',
   });
   const off = await runCli([
     'explain',
@@ -101,7 +101,8 @@ t.test('argument and config errors', async (t) => {
 
 t.test('an admin-only route names the admin scope', async (t) => {
   const dir = t.testdir({
-    'g.yaml': 'auth:\n  dev_keys: k.json\n  scope_mappings:\n    POST /danger: [agent_os:admin]\n',
+    'g.yaml':
+      'auth:\n  dev_keys: k.json\n  algorithm: ES256\n  scope_mappings:\n    POST /danger: [agent_os:admin]\n',
   });
   const r = await runCli([
     'explain',
@@ -113,4 +114,15 @@ t.test('an admin-only route names the admin scope', async (t) => {
     'config:read',
   ]);
   t.match(r.out, /✗ agent_os:admin not satisfied: needs one of agent_os:admin$/m);
+});
+
+t.test('a config whose policy does not compile is exit 1 with every problem', async (t) => {
+  const dir = t.testdir({
+    'g.yaml': 'policies: [p.yaml]\nauth:\n  dev_keys: k.json\n  algorithm: ES256\n',
+    'p.yaml': 'scope_mappings:\n  GET /x/**/y: [a:read]\n',
+  });
+  const r = await runCli(['explain', '--config', `${dir}/g.yaml`, 'GET', '/x']);
+  t.equal(r.code, 1);
+  t.match(r.err, /p\.yaml:2 scope_mappings\."GET \/x\/\*\*\/y": malformed pattern/);
+  t.match(r.err, /invalid \(1 problem\)$/m);
 });

@@ -182,7 +182,7 @@ t.test('credential sources', async (t) => {
     ['verification_keys', '  verification_keys: [k]\n', {}, []],
     ['jwks_file', '  jwks_file: keys/jwks.json\n', {}, []],
     ['jwks_url', '  jwks_url: https://idp.example/jwks\n', {}, []],
-    ['dev_keys', '  dev_keys: data/dev-keys.json\n', {}, []],
+    ['dev_keys', '  dev_keys: data/dev-keys.json\n  algorithm: ES256\n', {}, []],
     ['validate: false', '  validate: false\n', {}, []],
     ['internal_service_token', '  internal_service_token: t0ken\n', {}, []],
     ['security_key', '  security_key: k3y\n', {}, []],
@@ -221,7 +221,7 @@ t.test('authorization: true needs a JWT source', async (t) => {
     ['jwks_file', `${rbac}  jwks_file: j.json\n`, {}, []],
     ['jwks_url', `${rbac}  jwks_url: http://idp/jwks\n`, {}, []],
     ['secret_key', `${rbac}  secret_key: s\n`, {}, []],
-    ['dev_keys', `${rbac}  dev_keys: d.json\n`, {}, []],
+    ['dev_keys', `${rbac}  dev_keys: d.json\n  algorithm: ES256\n`, {}, []],
     ['validate: false', `${rbac}  validate: false\n`, {}, []],
     ['JWT_VERIFICATION_KEY', rbac, { JWT_VERIFICATION_KEY: 'pem' }, []],
     ['JWT_JWKS_FILE', rbac, { JWT_JWKS_FILE: 'j.json' }, []],
@@ -408,7 +408,7 @@ t.test('validateConfig works on a plain tree without file or lines', async (t) =
 
 t.test('hasJwtSource', async (t) => {
   t.equal(hasJwtSource(load('').config.auth), false);
-  t.equal(hasJwtSource(load('auth: {dev_keys: k.json}').config.auth), true);
+  t.equal(hasJwtSource(load('auth: {dev_keys: k.json, algorithm: ES256}').config.auth), true);
   t.equal(hasJwtSource(load('auth: {validate: "false"}').config.auth), true);
 });
 

@@ -75,8 +75,8 @@ export function forwardRequest(
   return new Promise<ForwardOutcome>((resolve) => {
     let controller: Dispatcher.DispatchController | null = null;
     let clientGone = false;
+    // Removed as soon as the exchange settles, so it only ever sees a client leaving early.
     const onClose = (): void => {
-      if (res.writableFinished) return;
       clientGone = true;
       controller?.abort(new Error('client closed the connection'));
     };
@@ -115,6 +115,8 @@ export function forwardRequest(
         },
         onResponseError(_c, err) {
           if (clientGone) return settle({ ok: false, code: null });
+          // Past the headers nothing can be said any more: cut the response off.
+          if (res.headersSent) res.destroy(err);
           const code = (err as { code?: string }).code ?? '';
           settle({
             ok: false,

@@ -12,8 +12,15 @@ import {
 
 /** Header settings fixed at load. */
 export interface ForwardHeaderSettings {
-  /** Pass the caller's `Authorization` header on. */
+  /**
+   * Pass the caller's credential on. When false, `Authorization`, the configured token header
+   * and the token cookie (only that cookie) are withheld from the upstream.
+   */
   readonly forwardAuthorization: boolean;
+  /** `auth.token_header_key`, lower-cased. */
+  readonly tokenHeader: string;
+  /** `auth.cookie_name`. */
+  readonly tokenCookie: string;
   /** HMAC key for `x-auth-signature`; null sends none. */
   readonly identitySecret: string | null;
 }
@@ -75,6 +82,15 @@ export function endToEndHeaders(
   return out;
 }
 
+/** A `Cookie` header value without the cookie called `name` (other cookies kept in order). */
+export function withoutCookie(header: string, name: string): string {
+  return header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '' && pair.slice(0, pair.indexOf('=') >>> 0).trim() !== name)
+    .join('; ');
+}
+
 /** Builds the upstream request headers: strip, then set. */
 export function upstreamHeaders(
   inbound: IncomingHttpHeaders,
@@ -82,11 +98,18 @@ export function upstreamHeaders(
   client: ClientFacts,
   settings: ForwardHeaderSettings,
 ): Record<string, string | string[]> {
+  const withhold = !settings.forwardAuthorization;
   const headers = endToEndHeaders(
     inbound,
     (name) =>
-      isAuthHeaderName(name) || (!settings.forwardAuthorization && name === 'authorization'),
+      isAuthHeaderName(name) ||
+      (withhold && (name === 'authorization' || name === settings.tokenHeader)),
   );
+  if (withhold && typeof headers.cookie === 'string') {
+    const kept = withoutCookie(headers.cookie, settings.tokenCookie);
+    if (kept === '') delete headers.cookie;
+    else headers.cookie = kept;
+  }
   const encoded = encodeIdentityContext(context);
   headers['x-auth-context'] = encoded;
   if (settings.identitySecret !== null) {
