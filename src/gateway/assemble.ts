@@ -27,6 +27,7 @@ import type { ConfigDraft, Problem } from '../shared/problem.js';
 import { createAuthChain } from '../auth/chain.js';
 import { loadOrCreateDevKeys } from '../auth/jwt/dev-keys.js';
 import type { Clock } from '../shared/clock.js';
+import { createIdentityCache } from './identity.js';
 import type { DecisionState, GatewayState } from './pipeline.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
@@ -264,11 +265,16 @@ export async function assembleGateway(
     config.upstream.timeout_ms,
     deps.previousUpstream,
   );
+  const identitySettings = {
+    rbacEnabled: policy.state.rbacEnabled,
+    userIsolation: config.auth.user_isolation,
+  };
   const state: GatewayState = Object.freeze({
     ...policy.state,
     chain,
     credentialNames: { header: config.auth.token_header_key, cookie: config.auth.cookie_name },
-    identity: { rbacEnabled: policy.state.rbacEnabled, userIsolation: config.auth.user_isolation },
+    identity: identitySettings,
+    identities: createIdentityCache(identitySettings, config.upstream.identity_secret),
     forwardHeaders: {
       forwardAuthorization: config.upstream.forward_authorization,
       tokenHeader: config.auth.token_header_key.toLowerCase(),

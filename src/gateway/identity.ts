@@ -5,7 +5,12 @@
 import { ANONYMOUS, type Principal } from '../auth/principal.js';
 import type { Decision } from '../policy/decide.js';
 import type { Grants } from '../policy/scopes.js';
-import type { IdentityContext } from '../shared/identity-context.js';
+import type { RouteEntry } from '../policy/compile.js';
+import {
+  encodeIdentityContext,
+  signIdentityContext,
+  type IdentityContext,
+} from '../shared/identity-context.js';
 
 /** Identity settings fixed at load. */
 export interface IdentitySettings {
@@ -73,5 +78,79 @@ export function anonymousContext(settings: IdentitySettings): IdentityContext {
     scoped_user_id: null,
     required_scopes: [],
     service_account_name: null,
+  };
+}
+
+/** A context encoded once, with the header values derived from it. */
+export interface EncodedIdentity {
+  readonly context: IdentityContext;
+  /** The `x-auth-context` value. */
+  readonly value: string;
+  /** The `x-auth-signature` value, when an identity secret is configured. */
+  readonly signature: string | null;
+  /** The `x-auth-user-id` value, or null to send none. */
+  readonly userIdHeader: string | null;
+  /** The `x-auth-scopes` value, or null to send none. */
+  readonly scopesHeader: string | null;
+}
+
+// Only plain visible ASCII can stand in a space-separated header value; x-auth-context carries
+// every scope, so nothing is lost by leaving the others out of x-auth-scopes.
+const HEADER_TOKEN = /^[\x21-\x7e]+$/;
+
+/** Encodes a context and derives its header values. */
+export function encodeIdentity(context: IdentityContext, secret: string | null): EncodedIdentity {
+  const value = encodeIdentityContext(context);
+  const listable = context.scopes.filter((s) => HEADER_TOKEN.test(s));
+  return Object.freeze({
+    context,
+    value,
+    signature: secret === null ? null : signIdentityContext(value, secret),
+    userIdHeader: context.user_id === null ? null : encodeURIComponent(context.user_id),
+    scopesHeader: listable.length === 0 ? null : listable.join(' '),
+  });
+}
+
+/** Encoded identities for one gateway state. */
+export interface IdentityCache {
+  /** The identity of an authorized request. */
+  forDecision(principal: Principal, grants: Grants, decision: Decision): EncodedIdentity;
+  /** The identity sent on excluded routes. */
+  readonly anonymous: EncodedIdentity;
+}
+
+/**
+ * Encodes each (principal, route) identity once. In the common case — a matched route whose
+ * requirement is the route's own and no listing filter — the context depends on nothing else,
+ * so a cached principal's requests skip the JSON, base64 and HMAC work. Entries live as long as
+ * the principal object (a WeakMap), and per principal they are bounded by the number of routes.
+ */
+export function createIdentityCache(
+  settings: IdentitySettings,
+  secret: string | null,
+): IdentityCache {
+  const byPrincipal = new WeakMap<Principal, Map<RouteEntry, EncodedIdentity>>();
+  return {
+    anonymous: encodeIdentity(anonymousContext(settings), secret),
+    forDecision(principal, grants, decision) {
+      const route = decision.route;
+      const stable =
+        route !== null &&
+        decision.required === route.required &&
+        decision.accessibleResourceIds === null;
+      if (!stable)
+        return encodeIdentity(buildIdentityContext(principal, grants, decision, settings), secret);
+      let routes = byPrincipal.get(principal);
+      if (routes === undefined) byPrincipal.set(principal, (routes = new Map()));
+      let encoded = routes.get(route);
+      if (encoded === undefined) {
+        encoded = encodeIdentity(
+          buildIdentityContext(principal, grants, decision, settings),
+          secret,
+        );
+        routes.set(route, encoded);
+      }
+      return encoded;
+    },
   };
 }

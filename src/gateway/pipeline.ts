@@ -6,19 +6,19 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthChain } from '../auth/chain.js';
-import { ANONYMOUS, type Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import type { Grants } from '../policy/scopes.js';
 import { createRequestContext } from './context.js';
-import { anonymousContext, buildIdentityContext, type IdentitySettings } from './identity.js';
+import type { IdentityCache, IdentitySettings } from './identity.js';
 import { reject, describeRefusal, type Refusal, type Verdict } from './rejections.js';
 import { writeRefusal } from './respond.js';
 import { authenticateRequest, type CredentialNames } from './stages/authenticate.js';
 import { authorizeRequest } from './stages/authorize.js';
 import { isExemptRoute } from './stages/exempt.js';
 import { forwardRequest, type Upstream } from './stages/forward.js';
-import { upstreamHeaders, type ForwardHeaderSettings } from './stages/inject-identity.js';
+import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
 
 /** What the decision stages need from the frozen gateway state. */
@@ -33,6 +33,8 @@ export interface GatewayState extends DecisionState {
   readonly chain: AuthChain;
   readonly credentialNames: CredentialNames;
   readonly identity: IdentitySettings;
+  /** Encoded identities, cached per principal and route. */
+  readonly identities: IdentityCache;
   readonly forwardHeaders: ForwardHeaderSettings;
   readonly upstream: Upstream;
 }
@@ -150,17 +152,15 @@ export async function handleRequest(
     return;
   }
   const normalized = evaluation.normalized as NormalizedPath;
-  const principal = evaluation.principal ?? ANONYMOUS;
   const identity =
     evaluation.decision === null
-      ? anonymousContext(state.identity)
-      : buildIdentityContext(
-          principal,
-          state.grantsOf(principal),
+      ? state.identities.anonymous
+      : state.identities.forDecision(
+          evaluation.principal as Principal,
+          state.grantsOf(evaluation.principal as Principal),
           evaluation.decision,
-          state.identity,
         );
-  const headers = upstreamHeaders(req.headers, identity, context, state.forwardHeaders);
+  const headers = upstreamHeadersFor(req.headers, identity, context, state.forwardHeaders);
   const outcome = await forwardRequest(
     state.upstream,
     req,

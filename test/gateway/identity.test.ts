@@ -304,3 +304,54 @@ t.test('anonymousContext: the excluded-route identity', async (t) => {
     );
   }
 });
+
+t.test('createIdentityCache encodes a stable (principal, route) identity once', async (t) => {
+  const { createIdentityCache } = await import('../../src/gateway/identity.js');
+  const { decodeIdentityContext, signIdentityContext } =
+    await import('../../src/shared/identity-context.js');
+  const { compileFrom } = await import('../fixtures/policy.js');
+  const { decide } = await import('../../src/policy/decide.js');
+  const { createPrincipal: make } = await import('../../src/auth/principal.js');
+  const policy = compileFrom({ 'GET /agents': ['agents:read'], 'GET /agents/*': ['agents:read'] });
+  const cache = createIdentityCache(
+    { rbacEnabled: true, userIsolation: false },
+    'sixteen-chars-secret',
+  );
+  const alice = make({
+    type: 'jwt',
+    userId: 'alice',
+    scopes: ['agents:read', 'agents:a1:read', 'd:日本:x'],
+  });
+  const grants = compileGrants(alice.scopes, ADMIN);
+  const enforce = { enforce: true, strictListing: false };
+  const routed = decide(policy, 'GET', ['agents', 'a1'], grants, enforce);
+  const first = cache.forDecision(alice, grants, routed);
+  t.equal(
+    cache.forDecision(alice, grants, decide(policy, 'GET', ['agents', 'a1'], grants, enforce)),
+    first,
+    'same object: encoded once',
+  );
+  t.equal(first.signature, signIdentityContext(first.value, 'sixteen-chars-secret'));
+  t.equal(first.userIdHeader, 'alice');
+  t.equal(
+    first.scopesHeader,
+    'agents:read agents:a1:read',
+    'non-ASCII scopes stay out of the header',
+  );
+  t.same(decodeIdentityContext(first.value)?.required_scopes, ['agents:read']);
+  // A filtered listing varies with the caller's grants: encoded per request, never cached.
+  const lister = make({ type: 'jwt', userId: 'bob', scopes: ['agents:a1:read'] });
+  const listerGrants = compileGrants(lister.scopes, ADMIN);
+  const listing = decide(policy, 'GET', ['agents'], listerGrants, enforce);
+  const a = cache.forDecision(lister, listerGrants, listing);
+  t.not(cache.forDecision(lister, listerGrants, listing), a);
+  t.same(decodeIdentityContext(a.value)?.accessible_resource_ids, ['a1']);
+  // The family floor (no route) is not cached either.
+  const floor = decide(policy, 'PUT', ['agents', 'a1'], grants, enforce);
+  t.not(cache.forDecision(alice, grants, floor), cache.forDecision(alice, grants, floor));
+  t.equal(decodeIdentityContext(cache.anonymous.value)?.principal_type, 'anonymous');
+  t.equal(cache.anonymous.userIdHeader, null);
+  t.equal(cache.anonymous.scopesHeader, null);
+  const unsigned = createIdentityCache({ rbacEnabled: false, userIsolation: false }, null);
+  t.equal(unsigned.anonymous.signature, null);
+});

@@ -40,9 +40,6 @@ export type ForwardOutcome =
   | { readonly ok: true; readonly status: number }
   | { readonly ok: false; readonly code: RejectionCode | null };
 
-// undici refuses these on a request it sends; none of them may cross a proxy anyway.
-const REQUEST_DROP = new Set(['expect']);
-
 const TIMEOUTS = new Set([
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_CONNECT_TIMEOUT',
@@ -71,7 +68,6 @@ export function forwardRequest(
   headers: Record<string, string | string[]>,
   extraResponseHeaders: Readonly<Record<string, string>>,
 ): Promise<ForwardOutcome> {
-  for (const name of REQUEST_DROP) delete headers[name];
   return new Promise<ForwardOutcome>((resolve) => {
     let controller: Dispatcher.DispatchController | null = null;
     let clientGone = false;

@@ -4,11 +4,8 @@
  * copies a client's identity claim into what the upstream trusts.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import {
-  encodeIdentityContext,
-  signIdentityContext,
-  type IdentityContext,
-} from '../../shared/identity-context.js';
+import type { IdentityContext } from '../../shared/identity-context.js';
+import { encodeIdentity, type EncodedIdentity } from '../identity.js';
 
 /** Header settings fixed at load. */
 export interface ForwardHeaderSettings {
@@ -46,8 +43,6 @@ const HOP_BY_HOP = new Set([
   'upgrade',
   'host',
 ]);
-
-const HEADER_TOKEN = /^[\x21-\x7e]+$/;
 
 /** Whether a header name is one of ours: `x-auth-…`, also when a client spells `-` as `_`. */
 export function isAuthHeaderName(name: string): boolean {
@@ -91,10 +86,28 @@ export function withoutCookie(header: string, name: string): string {
     .join('; ');
 }
 
-/** Builds the upstream request headers: strip, then set. */
+/** Builds the upstream request headers for a context (encoding it): strip, then set. */
 export function upstreamHeaders(
   inbound: IncomingHttpHeaders,
   context: IdentityContext,
+  client: ClientFacts,
+  settings: ForwardHeaderSettings,
+): Record<string, string | string[]> {
+  return upstreamHeadersFor(
+    inbound,
+    encodeIdentity(context, settings.identitySecret),
+    client,
+    settings,
+  );
+}
+
+/**
+ * Builds the upstream request headers for an already encoded identity: strip the inbound
+ * `x-auth-*`, hop-by-hop and (when withheld) credential headers, then set ours.
+ */
+export function upstreamHeadersFor(
+  inbound: IncomingHttpHeaders,
+  identity: EncodedIdentity,
   client: ClientFacts,
   settings: ForwardHeaderSettings,
 ): Record<string, string | string[]> {
@@ -103,6 +116,8 @@ export function upstreamHeaders(
     inbound,
     (name) =>
       isAuthHeaderName(name) ||
+      // undici refuses `expect` on a request it sends; it never crosses a proxy anyway.
+      name === 'expect' ||
       (withhold && (name === 'authorization' || name === settings.tokenHeader)),
   );
   if (withhold && typeof headers.cookie === 'string') {
@@ -110,16 +125,10 @@ export function upstreamHeaders(
     if (kept === '') delete headers.cookie;
     else headers.cookie = kept;
   }
-  const encoded = encodeIdentityContext(context);
-  headers['x-auth-context'] = encoded;
-  if (settings.identitySecret !== null) {
-    headers['x-auth-signature'] = signIdentityContext(encoded, settings.identitySecret);
-  }
-  if (context.user_id !== null) headers['x-auth-user-id'] = encodeURIComponent(context.user_id);
-  // Only plain visible ASCII can stand in a space-separated header value; x-auth-context
-  // carries every scope, so nothing is lost by leaving the others out here.
-  const listable = context.scopes.filter((s) => HEADER_TOKEN.test(s));
-  if (listable.length > 0) headers['x-auth-scopes'] = listable.join(' ');
+  headers['x-auth-context'] = identity.value;
+  if (identity.signature !== null) headers['x-auth-signature'] = identity.signature;
+  if (identity.userIdHeader !== null) headers['x-auth-user-id'] = identity.userIdHeader;
+  if (identity.scopesHeader !== null) headers['x-auth-scopes'] = identity.scopesHeader;
   headers['x-request-id'] = client.requestId;
   const forwardedFor = inbound['x-forwarded-for'];
   headers['x-forwarded-for'] =

@@ -296,19 +296,6 @@ t.test('the upstream status passes through', async (t) => {
   }
 });
 
-t.test('an Expect header is dropped (undici refuses it; it may not cross a proxy)', async (t) => {
-  const up = await startUpstream(t);
-  const front = await startFront(t, upstreamFor(t, up.url), (req) => ({
-    ...endToEndHeaders(req.headers),
-    expect: '100-continue',
-  }));
-  const answer = await send(front.port, { method: 'POST', path: '/x', body: 'data' });
-  t.same(await front.outcome(), { ok: true, status: 200 });
-  t.equal(answer.status, 200);
-  t.notOk('expect' in (up.seen[0]?.headers ?? {}));
-  t.equal(up.seen[0]?.body, 'data');
-});
-
 t.test('a refused connection is SG_ERR_UPSTREAM_UNREACHABLE, nothing written', async (t) => {
   const port = await closedPort();
   const front = await startFront(t, upstreamFor(t, `http://127.0.0.1:${port}`));

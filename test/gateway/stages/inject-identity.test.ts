@@ -288,3 +288,17 @@ t.test('the request id is always the gateway-chosen one', async (t) => {
   );
   t.equal(headers['x-request-id'], 'chosen');
 });
+
+t.test(
+  'an Expect header is not forwarded (undici refuses it; it may not cross a proxy)',
+  async (t) => {
+    const headers = upstreamHeaders(
+      { expect: '100-continue', accept: '*/*' },
+      context(),
+      CLIENT,
+      PLAIN,
+    );
+    t.notOk('expect' in headers);
+    t.equal(headers['accept'], '*/*');
+  },
+);
