@@ -1,0 +1,114 @@
+/**
+ * The runtime store's schema, as an ordered list of steps whose count is kept in
+ * `PRAGMA user_version`. Steps are append-only: never edit or reorder a released step, add one.
+ * A database newer than this list is never touched.
+ */
+import { RuntimeStoreError } from './errors.js';
+import type { SqliteDatabase } from './sqlite.js';
+
+/** One schema step. Step `n` (1-based) moves the database from version `n - 1` to `n`. */
+export interface Migration {
+  /** Equal to the step's position in the list, starting at 1. */
+  readonly version: number;
+  /** A few words for error messages. */
+  readonly name: string;
+  /** One or more statements, run in the migration's transaction. */
+  readonly sql: string;
+}
+
+/** Every step, oldest first. The last version is the one this build reads and writes. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sessions and runs',
+    // STRICT: integer timestamps stay integers. JSON columns are TEXT. `runs.seq` is an explicit
+    // INTEGER PRIMARY KEY because VACUUM may renumber an implicit rowid, and runs started in the
+    // same second are listed in the order they were first stored.
+    sql: `
+      CREATE TABLE sessions (
+        session_id    TEXT    NOT NULL PRIMARY KEY,
+        session_type  TEXT    NOT NULL CHECK (session_type IN ('agent', 'team', 'workflow')),
+        component_id  TEXT    NOT NULL,
+        user_id       TEXT,
+        session_name  TEXT,
+        session_state TEXT    NOT NULL,
+        metadata      TEXT,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      ) STRICT;
+      -- For GET /sessions: by owner (the scoped listing), by component, or all, each in the
+      -- order of a sort; session_id is the tie-break, so the index alone yields a page.
+      CREATE INDEX sessions_by_user_created ON sessions (user_id, created_at, session_id);
+      CREATE INDEX sessions_by_user_updated ON sessions (user_id, updated_at, session_id);
+      CREATE INDEX sessions_by_component ON sessions (session_type, component_id, created_at);
+      CREATE INDEX sessions_by_created ON sessions (created_at, session_id);
+      CREATE INDEX sessions_by_updated ON sessions (updated_at, session_id);
+
+      CREATE TABLE runs (
+        seq           INTEGER NOT NULL PRIMARY KEY,
+        run_id        TEXT    NOT NULL UNIQUE,
+        session_id    TEXT    NOT NULL REFERENCES sessions (session_id) ON DELETE CASCADE,
+        session_type  TEXT    NOT NULL CHECK (session_type IN ('agent', 'team', 'workflow')),
+        component_id  TEXT    NOT NULL,
+        parent_run_id TEXT,
+        user_id       TEXT,
+        status        TEXT    NOT NULL,
+        input         TEXT    NOT NULL,
+        output        TEXT    NOT NULL,
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX runs_by_session ON runs (session_id, created_at, seq);
+    `,
+  },
+];
+
+/** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */
+export function schemaVersion(db: SqliteDatabase): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Bring `db` to the last version of `migrations`, applying every pending step in one
+ * transaction: afterwards the database is either fully migrated or untouched.
+ *
+ * @param path the database path, for error messages only
+ * @param migrations the steps; only tests pass anything but {@link MIGRATIONS}
+ * @returns the version the database is at now
+ * @throws {RuntimeStoreError} when the database is newer than `migrations` (it is left as it
+ *   is), or when a step fails (nothing is applied)
+ */
+export function migrate(
+  db: SqliteDatabase,
+  path: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): number {
+  const latest = migrations.length;
+  const found = schemaVersion(db);
+  if (found > latest) {
+    throw new RuntimeStoreError(
+      path,
+      `schema version ${found} is newer than version ${latest}, the newest this build knows; ` +
+        'refusing to open it (run a newer scopegate, or point the runtime at another file)',
+    );
+  }
+  if (found === latest) return latest;
+
+  // IMMEDIATE takes the write lock before reading the version again, so two processes opening
+  // the same fresh file cannot both apply a step.
+  db.transaction(() => {
+    for (const step of migrations.slice(schemaVersion(db))) {
+      try {
+        db.exec(step.sql);
+      } catch (err) {
+        throw new RuntimeStoreError(
+          path,
+          `migration ${step.version} (${step.name}) failed, nothing was applied: ${String(err)}`,
+          err,
+        );
+      }
+      db.pragma(`user_version = ${step.version}`);
+    }
+  }).immediate();
+  return latest;
+}

@@ -1,0 +1,48 @@
+/**
+ * The rows the runtime store keeps: plain, JSON-serializable data. No behaviour lives here, and
+ * nothing here knows about SQL or HTTP shapes (routes build SessionSchema/RunSchema from these).
+ */
+
+/** Which kind of component a session belongs to. */
+export type SessionType = 'agent' | 'team' | 'workflow';
+
+/** Lifecycle state of a run (RUNTIME_API §4.3). */
+export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'PAUSED' | 'CANCELLED' | 'ERROR';
+
+/** One stored session (RUNTIME_API §5). */
+export interface SessionRecord {
+  session_id: string;
+  session_type: SessionType;
+  /** The agent, team or workflow id. */
+  component_id: string;
+  /** Owner; `null` for sessions created without a user. */
+  user_id: string | null;
+  /** The stored name; `null` when never named. */
+  session_name: string | null;
+  session_state: Record<string, unknown>;
+  metadata: Record<string, unknown> | null;
+  /** Epoch seconds (an integer). */
+  created_at: number;
+  /** Epoch seconds (an integer). */
+  updated_at: number;
+}
+
+/** One stored run inside a session. */
+export interface RunRecord {
+  run_id: string;
+  session_id: string;
+  session_type: SessionType;
+  /** The agent, team or workflow id. */
+  component_id: string;
+  parent_run_id: string | null;
+  user_id: string | null;
+  status: RunStatus;
+  /** The run input message. */
+  input: string;
+  /** The full run output dict (RUNTIME_API §4.3), kept as JSON. */
+  output: Record<string, unknown>;
+  /** Epoch seconds (an integer). */
+  created_at: number;
+  /** Epoch seconds (an integer). */
+  updated_at: number;
+}

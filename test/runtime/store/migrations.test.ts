@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { openConnection } from '../../../src/runtime/store/connection.js';
+import { RuntimeStoreError } from '../../../src/runtime/store/errors.js';
+import {
+  MIGRATIONS,
+  migrate,
+  schemaVersion,
+  type Migration,
+} from '../../../src/runtime/store/migrations.js';
+import type { SqliteDatabase } from '../../../src/runtime/store/sqlite.js';
+
+/** A connection to a fresh file, closed at teardown. */
+function fresh(t: Test): { db: SqliteDatabase; path: string } {
+  const path = join(t.testdir(), 'runtime.db');
+  const db = openConnection(path);
+  t.teardown(() => db.close());
+  return { db, path };
+}
+
+function objects(db: SqliteDatabase): string[] {
+  return (
+    db
+      .prepare("SELECT type || ' ' || name AS o FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+      .all() as { o: string }[]
+  )
+    .map((r) => r.o)
+    .sort();
+}
+
+/** Steps that fail if run twice (no IF NOT EXISTS), to prove each runs once. */
+const ONE: Migration = { version: 1, name: 'one', sql: 'CREATE TABLE one (x INTEGER)' };
+const TWO: Migration = { version: 2, name: 'two', sql: 'CREATE TABLE two (x INTEGER)' };
+const BROKEN: Migration = { version: 3, name: 'broken', sql: 'CREATE TABLE three (x; nonsense' };
+
+t.test('MIGRATIONS: versions are 1..n in order, each named', async (t) => {
+  t.ok(MIGRATIONS.length >= 1);
+  MIGRATIONS.forEach((step, i) => {
+    t.equal(step.version, i + 1, `step ${i} has version ${i + 1}`);
+    t.match(step.name, /\S/, `step ${step.version} has a name`);
+  });
+});
+
+t.test('a fresh database is brought to the latest version', async (t) => {
+  const { db, path } = fresh(t);
+  t.equal(schemaVersion(db), 0);
+  t.equal(migrate(db, path), MIGRATIONS.length);
+  t.equal(schemaVersion(db), MIGRATIONS.length);
+  t.same(objects(db), [
+    'index runs_by_session',
+    'index sessions_by_component',
+    'index sessions_by_created',
+    'index sessions_by_updated',
+    'index sessions_by_user_created',
+    'index sessions_by_user_updated',
+    'table runs',
+    'table sessions',
+  ]);
+});
+
+t.test('migrating again is a no-op', async (t) => {
+  const { db, path } = fresh(t);
+  migrate(db, path);
+  const before = objects(db);
+  const changes = db.prepare('SELECT total_changes() AS n').get() as { n: number };
+  t.equal(migrate(db, path), MIGRATIONS.length);
+  t.same(objects(db), before);
+  t.same(db.prepare('SELECT total_changes() AS n').get(), changes, 'nothing was written');
+});
+
+t.test('only pending steps run', async (t) => {
+  const { db, path } = fresh(t);
+  t.equal(migrate(db, path, [ONE]), 1);
+  t.equal(migrate(db, path, [ONE, TWO]), 2, 'ONE would throw "table one already exists" if rerun');
+  t.equal(schemaVersion(db), 2);
+  t.same(objects(db), ['table one', 'table two']);
+});
+
+t.test('a failing step applies nothing, and names the step and the file', async (t) => {
+  const { db, path } = fresh(t);
+  migrate(db, path, [ONE]);
+  t.throws(() => migrate(db, path, [ONE, TWO, BROKEN]), {
+    name: 'RuntimeStoreError',
+    path,
+    message: new RegExp(
+      `^runtime store '.*runtime\\.db': migration 3 \\(broken\\) failed, nothing was applied: ` +
+        'SqliteError: .*syntax error',
+    ),
+  });
+  t.equal(schemaVersion(db), 1, 'still at the version before');
+  t.same(objects(db), ['table one'], 'step two was rolled back with it');
+});
+
+t.test('a database newer than the code is refused and left alone', async (t) => {
+  const { db, path } = fresh(t);
+  db.pragma('user_version = 7');
+  const error = t.throws(() => migrate(db, path, [ONE, TWO])) as RuntimeStoreError;
+  t.type(error, RuntimeStoreError);
+  t.equal(error.path, path);
+  t.equal(
+    error.message,
+    `runtime store '${path}': schema version 7 is newer than version 2, the newest this build ` +
+      'knows; refusing to open it (run a newer scopegate, or point the runtime at another file)',
+  );
+  t.equal(schemaVersion(db), 7);
+  t.same(objects(db), []);
+});

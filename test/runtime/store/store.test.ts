@@ -1,0 +1,325 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { RuntimeStoreError } from '../../../src/runtime/store/errors.js';
+import { MIGRATIONS } from '../../../src/runtime/store/migrations.js';
+import type { RunRecord, SessionRecord } from '../../../src/runtime/store/records.js';
+import { Sqlite } from '../../../src/runtime/store/sqlite.js';
+import { openRuntimeStore, type RuntimeStore } from '../../../src/runtime/store/store.js';
+import { aliceSession, completedRun } from './fixtures/records.js';
+
+/** A store on a fresh file in the test's own folder, closed at teardown. */
+function fileStore(t: Test): RuntimeStore {
+  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
+  t.teardown(() => store.close());
+  return store;
+}
+
+/** A raw connection to inspect what the store wrote, closed at teardown. */
+function inspect(t: Test, path: string) {
+  const db = new Sqlite(path, { readonly: true, fileMustExist: true });
+  t.teardown(() => db.close());
+  return db;
+}
+
+t.test('sessions round-trip with their JSON fields intact', async (t) => {
+  const rows: [name: string, session: SessionRecord][] = [
+    ['nested state, metadata object', aliceSession()],
+    [
+      'nulls: no owner, no name, no metadata, empty state',
+      aliceSession({
+        session_id: 'sess-anon',
+        user_id: null,
+        session_name: null,
+        metadata: null,
+        session_state: {},
+      }),
+    ],
+    [
+      'team session with unicode name and empty metadata',
+      aliceSession({
+        session_id: 'sess-team',
+        session_type: 'team',
+        component_id: 'research-team',
+        session_name: 'Été — 夏',
+        metadata: {},
+      }),
+    ],
+    [
+      'workflow session',
+      aliceSession({ session_id: 'sess-wf', session_type: 'workflow', component_id: 'etl' }),
+    ],
+  ];
+  const store = fileStore(t);
+  for (const [name, session] of rows) {
+    store.putSession(session);
+    t.same(store.getSession(session.session_id), session, name);
+    t.strictSame(store.getSession(session.session_id), session, `${name} (strict)`);
+  }
+  t.equal(store.getSession('sess-unknown'), null, 'an unknown id is null');
+});
+
+t.test('putSession replaces every field by session_id and keeps the runs', async (t) => {
+  const store = fileStore(t);
+  store.putSession(aliceSession());
+  store.putRun(completedRun());
+  const renamed = aliceSession({
+    session_name: 'Renamed',
+    session_state: { replaced: true },
+    metadata: null,
+    user_id: 'bob',
+    created_at: 1,
+    updated_at: 2,
+  });
+  store.putSession(renamed);
+  t.strictSame(store.getSession('sess-alice'), renamed);
+  // INSERT OR REPLACE would delete the old row first and cascade to its runs.
+  t.same(
+    store.listRuns('sess-alice').map((r) => r.run_id),
+    ['run-1'],
+  );
+  t.same(
+    store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }).total,
+    1,
+  );
+});
+
+t.test('runs round-trip with their output intact', async (t) => {
+  const rows: [name: string, run: RunRecord][] = [
+    ['completed agent run', completedRun()],
+    [
+      'child run with a parent, no owner, paused',
+      completedRun({
+        run_id: 'run-child',
+        parent_run_id: 'run-1',
+        user_id: null,
+        status: 'PAUSED',
+        input: '',
+        output: { requirements: [{ id: 'req-1', tool_execution: { tool_args: { a: [1] } } }] },
+      }),
+    ],
+    ['empty output', completedRun({ run_id: 'run-empty', status: 'PENDING', output: {} })],
+  ];
+  const store = fileStore(t);
+  store.putSession(aliceSession());
+  for (const [name, run] of rows) {
+    store.putRun(run);
+    t.strictSame(store.getRun(run.run_id), run, name);
+  }
+  t.equal(store.getRun('run-unknown'), null, 'an unknown id is null');
+});
+
+t.test('putRun replaces by run_id and the run keeps its place', async (t) => {
+  const store = fileStore(t);
+  store.putSession(aliceSession());
+  store.putRun(completedRun({ run_id: 'run-a', status: 'RUNNING', output: {} }));
+  store.putRun(completedRun({ run_id: 'run-b' }));
+  const finished = completedRun({ run_id: 'run-a', status: 'CANCELLED', output: { done: 1 } });
+  store.putRun(finished);
+  t.strictSame(store.getRun('run-a'), finished);
+  t.same(
+    store.listRuns('sess-alice').map((r) => r.run_id),
+    ['run-a', 'run-b'],
+  );
+});
+
+t.test(
+  'listRuns: oldest first, same second in the order first stored, own session only',
+  async (t) => {
+    const store = fileStore(t);
+    store.putSession(aliceSession());
+    store.putSession(aliceSession({ session_id: 'sess-other' }));
+    const runs: [runId: string, sessionId: string, createdAt: number][] = [
+      ['run-late', 'sess-alice', 300],
+      ['run-same-second-1', 'sess-alice', 200],
+      ['run-other-session', 'sess-other', 100],
+      ['run-same-second-2', 'sess-alice', 200],
+      ['run-early', 'sess-alice', 100],
+    ];
+    for (const [run_id, session_id, created_at] of runs) {
+      store.putRun(completedRun({ run_id, session_id, created_at }));
+    }
+    t.same(
+      store.listRuns('sess-alice').map((r) => r.run_id),
+      ['run-early', 'run-same-second-1', 'run-same-second-2', 'run-late'],
+    );
+    t.same(
+      store.listRuns('sess-other').map((r) => r.run_id),
+      ['run-other-session'],
+    );
+    t.same(store.listRuns('sess-unknown'), [], 'an unknown session has no runs');
+  },
+);
+
+t.test('deleteSession removes the session and its runs, and nothing else', async (t) => {
+  const store = fileStore(t);
+  store.putSession(aliceSession());
+  store.putSession(aliceSession({ session_id: 'sess-keep' }));
+  store.putRun(completedRun({ run_id: 'run-gone-1' }));
+  store.putRun(completedRun({ run_id: 'run-gone-2', parent_run_id: 'run-gone-1' }));
+  store.putRun(completedRun({ run_id: 'run-kept', session_id: 'sess-keep' }));
+
+  store.deleteSession('sess-alice');
+
+  t.equal(store.getSession('sess-alice'), null);
+  t.equal(store.getRun('run-gone-1'), null);
+  t.equal(store.getRun('run-gone-2'), null);
+  t.same(store.listRuns('sess-alice'), []);
+  t.ok(store.getSession('sess-keep'));
+  t.ok(store.getRun('run-kept'));
+  t.doesNotThrow(() => store.deleteSession('sess-unknown'), 'an unknown id is not an error');
+});
+
+t.test('writes the schema refuses', async (t) => {
+  const store = fileStore(t);
+  store.putSession(aliceSession());
+  const rows: [name: string, write: () => void, code: string, message: RegExp][] = [
+    [
+      'a run in a session that does not exist',
+      () => store.putRun(completedRun({ session_id: 'sess-missing' })),
+      'SQLITE_CONSTRAINT_FOREIGNKEY',
+      /FOREIGN KEY constraint failed/,
+    ],
+    [
+      'a session type outside agent|team|workflow',
+      () => store.putSession(aliceSession({ session_type: 'robot' as never })),
+      'SQLITE_CONSTRAINT_CHECK',
+      /CHECK constraint failed/,
+    ],
+    [
+      'a fractional timestamp (epoch seconds are integers)',
+      () => store.putSession(aliceSession({ session_id: 'sess-frac', created_at: 1.5 })),
+      'SQLITE_CONSTRAINT_DATATYPE',
+      /cannot store REAL value in INTEGER column sessions.created_at/,
+    ],
+  ];
+  for (const [name, write, code, message] of rows) {
+    t.throws(write, { code, message }, name);
+  }
+  t.equal(store.getSession('sess-frac'), null);
+});
+
+t.test('nothing is lost on restart', async (t) => {
+  const path = join(t.testdir(), 'nested', 'folders', 'runtime.db');
+  const first = openRuntimeStore(path);
+  first.putSession(aliceSession());
+  first.putSession(aliceSession({ session_id: 'sess-2', user_id: null, metadata: null }));
+  first.putRun(completedRun());
+  first.putRun(completedRun({ run_id: 'run-2', session_id: 'sess-2', created_at: 5 }));
+  first.deleteSession('sess-2');
+  first.close();
+
+  const second = openRuntimeStore(path);
+  t.teardown(() => second.close());
+  t.equal(second.path, path);
+  t.strictSame(second.getSession('sess-alice'), aliceSession());
+  t.strictSame(second.listRuns('sess-alice'), [completedRun()]);
+  t.equal(second.getSession('sess-2'), null, 'a delete survives the restart too');
+  t.equal(second.getRun('run-2'), null);
+});
+
+t.test('a file database is in WAL mode, migrated to the latest version', async (t) => {
+  const path = join(t.testdir(), 'runtime.db');
+  const store = openRuntimeStore(path);
+  t.teardown(() => store.close());
+  const db = inspect(t, path);
+  t.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+  t.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+});
+
+t.test(':memory: gives a private database per store', async (t) => {
+  const one = openRuntimeStore(':memory:');
+  const two = openRuntimeStore(':memory:');
+  t.teardown(() => {
+    one.close();
+    two.close();
+  });
+  t.equal(one.path, ':memory:');
+  one.putSession(aliceSession());
+  one.putRun(completedRun());
+  t.strictSame(one.getRun('run-1'), completedRun());
+  t.equal(two.getSession('sess-alice'), null);
+});
+
+t.test('close: later calls throw, closing twice is harmless', async (t) => {
+  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
+  store.close();
+  t.doesNotThrow(() => store.close());
+  t.throws(() => store.getSession('sess-alice'), { message: /database connection is not open/ });
+});
+
+t.test('the store object is frozen', async (t) => {
+  const store = fileStore(t);
+  t.ok(Object.isFrozen(store));
+});
+
+t.test('a database that cannot be opened: RuntimeStoreError naming the path', async (t) => {
+  const dir = t.testdir({
+    'not-a-db.sqlite': 'this is a text file, not SQLite\n'.repeat(8),
+    'plain-file': 'x',
+    'a-folder': {},
+  });
+  const rows: [name: string, path: string, message: RegExp][] = [
+    [
+      'a parent that is a file',
+      join(dir, 'plain-file', 'runtime.db'),
+      /cannot open: Error: EEXIST: file already exists, mkdir/,
+    ],
+    ['a folder', join(dir, 'a-folder'), /cannot open: .*unable to open database file/],
+    [
+      'a file that is not SQLite',
+      join(dir, 'not-a-db.sqlite'),
+      /cannot open: .*file is not a database/,
+    ],
+  ];
+  for (const [name, path, message] of rows) {
+    t.throws(
+      () => openRuntimeStore(path),
+      {
+        name: 'RuntimeStoreError',
+        path,
+        message: new RegExp(`^runtime store '${escape(path)}': ${message.source}`),
+      },
+      name,
+    );
+  }
+  t.equal(
+    readFileSync(join(dir, 'not-a-db.sqlite'), 'utf8'),
+    'this is a text file, not SQLite\n'.repeat(8),
+    'the foreign file is left as it was',
+  );
+});
+
+t.test('a database newer than this build is refused and left untouched', async (t) => {
+  const path = join(t.testdir(), 'future.db');
+  const future = new Sqlite(path);
+  future.exec('CREATE TABLE from_the_future (x); PRAGMA user_version = 99;');
+  future.close();
+  const before = readFileSync(path);
+
+  const error = t.throws(() => openRuntimeStore(path)) as RuntimeStoreError;
+  t.type(error, RuntimeStoreError);
+  t.equal(error.path, path);
+  t.match(error.message, path, 'names the file');
+  t.match(error.message, 'schema version 99', 'names the version found');
+  t.match(error.message, `version ${MIGRATIONS.length}, the newest this build knows`, 'and ours');
+  t.same(readFileSync(path), before, 'not a byte changed (no WAL switch, no tables)');
+});
+
+t.test('a database whose tables were removed by hand fails to open, naming the path', async (t) => {
+  const path = join(t.testdir(), 'runtime.db');
+  openRuntimeStore(path).close();
+  const db = new Sqlite(path);
+  db.exec('DROP TABLE runs; DROP TABLE sessions;');
+  db.close();
+  t.throws(() => openRuntimeStore(path), {
+    name: 'RuntimeStoreError',
+    path,
+    message: `runtime store '${path}': cannot open: SqliteError: no such table: sessions`,
+  });
+});
+
+/** Escape a path for use inside a RegExp. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
