@@ -1,0 +1,337 @@
+/**
+ * Runs one agent (RUNTIME_API §4.2, §17): model turns, built-in server tools, a pause on client
+ * tools and cancellation between deltas, emitting Agno's agent events and building its RunOutput
+ * (§4.3). Never does I/O: the model, clock, ids and sleep are handed in.
+ */
+import type { AgentDefinition, ToolDefinition } from '../definitions.js';
+import type { Model, ModelMessage, ModelTool, ModelToolCall } from '../model/model.js';
+import { createEvent, omitNulls, type RunEvent } from './events.js';
+import { messageDict, type RecordedMessage } from './messages.js';
+import { addTokens, metricsDict, NO_TOKENS, turnTokens, type TokenCounts } from './metrics.js';
+import type { PendingTools, RunOutcome } from './outcome.js';
+import type { RunStatus } from './request.js';
+import { scopeFields, type RunScope } from './scope.js';
+import { epochSeconds } from './time.js';
+import {
+  createRequirement,
+  finishToolExecution,
+  startToolExecution,
+  type ToolExecution,
+} from './tool-execution.js';
+import { BUILTIN_TOOLS, runBuiltinTool } from './tools.js';
+
+/** Model turns one run may take: a model that keeps calling tools past this fails the run. */
+export const MAX_MODEL_TURNS = 10;
+
+/** How one model turn ended. */
+type Turn =
+  | {
+      readonly kind: 'done';
+      readonly text: string;
+      readonly reasoning: string;
+      readonly calls: readonly ModelToolCall[];
+      readonly firstChunkMs: number | null;
+    }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'cancelled' };
+
+/**
+ * Runs `agent` in `scope` with `model` (null: its provider is unknown, the run fails). Yields
+ * each event as it happens; returns the outcome, whose output is the agent RunOutput.
+ *
+ * Order: `RunStarted`, then per model turn `ModelRequestStarted`, reasoning and `RunContent`
+ * deltas, `ModelRequestCompleted` and the turn's tool calls, until a turn calls no tool:
+ * `RunContentCompleted`, `RunCompleted`. Ends early with `RunError`, `RunPaused` (a client
+ * tool was called) or `RunCancelled` + `RunCompleted`.
+ */
+export async function* runAgent(
+  agent: AgentDefinition,
+  scope: RunScope,
+  model: Model | null,
+): AsyncGenerator<RunEvent, RunOutcome, void> {
+  const run = new AgentRun(agent, scope);
+  yield run.emit('RunStarted', run.modelFields);
+  if (model === null) return yield* run.fail(`Unknown model provider ${agent.model.provider}`);
+  const tools = toolsOf(agent);
+  const offered: ModelTool[] = [...tools.values()].map(({ name, description, parameters }) => ({
+    name,
+    description,
+    parameters,
+  }));
+  for (let turnIndex = 0; turnIndex < MAX_MODEL_TURNS; turnIndex++) {
+    if (scope.cancel.cancelled) return yield* run.cancel();
+    const startMs = run.now();
+    const prompt = run.prompt();
+    yield run.emit('ModelRequestStarted', run.modelFields);
+    const turn = yield* streamTurn(run, model, prompt, offered);
+    if (turn.kind === 'error') return yield* run.fail(turn.message);
+    if (turn.kind === 'cancelled') return yield* run.cancel();
+    const tokens = turnTokens(prompt, turn);
+    run.recordTurn(turn, tokens);
+    yield run.emit('ModelRequestCompleted', {
+      ...run.modelFields,
+      input_tokens: tokens.input_tokens,
+      output_tokens: tokens.output_tokens,
+      total_tokens: tokens.total_tokens,
+      time_to_first_token: turn.firstChunkMs === null ? null : (turn.firstChunkMs - startMs) / 1000,
+      reasoning_tokens: tokens.reasoning_tokens,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+    });
+    if (turn.calls.length === 0) return yield* run.complete();
+    const paused: ToolExecution[] = [];
+    for (const call of turn.calls) {
+      const tool = tools.get(call.name);
+      if (tool?.external_execution === true) paused.push(run.holdTool(call));
+      else yield* run.executeTool(call, tool !== undefined);
+    }
+    if (paused.length > 0) return yield* run.pause(paused);
+  }
+  return yield* run.fail(`Model turn limit reached (${MAX_MODEL_TURNS} turns)`);
+}
+
+/** The tools an agent may call: every built-in, then its configured tools (winning by name). */
+function toolsOf(agent: AgentDefinition): Map<string, ToolDefinition> {
+  const tools = new Map<string, ToolDefinition>();
+  for (const tool of BUILTIN_TOOLS) tools.set(tool.name, { ...tool, external_execution: false });
+  for (const tool of agent.tools) tools.set(tool.name, tool);
+  return tools;
+}
+
+/** Streams one model turn, emitting its reasoning and content deltas as they arrive. */
+async function* streamTurn(
+  run: AgentRun,
+  model: Model,
+  prompt: readonly ModelMessage[],
+  tools: readonly ModelTool[],
+): AsyncGenerator<RunEvent, Turn, void> {
+  const { cancel, deps } = run.scope;
+  let text = '';
+  let reasoning = '';
+  let reasoningOpen = false;
+  let firstChunkMs: number | null = null;
+  const calls: ModelToolCall[] = [];
+  try {
+    const options = { cancel, sleep: deps.sleep, newId: deps.newId };
+    for await (const chunk of model.stream(prompt, tools, options)) {
+      // The cancel check between deltas: leaving the loop also closes the model's stream.
+      if (cancel.cancelled) return { kind: 'cancelled' };
+      firstChunkMs ??= run.now();
+      if (chunk.type === 'reasoning') {
+        if (!reasoningOpen) yield run.emit('ReasoningStarted');
+        reasoningOpen = true;
+        reasoning += chunk.delta;
+        yield run.emit('ReasoningContentDelta', { reasoning_content: chunk.delta });
+        continue;
+      }
+      if (reasoningOpen) yield run.emit('ReasoningCompleted', reasoningDone(reasoning));
+      reasoningOpen = false;
+      if (chunk.type === 'error') return { kind: 'error', message: chunk.message };
+      if (chunk.type === 'tool_call') {
+        calls.push({ id: chunk.id, name: chunk.name, args: chunk.args });
+        continue;
+      }
+      text += chunk.delta;
+      run.content += chunk.delta;
+      yield run.emit('RunContent', {
+        content: chunk.delta,
+        content_type: 'str',
+        workflow_agent: false,
+      });
+    }
+  } catch (error) {
+    // A provider that throws (network, parse) ends the run like an error chunk would.
+    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+  }
+  if (reasoningOpen) yield run.emit('ReasoningCompleted', reasoningDone(reasoning));
+  // A model that noticed the cancel flag stops early without saying why.
+  if (cancel.cancelled) return { kind: 'cancelled' };
+  return { kind: 'done', text, reasoning, calls, firstChunkMs };
+}
+
+function reasoningDone(reasoning: string): Record<string, unknown> {
+  return { content: reasoning, content_type: 'str' };
+}
+
+/** One agent run's accumulators: events, messages, tool executions, content and tokens. */
+class AgentRun {
+  readonly agent: AgentDefinition;
+  readonly scope: RunScope;
+  readonly modelFields: Readonly<Record<string, unknown>>;
+  /** All content deltas so far (partial when cancelled). */
+  content = '';
+  private reasoning = '';
+  private tokens: TokenCounts = NO_TOKENS;
+  private turns = 0;
+  private firstChunkMs: number | null = null;
+  private readonly startMs: number;
+  private readonly common: Readonly<Record<string, unknown>>;
+  private readonly events: RunEvent[] = [];
+  private readonly messages: RecordedMessage[] = [];
+  private readonly tools: ToolExecution[] = [];
+
+  constructor(agent: AgentDefinition, scope: RunScope) {
+    this.agent = agent;
+    this.scope = scope;
+    this.startMs = this.now();
+    this.modelFields = { model: agent.model.id, model_provider: agent.model.provider };
+    this.common = { agent_id: agent.id, agent_name: agent.name, ...scopeFields(scope) };
+    const system = [agent.description, agent.instructions].filter((part) => part !== null);
+    if (system.length > 0) this.record({ role: 'system', content: system.join('\n\n') });
+    this.record({ role: 'user', content: scope.message });
+  }
+
+  now(): number {
+    return this.scope.deps.clock.now();
+  }
+
+  /** Builds an event with this run's common fields and logs it for the output's `events`. */
+  emit(name: string, fields: Readonly<Record<string, unknown>> = {}): RunEvent {
+    const event = createEvent(name, { created_at: epochSeconds(this.now()) }, this.common, fields);
+    this.events.push(event);
+    return event;
+  }
+
+  /** The messages the next model turn sees. */
+  prompt(): ModelMessage[] {
+    return this.messages.map((recorded) => recorded.message);
+  }
+
+  recordTurn(turn: Extract<Turn, { kind: 'done' }>, tokens: TokenCounts): void {
+    this.turns += 1;
+    this.tokens = addTokens(this.tokens, tokens);
+    this.reasoning += turn.reasoning;
+    this.firstChunkMs ??= turn.firstChunkMs;
+    this.record({
+      role: 'assistant',
+      content: turn.text === '' ? null : turn.text,
+      toolCalls: turn.calls,
+      reasoning: turn.reasoning === '' ? null : turn.reasoning,
+    });
+  }
+
+  /** Runs a server tool: `ToolCallStarted`, `ToolCallCompleted`, and `ToolCallError` if it failed. */
+  *executeTool(call: ModelToolCall, known: boolean): Generator<RunEvent, void, void> {
+    const startMs = this.now();
+    const started = startToolExecution({ ...call, createdAt: epochSeconds(startMs) });
+    yield this.emit('ToolCallStarted', { tool: started });
+    const outcome = runBuiltinTool(call.name, call.args, this.scope.state) ?? {
+      ok: false,
+      error: known ? `Tool ${call.name} has no server implementation` : `Unknown tool ${call.name}`,
+    };
+    const result = outcome.ok ? outcome.result : outcome.error;
+    const error = !outcome.ok;
+    const tool = finishToolExecution(started, { result, error, startMs, endMs: this.now() });
+    this.tools.push(tool);
+    yield this.emit('ToolCallCompleted', { tool, content: result });
+    if (error) yield this.emit('ToolCallError', { tool, error: result });
+    this.record({
+      role: 'tool',
+      content: result,
+      toolCallId: call.id,
+      toolName: call.name,
+      toolArgs: call.args,
+      toolCallError: error,
+    });
+  }
+
+  /** A call the client must execute: recorded, not run; the run pauses on it. */
+  holdTool(call: ModelToolCall): ToolExecution {
+    const tool = startToolExecution({
+      ...call,
+      createdAt: epochSeconds(this.now()),
+      external: true,
+    });
+    this.tools.push(tool);
+    return tool;
+  }
+
+  *complete(): Generator<RunEvent, RunOutcome, void> {
+    yield this.emit('RunContentCompleted');
+    yield this.emit('RunCompleted', this.completion());
+    return this.finish('COMPLETED', this.content, null);
+  }
+
+  *fail(message: string): Generator<RunEvent, RunOutcome, void> {
+    yield this.emit('RunError', { content: message });
+    return this.finish('ERROR', message, null);
+  }
+
+  *cancel(): Generator<RunEvent, RunOutcome, void> {
+    yield this.emit('RunCancelled', { reason: `Run ${this.scope.runId} was cancelled` });
+    yield this.emit('RunCompleted', this.completion());
+    return this.finish('CANCELLED', this.content, null);
+  }
+
+  *pause(tools: readonly ToolExecution[]): Generator<RunEvent, RunOutcome, void> {
+    const requirements = tools.map((tool) =>
+      createRequirement(tool, this.scope.deps.newId(), this.now()),
+    );
+    yield this.emit('RunPaused', { tools, requirements, content: this.content });
+    return this.finish('PAUSED', this.content, { tools, requirements });
+  }
+
+  private completion(): Record<string, unknown> {
+    return {
+      content: this.content,
+      content_type: 'str',
+      reasoning_content: this.reasoning === '' ? null : this.reasoning,
+      metrics: this.metrics(),
+      session_state: structuredClone(this.scope.state),
+    };
+  }
+
+  private metrics(): Record<string, unknown> {
+    const { firstChunkMs, startMs } = this;
+    return metricsDict(
+      this.tokens,
+      {
+        durationMs: this.now() - startMs,
+        timeToFirstTokenMs: firstChunkMs === null ? null : firstChunkMs - startMs,
+      },
+      this.turns > 0 ? this.agent.model : null,
+    );
+  }
+
+  private record(message: ModelMessage): void {
+    const createdAt = epochSeconds(this.now());
+    this.messages.push({ id: this.scope.deps.newId(), createdAt, message });
+  }
+
+  private finish(status: RunStatus, text: string, pending: PendingTools | null): RunOutcome {
+    const { agent, scope } = this;
+    const events = [...this.events];
+    const output = omitNulls({
+      run_id: scope.runId,
+      agent_id: agent.id,
+      agent_name: agent.name,
+      session_id: scope.sessionId,
+      parent_run_id: scope.parentRunId,
+      workflow_id: scope.workflow?.workflow_id,
+      user_id: scope.userId,
+      input: { input_content: scope.message },
+      content: text,
+      content_type: 'str',
+      reasoning_content: this.reasoning === '' ? null : this.reasoning,
+      model: agent.model.id,
+      model_provider: agent.model.provider,
+      messages: this.messages.map(messageDict),
+      metrics: this.metrics(),
+      tools: this.tools.length === 0 ? null : [...this.tools],
+      session_state: structuredClone(scope.state),
+      created_at: epochSeconds(this.startMs),
+      events,
+      status,
+      requirements: pending?.requirements,
+    });
+    return {
+      status,
+      output,
+      sessionState: scope.state,
+      text,
+      tokens: this.tokens,
+      events,
+      pending,
+    };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Deterministic run metrics (RUNTIME_API §17): tokens are whitespace words of the prompt and of
+ * the answer; durations come from the injected clock. Pure; zero values are left out of the
+ * dicts, as Agno does.
+ */
+import type { ModelMessage, ModelToolCall } from '../model/model.js';
+import { countTokens } from '../model/tokens.js';
+
+/** Token counts of one model turn or a whole run. */
+export interface TokenCounts {
+  readonly input_tokens: number;
+  readonly output_tokens: number;
+  readonly total_tokens: number;
+  readonly reasoning_tokens: number;
+}
+
+/** No tokens yet. */
+export const NO_TOKENS: TokenCounts = {
+  input_tokens: 0,
+  output_tokens: 0,
+  total_tokens: 0,
+  reasoning_tokens: 0,
+};
+
+/** Field-wise sum. */
+export function addTokens(a: TokenCounts, b: TokenCounts): TokenCounts {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+    reasoning_tokens: a.reasoning_tokens + b.reasoning_tokens,
+  };
+}
+
+/** Tokens of one model turn: the prompt in, and the text, reasoning and tool calls out. */
+export function turnTokens(
+  prompt: readonly ModelMessage[],
+  out: {
+    readonly text: string;
+    readonly reasoning: string;
+    readonly calls: readonly ModelToolCall[];
+  },
+): TokenCounts {
+  const input = prompt.reduce((sum, message) => sum + messageTokens(message), 0);
+  const reasoning = countTokens(out.reasoning);
+  const output = countTokens(out.text) + reasoning + callTokens(out.calls);
+  return {
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: input + output,
+    reasoning_tokens: reasoning,
+  };
+}
+
+function messageTokens(message: ModelMessage): number {
+  if (message.role !== 'assistant') return countTokens(message.content);
+  return countTokens(message.content ?? '') + callTokens(message.toolCalls);
+}
+
+function callTokens(calls: readonly ModelToolCall[]): number {
+  return calls.reduce(
+    (sum, call) => sum + countTokens(`${call.name} ${JSON.stringify(call.args)}`),
+    0,
+  );
+}
+
+/**
+ * A run's `metrics` dict (§4.3): token counts, `time_to_first_token` and `duration` in seconds,
+ * and `details.model` when a model ran. Zeros and nulls are omitted.
+ */
+export function metricsDict(
+  tokens: TokenCounts,
+  timing: { readonly durationMs: number; readonly timeToFirstTokenMs: number | null },
+  model: { readonly id: string; readonly provider: string } | null,
+): Record<string, unknown> {
+  const metrics: Record<string, unknown> = withoutZeros({
+    ...tokens,
+    time_to_first_token: timing.timeToFirstTokenMs === null ? 0 : timing.timeToFirstTokenMs / 1000,
+    duration: timing.durationMs / 1000,
+  });
+  if (model !== null) {
+    metrics['details'] = {
+      model: [{ id: model.id, provider: model.provider, ...withoutZeros({ ...tokens }) }],
+    };
+  }
+  return metrics;
+}
+
+function withoutZeros(record: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== 0));
+}

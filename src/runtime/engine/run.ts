@@ -1,0 +1,36 @@
+/**
+ * The run engine's entry point: runs an agent, team or workflow, yielding Agno-style events as
+ * they happen (RUNTIME_API §4.2) and returning the status, run output (§4.3) and session state.
+ * The routes call this; the engine never touches HTTP or the store.
+ */
+import type { AgentDefinition, TeamDefinition, WorkflowDefinition } from '../definitions.js';
+import { resolveModel } from '../model/resolve.js';
+import { runAgent } from './agent-run.js';
+import type { RunEvent } from './events.js';
+import type { EngineDeps, RunRequest, RunResult } from './request.js';
+import { createRootScope } from './scope.js';
+import { runTeam } from './team-run.js';
+import { runWorkflow } from './workflow-run.js';
+
+export type { RunEvent } from './events.js';
+export type { EngineDeps, RunRequest, RunResult, RunStatus } from './request.js';
+
+/**
+ * Runs an agent, team or workflow: yields each event as it happens, returns the result. The
+ * request's session state is copied, not changed; the result carries the new state. Set
+ * `request.cancel.cancelled` to stop the run at its next delta (status CANCELLED).
+ */
+export async function* runEntity(
+  entity: AgentDefinition | TeamDefinition | WorkflowDefinition,
+  request: RunRequest,
+  deps: EngineDeps,
+): AsyncGenerator<RunEvent, RunResult, void> {
+  const scope = createRootScope(request, deps);
+  const outcome =
+    entity.kind === 'agent'
+      ? yield* runAgent(entity, scope, resolveModel(entity.model))
+      : entity.kind === 'team'
+        ? yield* runTeam(entity, scope, resolveModel)
+        : yield* runWorkflow(entity, scope, resolveModel);
+  return { status: outcome.status, output: outcome.output, sessionState: outcome.sessionState };
+}

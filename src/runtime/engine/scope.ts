@@ -1,0 +1,71 @@
+/**
+ * Where a run sits — at the top, as a team member or as a workflow step — and the fields its
+ * events carry because of that (RUNTIME_API §4.2). Pure.
+ */
+import type { EngineDeps, RunRequest } from './request.js';
+
+/** The workflow step a nested run executes; copied into every event of that run. */
+export interface WorkflowLink {
+  readonly workflow_id: string;
+  readonly workflow_run_id: string;
+  readonly step_id: string;
+  readonly step_name: string;
+  readonly step_index: number;
+}
+
+/** Everything one run (top-level or nested) needs besides its entity. */
+export interface RunScope {
+  readonly runId: string;
+  readonly sessionId: string;
+  readonly userId: string | null;
+  readonly message: string;
+  readonly cancel: { readonly cancelled: boolean };
+  /** The session state, shared and changed in place by every run of one request. */
+  readonly state: Record<string, unknown>;
+  readonly deps: EngineDeps;
+  /** 0 at the top; a team's members and a workflow's step executors are one deeper. */
+  readonly depth: number;
+  /** The team run a member run belongs to. */
+  readonly parentRunId: string | null;
+  readonly workflow: WorkflowLink | null;
+}
+
+/** The scope of a top-level run; the session state is copied so the request's stays untouched. */
+export function createRootScope(request: RunRequest, deps: EngineDeps): RunScope {
+  return {
+    runId: request.runId,
+    sessionId: request.sessionId,
+    userId: request.userId,
+    message: request.message,
+    cancel: request.cancel,
+    state: structuredClone(request.sessionState),
+    deps,
+    depth: 0,
+    parentRunId: null,
+    workflow: null,
+  };
+}
+
+/** The scope of a run nested one level below `parent`, sharing its session, state and cancel flag. */
+export function createChildScope(
+  parent: RunScope,
+  child: {
+    readonly runId: string;
+    readonly message: string;
+    readonly parentRunId: string | null;
+    readonly workflow: WorkflowLink | null;
+  },
+): RunScope {
+  return { ...parent, ...child, depth: parent.depth + 1 };
+}
+
+/** The payload fields every event of a run in this scope carries (nulls are dropped by createEvent). */
+export function scopeFields(scope: RunScope): Record<string, unknown> {
+  return {
+    run_id: scope.runId,
+    session_id: scope.sessionId,
+    parent_run_id: scope.parentRunId,
+    ...scope.workflow,
+    nested_depth: scope.depth,
+  };
+}

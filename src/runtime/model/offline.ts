@@ -1,0 +1,136 @@
+/**
+ * The offline deterministic model (RUNTIME_API §17): reads a directive from the first line of the
+ * last user message and answers without a key or network. Same input, same output: it never reads
+ * a clock or randomness — ids, sleep and the cancel flag come from the caller.
+ */
+import type { Model, ModelChunk, ModelMessage, ModelStreamOptions, ModelTool } from './model.js';
+import { splitWords } from './tokens.js';
+
+/** The id the offline model is registered under. */
+export const OFFLINE_MODEL_ID = 'offline-echo';
+/** The offline model's provider name. */
+export const OFFLINE_PROVIDER = 'offline';
+
+/** `/slow N MS`: N is 1–9999 deltas, MS 0–99999 milliseconds apart. */
+const SLOW_PATTERN = /^([1-9]\d{0,3})\s+(\d{1,5})$/;
+const DIRECTIVE_PATTERN = /^\/(tool|think|error|slow)(?:\s+(.*))?$/;
+
+type Directive = { readonly name: 'tool' | 'think' | 'error' | 'slow'; readonly arg: string };
+type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
+type UserMessage = Extract<ModelMessage, { role: 'user' }>;
+
+/**
+ * The offline model. Plain text → `Echo: <text>`, one word per delta; `/tool NAME {json}` → one
+ * call of a tool it was given (else the error `Unknown tool NAME`); with a tool result after the
+ * last user message → `Tool NAME returned: <result>`; `/think TEXT` → reasoning per word, then
+ * `Echo: TEXT`; `/error MSG` → an error chunk; `/slow N MS` → the deltas `1`, ` 2` … ` N`, MS
+ * apart, stopping early once the run is cancelled.
+ */
+export const offlineModel: Model = {
+  id: OFFLINE_MODEL_ID,
+  provider: OFFLINE_PROVIDER,
+  name: 'OfflineModel',
+  stream: streamOffline,
+};
+
+async function* streamOffline(
+  messages: readonly ModelMessage[],
+  tools: readonly ModelTool[],
+  options: ModelStreamOptions,
+): AsyncGenerator<ModelChunk, void, void> {
+  const user = messages.findLast((m): m is UserMessage => m.role === 'user');
+  if (user === undefined) {
+    yield { type: 'error', message: 'No user message to answer' };
+    return;
+  }
+  const result = messages
+    .slice(messages.lastIndexOf(user) + 1)
+    .findLast((m): m is ToolMessage => m.role === 'tool');
+  if (result !== undefined) {
+    yield* words(`Tool ${result.toolName} returned: ${result.content}`);
+    return;
+  }
+  const directive = parseDirective(firstLine(user.content));
+  if (directive === null) {
+    yield* words(`Echo: ${user.content}`);
+    return;
+  }
+  switch (directive.name) {
+    case 'tool':
+      yield callTool(directive.arg, tools, options);
+      return;
+    case 'think':
+      for (const delta of splitWords(directive.arg)) yield { type: 'reasoning', delta };
+      yield* words(`Echo: ${directive.arg}`);
+      return;
+    case 'error':
+      yield {
+        type: 'error',
+        message: directive.arg === '' ? 'Offline model error' : directive.arg,
+      };
+      return;
+    case 'slow':
+      yield* slow(directive.arg, options);
+      return;
+  }
+}
+
+function firstLine(text: string): string {
+  const end = text.indexOf('\n');
+  return (end === -1 ? text : text.slice(0, end)).trim();
+}
+
+function parseDirective(line: string): Directive | null {
+  const match = DIRECTIVE_PATTERN.exec(line);
+  if (match === null) return null;
+  return { name: match[1] as Directive['name'], arg: match[2] ?? '' };
+}
+
+function* words(text: string): Generator<ModelChunk, void, void> {
+  for (const delta of splitWords(text)) yield { type: 'text', delta };
+}
+
+/** `/tool NAME {json}`: one call, or an error chunk saying what is wrong with the directive. */
+function callTool(
+  arg: string,
+  tools: readonly ModelTool[],
+  options: ModelStreamOptions,
+): ModelChunk {
+  const match = /^(\S+)\s*(.*)$/.exec(arg);
+  if (match === null) return { type: 'error', message: 'Usage: /tool NAME {json}' };
+  const name = match[1] as string;
+  const rawArgs = match[2] as string;
+  if (!tools.some((tool) => tool.name === name)) {
+    return { type: 'error', message: `Unknown tool ${name}` };
+  }
+  let args: unknown = {};
+  if (rawArgs !== '') {
+    try {
+      args = JSON.parse(rawArgs);
+    } catch {
+      return { type: 'error', message: `Invalid JSON arguments for tool ${name}` };
+    }
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return { type: 'error', message: `Arguments for tool ${name} must be a JSON object` };
+  }
+  return { type: 'tool_call', id: options.newId(), name, args: args as Record<string, unknown> };
+}
+
+/** `/slow N MS`: N deltas MS apart; returns early (no more deltas) once the run is cancelled. */
+async function* slow(arg: string, options: ModelStreamOptions): AsyncGenerator<ModelChunk, void> {
+  const match = SLOW_PATTERN.exec(arg);
+  if (match === null) {
+    yield { type: 'error', message: 'Usage: /slow N MS (N 1-9999 deltas, MS 0-99999 apart)' };
+    return;
+  }
+  const count = Number(match[1]);
+  const ms = Number(match[2]);
+  for (let i = 1; i <= count; i++) {
+    if (i > 1) {
+      await options.sleep(ms);
+      if (options.cancel.cancelled) return;
+    }
+    yield { type: 'text', delta: i === 1 ? '1' : ` ${i}` };
+  }
+}
