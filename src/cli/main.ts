@@ -7,12 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { check } from './check.js';
 import { explain } from './explain.js';
 import { processIo, type Command, type CommandIo } from './io.js';
+import { runtime } from './runtime.js';
 import { serve } from './serve.js';
 import { testPolicies } from './test-policies.js';
 import { token } from './token.js';
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve,
+  runtime,
   check,
   explain,
   token,
@@ -22,7 +24,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 const USAGE = `usage: scopegate <command> [options]
 
 commands:
-  serve [--config F]                                start the gateway
+  serve [--config F]                                start the gateway (and the bundled runtime)
+  runtime [--config F] [--port N] [--host H]        start the bundled runtime alone
   check [--config F] [--routes] [--strict]          validate config and policies, report conflicts
   explain [--config F] METHOD PATH [--scopes a,b]  show how a request is decided
   token [--config F] --sub S --scopes a,b [--ttl 1h] [--aud X] [--claim k=v]

@@ -6,20 +6,18 @@ import { parseArgs } from 'node:util';
 import { mintToken } from '../auth/jwt/mint.js';
 import { assembleGateway } from '../gateway/assemble.js';
 import { startGatewayServer } from '../gateway/server.js';
+import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, reportProblems } from './load.js';
+import { untilSignal } from './signals.js';
 
-/** Resolves on the first of the given signals. */
-function untilSignal(signals: readonly NodeJS.Signals[]): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals): void => {
-      for (const s of signals) process.off(s, on);
-      resolve(signal);
-    };
-    for (const s of signals) process.once(s, on);
-  });
+/** The id of the first configured agent, for the example `curl`. */
+function firstAgentId(runtime: unknown): string | null {
+  const agents = (runtime as { agents?: unknown } | null)?.agents;
+  const first = Array.isArray(agents) ? (agents[0] as { id?: unknown } | undefined) : undefined;
+  return typeof first?.id === 'string' ? first.id : null;
 }
 
 /** The host to show in an example URL: a wildcard listen address is reached on loopback. */
@@ -40,18 +38,39 @@ export const serve: Command = async (args, io) => {
     return 1;
   }
   const { config } = loaded;
+  // upstream.embedded: the bundled runtime listens where upstream.url points, on loopback only.
+  let runtime: RunningRuntime | null = null;
   if (config.upstream.embedded) {
-    io.err(
-      `error: ${loaded.file} upstream.embedded: the bundled runtime is not part of this build yet ` +
-        '(issue #4); set embedded: false and point upstream.url at a running runtime',
-    );
-    return 1;
+    const target = new URL(config.upstream.url);
+    const host = target.hostname.replace(/^\[|\]$/g, '');
+    if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
+      io.err(
+        `error: ${loaded.file} upstream.url: with upstream.embedded the runtime listens on loopback only; use http://127.0.0.1:<port>`,
+      );
+      io.err('the gateway did not start');
+      return 1;
+    }
+    try {
+      runtime = await startRuntime({
+        settings: config.runtime,
+        dir: loaded.dir,
+        host,
+        port: Number(target.port || 80),
+        clock: systemClock,
+      });
+    } catch (err) {
+      io.err(`error: ${loaded.file} runtime: ${(err as Error).message}`);
+      io.err('the gateway did not start');
+      return 1;
+    }
+    io.out(`bundled runtime listening on ${runtime.url} (loopback only)`);
   }
   const assembly = await assembleGateway(loaded, { clock: systemClock });
   for (const warning of assembly.warnings) io.err(`warning: ${formatProblem(warning)}`);
   if (assembly.state === null) {
     reportProblems(loaded.file, assembly.problems, io);
     io.err('the gateway did not start');
+    await runtime?.close();
     return 1;
   }
   const state = assembly.state;
@@ -60,6 +79,7 @@ export const serve: Command = async (args, io) => {
     server = await startGatewayServer(() => state, config.listen);
   } catch (err) {
     await state.upstream.pool.close();
+    await runtime?.close();
     // e.g. "listen EADDRINUSE: address already in use 127.0.0.1:8080"
     io.err(`error: ${loaded.file} listen: ${(err as Error).message}`);
     io.err('the gateway did not start');
@@ -87,12 +107,20 @@ export const serve: Command = async (args, io) => {
     );
     io.out('admin token (development only, valid 12 h):');
     io.out(`  export TOKEN=${token}`);
-    io.out(`  curl -H "Authorization: Bearer $TOKEN" ${base}/config`);
+    io.out(`  curl -H "Authorization: Bearer $TOKEN" ${base}/agents`);
+    const demo = firstAgentId(config.runtime);
+    if (config.upstream.embedded && demo !== null) {
+      io.out('stream a run:');
+      io.out(
+        `  curl -N -H "Authorization: Bearer $TOKEN" -d message=hello ${base}/agents/${demo}/runs`,
+      );
+    }
     io.out('');
   }
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
   io.out(`scopegate: ${signal}, closing`);
   await server.close();
   await state.upstream.pool.close();
+  await runtime?.close();
   return 0;
 };

@@ -148,14 +148,14 @@ t.test('serve prints a working admin token and closes on SIGTERM', async (t) => 
         'admin token \\(development only, valid 12 h\\):\n',
     ),
   );
-  t.equal(curlUrl, `http://127.0.0.1:${port}/config`, 'the curl line names the right URL');
+  t.equal(curlUrl, `http://127.0.0.1:${port}/agents`, 'the curl line names the right URL');
 
   const denied = await get(curlUrl, {});
   t.equal(denied.status, 401, 'no token: refused');
   const ok = await get(curlUrl, { authorization: `Bearer ${token}` });
   t.equal(ok.status, 200, ok.body);
   t.equal(up.received.length, 1, 'the admin token reached the upstream');
-  t.equal(up.received[0]?.url, '/config');
+  t.equal(up.received[0]?.url, '/agents');
 
   served.child.kill('SIGTERM');
   t.same(await served.exited, { code: 0, signal: null });
@@ -182,7 +182,7 @@ t.test('an existing development key is reused; an IPv6 host is bracketed in the 
   const { port, token, curlUrl } = await banner(second);
   t.match(second.stdout(), new RegExp(`^development keys: .*dev\\.json$`, 'm'));
   t.notMatch(second.stdout(), /\(created\)/, 'the key file was read, not created again');
-  t.equal(curlUrl, `http://[::1]:${port}/config`);
+  t.equal(curlUrl, `http://[::1]:${port}/agents`);
   const ok = await get(curlUrl, { authorization: `Bearer ${token}` });
   t.equal(ok.status, 200, ok.body);
   second.child.kill('SIGTERM');

@@ -1,0 +1,63 @@
+/**
+ * Who is calling, as the gateway says (`x-auth-context`, CONTRACT.md §6). The runtime has no auth
+ * code: it trusts this header and, without it, treats the caller as anonymous and unscoped.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { decodeIdentityContext } from '../shared/identity-context.js';
+
+/** The parts of the identity the runtime acts on. */
+export interface Caller {
+  readonly authenticated: boolean;
+  readonly userId: string | null;
+  /** The principal user-owned data is confined to; null = unconfined. */
+  readonly scopedUserId: string | null;
+  /** Listing filter for agents/teams/workflows; null = unfiltered. */
+  readonly accessibleResourceIds: readonly string[] | null;
+  readonly sessionId: string | null;
+}
+
+/** The caller with no context header: anonymous, unscoped (runtime run alone). */
+export const ANONYMOUS_CALLER: Caller = Object.freeze({
+  authenticated: false,
+  userId: null,
+  scopedUserId: null,
+  accessibleResourceIds: null,
+  sessionId: null,
+});
+
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Reads the caller from the request headers. */
+export function callerOf(headers: IncomingHttpHeaders): Caller {
+  const raw = headers['x-auth-context'];
+  if (typeof raw !== 'string') return ANONYMOUS_CALLER;
+  const context = decodeIdentityContext(raw);
+  if (context === null) return ANONYMOUS_CALLER;
+  const ids = context.accessible_resource_ids;
+  return Object.freeze({
+    authenticated: context.authenticated === true,
+    userId: strOrNull(context.user_id),
+    scopedUserId: strOrNull(context.scoped_user_id),
+    accessibleResourceIds: Array.isArray(ids)
+      ? ids.filter((i): i is string => typeof i === 'string')
+      : null,
+    sessionId: strOrNull(context.session_id),
+  });
+}
+
+const RESERVED = /^(sa:|__oauth__:)|^__scheduler__$/;
+
+/** Whether a client-supplied user id claims a reserved principal (RUNTIME_API §1). */
+export function isReservedUserId(userId: string): boolean {
+  return RESERVED.test(userId);
+}
+
+/**
+ * The user a run is attributed to: `scoped_user_id` > context `user_id` > the client's value,
+ * which only an anonymous caller may supply.
+ */
+export function runUserOf(caller: Caller, clientUserId: string | null): string | null {
+  if (caller.scopedUserId !== null) return caller.scopedUserId;
+  if (caller.userId !== null && caller.userId !== '') return caller.userId;
+  return caller.authenticated ? null : clientUserId;
+}

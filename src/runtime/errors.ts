@@ -1,0 +1,32 @@
+/**
+ * The runtime's error bodies: `{"detail": "..."}`, and FastAPI-style 422 validation details
+ * (RUNTIME_API.md §0). Builds bodies only; routes send them.
+ */
+
+/** One FastAPI validation error entry. */
+export interface ValidationDetail {
+  readonly type: string;
+  readonly loc: readonly (string | number)[];
+  readonly msg: string;
+  readonly input: unknown;
+  readonly ctx?: Readonly<Record<string, string | number>>;
+}
+
+/** A handled error the runtime answers with `{"detail": …}`. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly detail: string | readonly ValidationDetail[];
+
+  constructor(status: number, detail: string | readonly ValidationDetail[]) {
+    super(typeof detail === 'string' ? detail : 'Validation error');
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** 422 for a required field that is missing. */
+export function missingField(where: 'body' | 'query', field: string): HttpError {
+  return new HttpError(422, [
+    { type: 'missing', loc: [where, field], msg: 'Field required', input: null },
+  ]);
+}

@@ -1,0 +1,100 @@
+/**
+ * `GET /agents|teams|workflows[/{id}]` (RUNTIME_API.md §3): the hosted entities, listings
+ * filtered by the gateway's `accessible_resource_ids`. Reads the catalogue; never runs anything.
+ */
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../caller.js';
+import type {
+  AgentDefinition,
+  Catalogue,
+  TeamDefinition,
+  WorkflowDefinition,
+} from '../definitions.js';
+import { HttpError } from '../errors.js';
+
+/** The public shape of an agent (nulls dropped, as Agno's *xnull* routes do). */
+export function agentResponse(agent: AgentDefinition, dbId: string): Record<string, unknown> {
+  return {
+    id: agent.id,
+    name: agent.name,
+    db_id: dbId,
+    ...(agent.description === null ? {} : { description: agent.description }),
+    is_factory: false,
+    is_component: false,
+    model: { name: 'OfflineModel', model: agent.model.id, provider: agent.model.provider },
+    ...(agent.tools.length === 0
+      ? {}
+      : {
+          tools: {
+            tools: agent.tools.map((t) => ({
+              name: t.name,
+              description: t.description,
+              parameters: t.parameters,
+              ...(t.external_execution ? { external_execution: true } : {}),
+            })),
+          },
+        }),
+    ...(agent.instructions === null
+      ? {}
+      : { system_message: { instructions: agent.instructions } }),
+  };
+}
+
+function teamResponse(team: TeamDefinition, dbId: string): Record<string, unknown> {
+  return {
+    id: team.id,
+    name: team.name,
+    db_id: dbId,
+    ...(team.description === null ? {} : { description: team.description }),
+    is_factory: false,
+    is_component: false,
+    mode: team.mode,
+    members: team.members.map((m) => agentResponse(m, dbId)),
+  };
+}
+
+function workflowResponse(workflow: WorkflowDefinition, dbId: string): Record<string, unknown> {
+  return {
+    id: workflow.id,
+    name: workflow.name,
+    db_id: dbId,
+    ...(workflow.description === null ? {} : { description: workflow.description }),
+    is_factory: false,
+    is_component: false,
+    workflow_agent: false,
+    steps: workflow.steps.map((s) => ({
+      name: s.name,
+      step_type: 'step',
+      [s.executor.kind]: s.executor.id,
+    })),
+  };
+}
+
+/** Registers the catalogue routes. */
+export function registerCatalogueRoutes(
+  app: FastifyInstance,
+  catalogue: Catalogue,
+  dbId: string,
+): void {
+  const families = [
+    { path: 'agents', label: 'Agent', items: catalogue.agents, render: agentResponse },
+    { path: 'teams', label: 'Team', items: catalogue.teams, render: teamResponse },
+    { path: 'workflows', label: 'Workflow', items: catalogue.workflows, render: workflowResponse },
+  ] as const;
+  for (const family of families) {
+    const render = family.render as (item: unknown, db: string) => Record<string, unknown>;
+    app.get(`/${family.path}`, async (request) => {
+      const allowed = callerOf(request.headers).accessibleResourceIds;
+      const all = [...(family.items as ReadonlyMap<string, unknown>).entries()];
+      // CONTRACT.md §4: a filtered listing returns what the caller may see, possibly nothing.
+      return all
+        .filter(([id]) => allowed === null || allowed.includes(id))
+        .map(([, item]) => render(item, dbId));
+    });
+    app.get<{ Params: { id: string } }>(`/${family.path}/:id`, async (request) => {
+      const item = (family.items as ReadonlyMap<string, unknown>).get(request.params.id);
+      if (item === undefined) throw new HttpError(404, `${family.label} not found`);
+      return render(item, dbId);
+    });
+  }
+}

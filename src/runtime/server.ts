@@ -1,0 +1,105 @@
+/**
+ * The bundled agent runtime's HTTP server (Fastify): wiring and listen/close only. It holds no
+ * authentication or authorization code: the gateway in front of it decides who may call what,
+ * and it confines data to the identity the gateway injects.
+ */
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Clock } from '../shared/clock.js';
+import { buildCatalogue } from './catalogue.js';
+import type { Catalogue, RuntimeSettings } from './definitions.js';
+import type { EngineDeps } from './engine/run.js';
+import { HttpError } from './errors.js';
+import { registerCatalogueRoutes } from './routes/catalogue.js';
+import { registerRunRoutes } from './routes/runs.js';
+import { registerSessionRoutes } from './routes/sessions.js';
+import { openRuntimeStore, type RuntimeStore } from './store/store.js';
+
+/** Everything a runtime app serves from. */
+export interface RuntimeParts {
+  readonly settings: RuntimeSettings;
+  readonly catalogue: Catalogue;
+  readonly store: RuntimeStore;
+  readonly deps: EngineDeps;
+  readonly startedAt: Date;
+}
+
+/** Builds the Fastify app (not listening). */
+export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  void app.register(formbody);
+  app.setErrorHandler((error: unknown, _request, reply) => {
+    if (error instanceof HttpError) return reply.code(error.status).send({ detail: error.detail });
+    // Fastify's own client errors (a body that does not parse, one too large) keep their status.
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return reply.code(status).send({ detail: (error as Error).message });
+    }
+    return reply.code(500).send({ detail: 'Internal runtime error' });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+  app.get('/', async () => ({ name: 'AgentOS API', id: parts.settings.os_id, version: '1.0.0' }));
+  app.get('/health', async () => ({
+    status: 'ok',
+    instantiated_at: parts.startedAt.toISOString(),
+  }));
+  registerCatalogueRoutes(app, parts.catalogue, 'runtime-db');
+  registerRunRoutes(app, parts.catalogue, parts.store, parts.deps);
+  registerSessionRoutes(app, parts.store);
+  return app;
+}
+
+/** A listening runtime. */
+export interface RunningRuntime {
+  readonly url: string;
+  readonly store: RuntimeStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Validates the `runtime:` section, opens its database, and listens (loopback unless told
+ * otherwise). `dir` is the config's folder, the base of the database path.
+ */
+export async function startRuntime(options: {
+  readonly settings: unknown;
+  readonly dir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly clock: Clock;
+}): Promise<RunningRuntime> {
+  const built = buildCatalogue(options.settings);
+  if (built.catalogue === null || built.settings === null) {
+    throw new Error(`invalid runtime settings:\n  ${built.problems.join('\n  ')}`);
+  }
+  const store = openRuntimeStore(
+    built.settings.db === ':memory:' ? ':memory:' : resolve(options.dir, built.settings.db),
+  );
+  const app = buildRuntimeApp({
+    settings: built.settings,
+    catalogue: built.catalogue,
+    store,
+    deps: {
+      clock: options.clock,
+      newId: randomUUID,
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    },
+    startedAt: new Date(options.clock.now()),
+  });
+  let address: string;
+  try {
+    address = await app.listen({ host: options.host, port: options.port });
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  return {
+    url: address,
+    store,
+    close: async () => {
+      await app.close();
+      store.close();
+    },
+  };
+}

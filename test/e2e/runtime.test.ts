@@ -1,0 +1,294 @@
+/**
+ * The bundled runtime behind a real gateway: real JWTs (RS256), a real SQLite file, real HTTP.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { startRuntime, type RunningRuntime } from '../../src/runtime/server.js';
+import { bearer, send } from '../fixtures/e2e.js';
+import { startGateway } from '../fixtures/gateway.js';
+import { RSA_KEY } from '../fixtures/keys.js';
+import { createTestClock, goodToken, TEST_SERVICE_ID } from '../fixtures/tokens.js';
+
+const RUNTIME = {
+  os_id: 'e2e',
+  db: 'runtime.db',
+  agents: [
+    { id: 'a1', name: 'Agent One', tools: ['add'] },
+    { id: 'a2', name: 'Agent Two' },
+  ],
+  teams: [{ id: 't1', name: 'Team', members: ['a1', 'a2'] }],
+  workflows: [
+    {
+      id: 'w1',
+      name: 'Flow',
+      steps: [
+        { name: 'first', agent: 'a1' },
+        { name: 'second', agent: 'a2' },
+      ],
+    },
+  ],
+};
+
+async function runtimeIn(t: Test, dir: string): Promise<RunningRuntime> {
+  const clock = createTestClock();
+  const running = await startRuntime({ settings: RUNTIME, dir, host: '127.0.0.1', port: 0, clock });
+  t.teardown(() => running.close());
+  return running;
+}
+
+/** A folder of its own for a runtime database (the gateway fixture owns the test dir). */
+function runtimeDir(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'scopegate-runtime-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function stack(t: Test, authYaml: string[] = []) {
+  const dir = runtimeDir(t);
+  const runtime = await runtimeIn(t, dir);
+  const gateway = await startGateway(t, {
+    upstreamUrl: runtime.url,
+    clock: createTestClock(),
+    files: { 'rs.pem': RSA_KEY.publicPem },
+    yaml: [
+      `service_id: ${TEST_SERVICE_ID}`,
+      'auth:',
+      '  algorithm: RS256',
+      '  verification_keys: ["file:rs.pem"]',
+      '  authorization: true',
+      ...authYaml.map((l) => `  ${l}`),
+    ].join('\n'),
+  });
+  return { dir, runtime, gateway };
+}
+
+/** SSE frame names in order. */
+const eventNames = (body: string): string[] =>
+  [...body.matchAll(/^event: (\S+)$/gm)].map((m) => m[1] as string);
+
+const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+t.test('streamed agent, team and workflow runs through the gateway', async (t) => {
+  const { gateway } = await stack(t);
+  const token = await goodToken({ scopes: ['agents:run', 'teams:run', 'workflows:run'] });
+  const agent = await send(gateway.url, {
+    method: 'POST',
+    path: '/agents/a1/runs',
+    headers: { ...bearer(token), ...FORM },
+    body: form({ message: 'hello there' }),
+  });
+  t.equal(agent.status, 200);
+  t.match(agent.headers['content-type'], /^text\/event-stream/);
+  const names = eventNames(agent.body);
+  t.equal(names[0], 'RunStarted');
+  t.equal(names.at(-1), 'RunCompleted');
+  t.ok(names.includes('RunContent'));
+  t.match(agent.body, /"content":"Echo: hello there"/);
+
+  const team = await send(gateway.url, {
+    method: 'POST',
+    path: '/teams/t1/runs',
+    headers: { ...bearer(token), ...FORM },
+    body: form({ message: 'go' }),
+  });
+  t.equal(team.status, 200);
+  t.equal(eventNames(team.body)[0], 'TeamRunStarted');
+  t.equal(eventNames(team.body).at(-1), 'TeamRunCompleted');
+
+  const flow = await send(gateway.url, {
+    method: 'POST',
+    path: '/workflows/w1/runs',
+    headers: { ...bearer(token), ...FORM },
+    body: form({ message: 'topic' }),
+  });
+  t.equal(flow.status, 200);
+  const flowNames = eventNames(flow.body);
+  t.equal(flowNames[0], 'WorkflowStarted');
+  t.equal(flowNames.filter((n) => n === 'StepCompleted').length, 2);
+  t.equal(flowNames.at(-1), 'WorkflowCompleted');
+});
+
+t.test('a non-streamed run answers the run output; a missing message is 422', async (t) => {
+  const { gateway } = await stack(t);
+  const token = await goodToken({ scopes: ['agents:a1:run'] });
+  const run = await send(gateway.url, {
+    method: 'POST',
+    path: '/agents/a1/runs',
+    headers: { ...bearer(token), ...FORM },
+    body: form({ message: '/tool add {"a": 2, "b": 3}', stream: 'false' }),
+  });
+  t.equal(run.status, 200);
+  t.match(run.json, { agent_id: 'a1', status: 'COMPLETED', content: 'Tool add returned: 5' });
+  const missing = await send(gateway.url, {
+    method: 'POST',
+    path: '/agents/a1/runs',
+    headers: { ...bearer(token), ...FORM },
+    body: form({ stream: 'false' }),
+  });
+  t.equal(missing.status, 422);
+  t.same(missing.json, {
+    detail: [{ type: 'missing', loc: ['body', 'message'], msg: 'Field required', input: null }],
+  });
+  const other = await send(gateway.url, {
+    method: 'POST',
+    path: '/agents/a2/runs',
+    headers: { ...bearer(token), ...FORM },
+    body: form({ message: 'x' }),
+  });
+  t.equal(other.status, 403, 'agents:a1:run does not run a2');
+});
+
+t.test('listings are filtered by the per-resource scopes the gateway passes', async (t) => {
+  const { gateway } = await stack(t);
+  const one = await send(gateway.url, {
+    path: '/agents',
+    headers: bearer(await goodToken({ scopes: ['agents:a2:read'] })),
+  });
+  t.same(
+    (one.json as { id: string }[]).map((a) => a.id),
+    ['a2'],
+  );
+  const none = await send(gateway.url, {
+    path: '/agents',
+    headers: bearer(await goodToken({ scopes: [] })),
+  });
+  t.same(none.json, []);
+  const all = await send(gateway.url, {
+    path: '/agents',
+    headers: bearer(await goodToken({ scopes: ['agents:read'] })),
+  });
+  t.same(
+    (all.json as { id: string }[]).map((a) => a.id),
+    ['a1', 'a2'],
+  );
+  const unknown = await send(gateway.url, {
+    path: '/agents/zz',
+    headers: bearer(await goodToken({ scopes: ['agents:read'] })),
+  });
+  t.equal(unknown.status, 404);
+  t.same(unknown.json, { detail: 'Agent not found' });
+});
+
+t.test(
+  'user_isolation: two users never see each other’s sessions; an admin sees both',
+  async (t) => {
+    const { gateway } = await stack(t, ['user_isolation: true']);
+    const scopes = ['agents:run', 'sessions:read'];
+    const alice = await goodToken({ sub: 'alice', scopes });
+    const bob = await goodToken({ sub: 'bob', scopes });
+    const admin = await goodToken({ sub: 'root', scopes: ['agent_os:admin'] });
+    const start = async (token: string) =>
+      (
+        await send(gateway.url, {
+          method: 'POST',
+          path: '/agents/a1/runs',
+          headers: { ...bearer(token), ...FORM },
+          body: form({ message: 'mine', stream: 'false' }),
+        })
+      ).json as { session_id: string };
+    const aliceRun = await start(alice);
+    const bobRun = await start(bob);
+    const list = async (token: string) =>
+      (
+        (await send(gateway.url, { path: '/sessions', headers: bearer(token) })).json as {
+          data: { session_id: string; user_id: string }[];
+        }
+      ).data;
+    t.same(
+      (await list(alice)).map((s) => s.user_id),
+      ['alice'],
+    );
+    t.same(
+      (await list(bob)).map((s) => s.user_id),
+      ['bob'],
+    );
+    t.same((await list(admin)).map((s) => s.user_id).sort(), ['alice', 'bob']);
+    const peek = await send(gateway.url, {
+      path: `/sessions/${bobRun.session_id}`,
+      headers: bearer(alice),
+    });
+    t.equal(peek.status, 404);
+    t.same(peek.json, { detail: `Session with id '${bobRun.session_id}' not found` });
+    const peekRuns = await send(gateway.url, {
+      path: `/sessions/${bobRun.session_id}/runs`,
+      headers: bearer(alice),
+    });
+    t.equal(peekRuns.status, 404);
+    const own = await send(gateway.url, {
+      path: `/sessions/${aliceRun.session_id}/runs`,
+      headers: bearer(alice),
+    });
+    t.same(
+      (own.json as { run_input: string }[]).map((r) => r.run_input),
+      ['mine'],
+    );
+    // Writing into another user's session is refused too.
+    const hijack = await send(gateway.url, {
+      method: 'POST',
+      path: '/agents/a1/runs',
+      headers: { ...bearer(alice), ...FORM },
+      body: form({ message: 'x', session_id: bobRun.session_id, stream: 'false' }),
+    });
+    t.equal(hijack.status, 404);
+  },
+);
+
+t.test('restarting the runtime keeps sessions and runs', async (t) => {
+  const dir = t.testdir({});
+  const first = await startRuntime({
+    settings: RUNTIME,
+    dir,
+    host: '127.0.0.1',
+    port: 0,
+    clock: createTestClock(),
+  });
+  const run = await send(first.url, {
+    method: 'POST',
+    path: '/agents/a2/runs',
+    headers: FORM,
+    body: form({ message: 'remember me', stream: 'false' }),
+  });
+  const sessionId = (run.json as { session_id: string }).session_id;
+  await first.close();
+  const second = await runtimeIn(t, dir);
+  const session = await send(second.url, { path: `/sessions/${sessionId}` });
+  t.equal(session.status, 200);
+  t.match(session.json, { session_id: sessionId, agent_id: 'a2', session_name: 'remember me' });
+  const runs = await send(second.url, { path: `/sessions/${sessionId}/runs` });
+  t.match(runs.json, [
+    { run_input: 'remember me', status: 'COMPLETED', content: 'Echo: remember me' },
+  ]);
+});
+
+t.test(
+  'without a gateway the caller is anonymous; a reserved client user id is refused',
+  async (t) => {
+    const dir = t.testdir({});
+    const runtime = await runtimeIn(t, dir);
+    const reserved = await send(runtime.url, {
+      method: 'POST',
+      path: '/agents/a1/runs',
+      headers: FORM,
+      body: form({ message: 'x', user_id: 'sa:bot' }),
+    });
+    t.equal(reserved.status, 403);
+    t.same(reserved.json, { detail: 'Client-supplied user_id may not claim a reserved principal' });
+    const named = await send(runtime.url, {
+      method: 'POST',
+      path: '/agents/a1/runs',
+      headers: FORM,
+      body: form({ message: 'x', user_id: 'carol', stream: 'false' }),
+    });
+    t.match(named.json, { user_id: 'carol' });
+    t.same((await send(runtime.url, { path: '/nope' })).json, { detail: 'Not Found' });
+    t.match((await send(runtime.url, { path: '/health' })).json, { status: 'ok' });
+    t.same((await send(runtime.url, { path: '/' })).json, {
+      name: 'AgentOS API',
+      id: 'e2e',
+      version: '1.0.0',
+    });
+  },
+);

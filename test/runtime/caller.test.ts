@@ -1,0 +1,95 @@
+import t from 'tap';
+import {
+  ANONYMOUS_CALLER,
+  callerOf,
+  isReservedUserId,
+  runUserOf,
+} from '../../src/runtime/caller.js';
+import { encodeIdentityContext, type IdentityContext } from '../../src/shared/identity-context.js';
+
+const context = (fields: Partial<IdentityContext>): string =>
+  encodeIdentityContext({
+    authenticated: true,
+    user_id: 'alice',
+    session_id: null,
+    scopes: [],
+    claims: {},
+    audience: null,
+    authorization_enabled: true,
+    dependencies: {},
+    session_state: {},
+    accessible_resource_ids: null,
+    principal_type: 'jwt',
+    is_admin: false,
+    scoped_user_id: null,
+    required_scopes: [],
+    service_account_name: null,
+    ...fields,
+  });
+
+t.test('no or unreadable context header is the anonymous caller', async (t) => {
+  t.equal(callerOf({}), ANONYMOUS_CALLER);
+  t.equal(callerOf({ 'x-auth-context': 'not base64 json!' }), ANONYMOUS_CALLER);
+  t.equal(callerOf({ 'x-auth-context': ['a', 'b'] as unknown as string }), ANONYMOUS_CALLER);
+});
+
+t.test('the context fields the runtime acts on', async (t) => {
+  t.same(
+    callerOf({
+      'x-auth-context': context({
+        scoped_user_id: 'alice',
+        session_id: 's1',
+        accessible_resource_ids: ['a1', 3 as unknown as string],
+      }),
+    }),
+    {
+      authenticated: true,
+      userId: 'alice',
+      scopedUserId: 'alice',
+      accessibleResourceIds: ['a1'],
+      sessionId: 's1',
+    },
+  );
+  t.same(
+    callerOf({
+      'x-auth-context': context({
+        authenticated: false,
+        user_id: null,
+        principal_type: 'anonymous',
+      }),
+    }),
+    {
+      authenticated: false,
+      userId: null,
+      scopedUserId: null,
+      accessibleResourceIds: null,
+      sessionId: null,
+    },
+  );
+});
+
+t.test('reserved principals', async (t) => {
+  for (const id of ['sa:bot', '__oauth__:x', '__scheduler__']) t.ok(isReservedUserId(id), id);
+  for (const id of ['alice', 'sa', '__scheduler__x', 'x__oauth__:'])
+    t.notOk(isReservedUserId(id), id);
+});
+
+t.test('run attribution: scoped > context user > client value for anonymous only', async (t) => {
+  const base = {
+    authenticated: true,
+    userId: 'alice',
+    scopedUserId: null,
+    accessibleResourceIds: null,
+    sessionId: null,
+  };
+  t.equal(runUserOf({ ...base, scopedUserId: 'sa:bot' }, 'mallory'), 'sa:bot');
+  t.equal(runUserOf(base, 'mallory'), 'alice');
+  t.equal(
+    runUserOf({ ...base, userId: '' }, 'mallory'),
+    null,
+    'an authenticated caller never speaks for another user',
+  );
+  t.equal(runUserOf({ ...base, userId: null }, 'mallory'), null);
+  t.equal(runUserOf(ANONYMOUS_CALLER, 'mallory'), 'mallory');
+  t.equal(runUserOf(ANONYMOUS_CALLER, null), null);
+});
