@@ -2,25 +2,11 @@
  * THE list of gateway.yaml keys: type, default, unit and meaning of each, in one zod schema.
  * Pure: never reads files or the environment, and never resolves paths.
  */
+import { JWS_ALGORITHMS } from '../shared/jws-algorithms.js';
 import { z } from 'zod';
 
-/** JWT algorithms `auth.algorithm` may name. `none` is never among them. */
-export const JWT_ALGORITHMS = [
-  'HS256',
-  'HS384',
-  'HS512',
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-] as const;
+/** JWT algorithms `auth.algorithm` may name (the shared list). */
+export const JWT_ALGORITHMS = JWS_ALGORITHMS;
 
 /** One name of {@link JWT_ALGORITHMS}. */
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];

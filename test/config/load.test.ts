@@ -389,7 +389,13 @@ t.test('the committed gateway.yaml loads with no problem and no warning', async 
     store: 'sqlite:data/gateway.db',
     cache_ttl_seconds: 30,
   });
-  t.strictSame(config.runtime, {});
+  t.match(config.runtime, {
+    os_id: 'scopegate-demo',
+    db: 'data/runtime.db',
+    agents: [{ id: 'assistant' }, { id: 'researcher' }, { id: 'writer' }],
+    teams: [{ id: 'editorial', members: ['researcher', 'writer'] }],
+    workflows: [{ id: 'draft-and-review' }],
+  });
   t.equal(loaded.dir, resolve(REPO_GATEWAY_YAML, '..'));
 });
 

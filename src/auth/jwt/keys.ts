@@ -3,28 +3,14 @@
  * keys, imported once at start-up, each with the algorithms it may verify. Never puts key
  * material in a problem or a log, and never uses a PEM text as an HMAC secret.
  */
+import { JWS_ALGORITHMS } from '../../shared/jws-algorithms.js';
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Problem } from '../../shared/problem.js';
 import { listOf, type AuthSettings } from '../settings.js';
 
-/** The JWS algorithms jose verifies that a key set may accept. `none` is never one of them. */
-export const SUPPORTED_ALGORITHMS: readonly string[] = Object.freeze([
-  'HS256',
-  'HS384',
-  'HS512',
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-]);
+/** The JWS algorithms a key set may accept (the shared list). `none` is never one of them. */
+export const SUPPORTED_ALGORITHMS: readonly string[] = JWS_ALGORITHMS;
 
 const HMAC = ['HS256', 'HS384', 'HS512'];
 const RSA = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
