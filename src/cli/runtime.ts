@@ -20,8 +20,8 @@ export const runtime: Command = async (args, io) => {
     },
     strict: true,
   });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : -1;
+  if (port < 0 || port > 65535) {
     io.err(`scopegate runtime: --port must be 0..65535 (got "${values.port}")`);
     return 2;
   }

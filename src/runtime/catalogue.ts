@@ -31,7 +31,7 @@ export function buildCatalogue(raw: unknown): {
     return {
       catalogue: null,
       settings: null,
-      problems: parsed.error.issues.map((i) => `runtime.${i.path.join('.')}: ${i.message}`),
+      problems: parsed.error.issues.map((i) => `${['runtime', ...i.path].join('.')}: ${i.message}`),
     };
   }
   const settings = parsed.data;

@@ -17,6 +17,8 @@ import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { openRuntimeStore, type RuntimeStore } from './store/store.js';
 
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 /** Everything a runtime app serves from. */
 export interface RuntimeParts {
   readonly settings: RuntimeSettings;
@@ -39,7 +41,14 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     }
     return reply.code(500).send({ detail: 'Internal runtime error' });
   });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+  // A known path asked with another method is 405, as FastAPI answers (RUNTIME_API.md §0).
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] as string;
+    const known = METHODS.some((method) => app.findRoute({ method, url: path }) !== null);
+    return known
+      ? reply.code(405).send({ detail: 'Method Not Allowed' })
+      : reply.code(404).send({ detail: 'Not Found' });
+  });
   app.get('/', async () => ({ name: 'AgentOS API', id: parts.settings.os_id, version: '1.0.0' }));
   app.get('/health', async () => ({
     status: 'ok',
@@ -47,7 +56,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   }));
   registerCatalogueRoutes(app, parts.catalogue, 'runtime-db');
   registerRunRoutes(app, parts.catalogue, parts.store, parts.deps);
-  registerSessionRoutes(app, parts.store);
+  registerSessionRoutes(app, parts.store, 'runtime-db');
   return app;
 }
 

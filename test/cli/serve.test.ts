@@ -339,21 +339,6 @@ t.test('a config that loads but does not assemble: errors, warnings, did not sta
   ]);
 });
 
-t.test('upstream.embedded: true is refused, naming the key', async (t) => {
-  const dir = t.testdir({
-    'gateway.yaml': 'upstream: { embedded: true }\nauth: { security_key: k }\n',
-  });
-  const config = join(dir, 'gateway.yaml');
-  const r = await serveInProcess(['--config', config]);
-  t.equal(r.code, 1);
-  t.equal(r.out, '');
-  t.equal(
-    r.err,
-    `error: ${config} upstream.embedded: the bundled runtime is not part of this build yet ` +
-      '(issue #4); set embedded: false and point upstream.url at a running runtime',
-  );
-});
-
 t.test('a usage error is exit 2', async (t) => {
   const r = await serveInProcess(['--port', '1']);
   t.equal(r.code, 2);

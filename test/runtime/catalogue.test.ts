@@ -106,5 +106,5 @@ t.test('a malformed section names each key', async (t) => {
   t.equal(r.settings, null);
   t.match(r.problems.join('\n'), /runtime\.agents\.0\.id: ids are/);
   t.match(r.problems.join('\n'), /runtime\.agents\.0\.name: /);
-  t.match(r.problems.join('\n'), /runtime\.: Unrecognized key.*colour/);
+  t.match(r.problems.join('\n'), /^runtime: Unrecognized key.*colour/m);
 });

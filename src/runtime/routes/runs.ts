@@ -59,8 +59,12 @@ export function registerRunRoutes(
     app.post<{ Params: { id: string } }>(`/${kind.path}/:id/runs`, async (request, reply) => {
       const entity = (kind.items as ReadonlyMap<string, Entity>).get(request.params.id);
       if (entity === undefined) throw new HttpError(404, `${kind.label} not found`);
+      // Run routes take forms (RUNTIME_API.md §0): a JSON body is not one, so it has no message.
+      const isForm = (request.headers['content-type'] ?? '').startsWith(
+        'application/x-www-form-urlencoded',
+      );
       const body = (
-        typeof request.body === 'object' && request.body !== null ? request.body : {}
+        isForm && typeof request.body === 'object' && request.body !== null ? request.body : {}
       ) as Record<string, unknown>;
       const message = typeof body.message === 'string' ? body.message : null;
       if (message === null) throw missingField('body', 'message');

@@ -67,27 +67,68 @@ function visibleSession(store: RuntimeStore, caller: Caller, id: string): Sessio
 const TYPES = new Set(['agent', 'team', 'workflow']);
 const SORTS = new Set(['created_at', 'updated_at', 'session_name']);
 
-function positiveInt(value: unknown, field: string, fallback: number, max: number): number {
+/** A bounded integer query parameter, refused with pydantic's words (RUNTIME_API.md §0). */
+function boundedInt(value: unknown, field: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) {
+  const loc = ['query', field];
+  if (typeof value !== 'string' || !/^-?\d+$/.test(value)) {
     throw new HttpError(422, [
       {
         type: 'int_parsing',
-        loc: ['query', field],
-        msg: `Input should be an integer between 1 and ${max}`,
+        loc,
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
         input: value,
+      },
+    ]);
+  }
+  const n = Number(value);
+  if (n < 1) {
+    throw new HttpError(422, [
+      {
+        type: 'greater_than_equal',
+        loc,
+        msg: 'Input should be greater than or equal to 1',
+        input: value,
+        ctx: { ge: 1 },
+      },
+    ]);
+  }
+  if (n > max) {
+    throw new HttpError(422, [
+      {
+        type: 'less_than_equal',
+        loc,
+        msg: `Input should be less than or equal to ${max}`,
+        input: value,
+        ctx: { le: max },
       },
     ]);
   }
   return n;
 }
 
+/** The runtime has one database: its id (or none) is accepted, any other is 404. */
+function checkDatabase(dbId: string, given: string | undefined): void {
+  if (given !== undefined && given !== dbId)
+    throw new HttpError(404, `No database found with id '${given}'`);
+}
+
+const LABELS: Readonly<Record<SessionType, string>> = {
+  agent: 'Agent',
+  team: 'Team',
+  workflow: 'Workflow',
+};
+
 /** Registers the session routes. */
-export function registerSessionRoutes(app: FastifyInstance, store: RuntimeStore): void {
+export function registerSessionRoutes(
+  app: FastifyInstance,
+  store: RuntimeStore,
+  dbId: string,
+): void {
   app.get<{ Querystring: Record<string, string | undefined> }>('/sessions', async (request) => {
     const caller = callerOf(request.headers);
     const q = request.query;
+    checkDatabase(dbId, q.db_id);
     if (q.type !== undefined && !TYPES.has(q.type)) {
       throw new HttpError(422, [
         {
@@ -110,8 +151,8 @@ export function registerSessionRoutes(app: FastifyInstance, store: RuntimeStore)
         },
       ]);
     }
-    const limit = positiveInt(q.limit, 'limit', 20, 100);
-    const page = q.page === '0' ? 1 : positiveInt(q.page, 'page', 1, 1_000_000);
+    const limit = boundedInt(q.limit, 'limit', 20, 100);
+    const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
     const query: SessionQuery = {
       ...(q.type === undefined ? {} : { type: q.type as SessionType }),
       ...(q.component_id === undefined ? {} : { componentId: q.component_id }),
@@ -142,22 +183,40 @@ export function registerSessionRoutes(app: FastifyInstance, store: RuntimeStore)
       },
     };
   });
-  app.get<{ Params: { id: string } }>('/sessions/:id', async (request) => {
-    const session = visibleSession(store, callerOf(request.headers), request.params.id);
-    const runs = store.listRuns(session.session_id);
-    return {
-      ...sessionSchema(session),
-      [`${session.session_type}_session_id`]: session.session_id,
-      chat_history: runs.flatMap((r) => [
-        { role: 'user', content: r.input, created_at: r.created_at },
-        ...(typeof r.output.content === 'string'
-          ? [{ role: 'assistant', content: r.output.content, created_at: r.updated_at }]
-          : []),
-      ]),
-    };
-  });
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    '/sessions/:id',
+    async (request) => {
+      checkDatabase(dbId, request.query.db_id);
+      const session = visibleSession(store, callerOf(request.headers), request.params.id);
+      const type = request.query.type;
+      if (type !== undefined && TYPES.has(type) && type !== session.session_type) {
+        throw new HttpError(
+          404,
+          `${LABELS[type as SessionType]} Session with id '${request.params.id}' not found`,
+        );
+      }
+      const runs = store.listRuns(session.session_id);
+      return {
+        ...sessionSchema(session),
+        [`${session.session_type}_session_id`]: session.session_id,
+        chat_history: runs.flatMap((r) => [
+          { role: 'user', content: r.input, created_at: r.created_at },
+          ...(typeof r.output.content === 'string'
+            ? [{ role: 'assistant', content: r.output.content, created_at: r.updated_at }]
+            : []),
+        ]),
+      };
+    },
+  );
   app.get<{ Params: { id: string } }>('/sessions/:id/runs', async (request) => {
-    const session = visibleSession(store, callerOf(request.headers), request.params.id);
+    const session = store.getSession(request.params.id);
+    const caller = callerOf(request.headers);
+    if (
+      session === null ||
+      (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
+    ) {
+      throw new HttpError(404, `Session with ID ${request.params.id} not found`);
+    }
     return store.listRuns(session.session_id).map(runSchema);
   });
 }
