@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { runCli } from '../fixtures/cli.js';
-import { httpCall, occupy, spawnScopegate, type Child } from '../runtime/fixtures/child.js';
+import { httpCall, occupy, spawnScopegate, type Child } from '../fixtures/child.js';
 
 /** A config whose `runtime:` section hosts one agent in `rt.db` beside the config. */
 const CONFIG = [

@@ -14,7 +14,7 @@ import {
   occupy,
   spawnScopegate,
   type Child,
-} from '../runtime/fixtures/child.js';
+} from '../fixtures/child.js';
 import { sseFrames } from '../runtime/fixtures/runtime.js';
 
 /** A config with the embedded runtime at `runtimeUrl` (ES256 dev keys and one agent unless given). */

@@ -3,83 +3,20 @@
  * listens and a working development admin token, serves, and closes cleanly on SIGTERM/SIGINT.
  * The refusals that return before listening run in-process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import { spawnScopegate, type Child } from '../fixtures/child.js';
 import { runCli, type Run } from '../fixtures/cli.js';
 import { startRecordingUpstream, type RecordingUpstream } from '../fixtures/upstream.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 
-interface Served {
-  readonly child: ChildProcess;
-  /** Resolves with the first stdout line matching `re` (already printed or still to come). */
-  line(re: RegExp): Promise<string>;
-  /** Everything printed so far. */
-  stdout(): string;
-  stderr(): string;
-  /** The exit code and signal, once the process ended. */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+type Served = Child;
 
-/**
- * Runs `scopegate serve --config <config>` as a child process with this process's own loader
- * flags (tap's), so its coverage merges with ours (see test/cli/main.test.ts).
- */
+/** Runs `scopegate serve --config <config>` as a real child process. */
 function spawnServe(t: Test, config: string): Served {
-  const child = spawn(
-    process.execPath,
-    [...process.execArgv, 'src/cli/main.ts', 'serve', '--config', config],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, JWT_VERIFICATION_KEY: '' },
-    },
-  );
-  let out = '';
-  let err = '';
-  const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
-  const check = (): void => {
-    for (const w of [...waiters]) {
-      const found = out
-        .split('\n')
-        .slice(0, -1)
-        .find((l) => w.re.test(l));
-      if (found !== undefined) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(found);
-      }
-    }
-  };
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk;
-    check();
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    err += chunk;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-    child.once('exit', (code, signal) => r({ code, signal })),
-  );
-  t.teardown(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  return {
-    child,
-    line: (re) =>
-      new Promise<string>((resolve, reject) => {
-        waiters.push({ re, resolve });
-        check();
-        void exited.then(({ code }) =>
-          reject(new Error(`serve exited (${code}) before printing ${re}:\n${out}\n${err}`)),
-        );
-      }),
-    stdout: () => out,
-    stderr: () => err,
-    exited,
-  };
+  return spawnScopegate(t, ['serve', '--config', config]);
 }
 
 async function upstream(t: Test): Promise<RecordingUpstream> {
