@@ -4,20 +4,19 @@
  * tools, unknown tools and providers, and cancellation.
  */
 import t from 'tap';
-import { runEntity, type RunResult } from '../../../src/runtime/engine/run.js';
+import type { RunResult } from '../../../src/runtime/engine/run.js';
 import {
   CLIENT_TOOL,
   NOW_S,
-  drain,
   makeAgent,
-  makeRequest,
   named,
   names,
   only,
   testDeps,
+  runToEnd,
+  type RunOptions,
 } from './fixtures/harness.js';
 import type { AgentDefinition } from '../../../src/runtime/definitions.js';
-import type { EngineDeps, RunRequest } from '../../../src/runtime/engine/request.js';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
 
 /** Fields every event of the top-level agent run carries. */
@@ -33,21 +32,9 @@ const MODEL = { model: 'offline-echo', model_provider: 'offline' };
 
 function run(
   message: string,
-  options: {
-    agent?: AgentDefinition;
-    request?: Partial<RunRequest>;
-    deps?: EngineDeps;
-    onEvent?: (event: RunEvent) => void;
-  } = {},
+  options: RunOptions & { agent?: AgentDefinition } = {},
 ): Promise<{ events: RunEvent[]; result: RunResult }> {
-  return drain(
-    runEntity(
-      options.agent ?? makeAgent(),
-      makeRequest(message, options.request),
-      options.deps ?? testDeps(),
-    ),
-    options.onEvent,
-  );
+  return runToEnd(options.agent ?? makeAgent(), message, options);
 }
 
 const deltas = (events: readonly RunEvent[], name = 'RunContent'): unknown[] =>

@@ -4,21 +4,20 @@
  * ending the team.
  */
 import t from 'tap';
-import { runEntity, type RunResult } from '../../../src/runtime/engine/run.js';
-import type { EngineDeps, RunRequest } from '../../../src/runtime/engine/request.js';
+import type { RunResult } from '../../../src/runtime/engine/run.js';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
 import type { TeamDefinition } from '../../../src/runtime/definitions.js';
 import {
   CLIENT_TOOL,
   NOW_S,
-  drain,
   makeAgent,
-  makeRequest,
   makeTeam,
   named,
   names,
   only,
   testDeps,
+  runToEnd,
+  type RunOptions,
 } from './fixtures/harness.js';
 
 const ECHOER = makeAgent();
@@ -47,21 +46,9 @@ const MEMBER = [
 
 function run(
   message: string,
-  options: {
-    team?: TeamDefinition;
-    request?: Partial<RunRequest>;
-    deps?: EngineDeps;
-    onEvent?: (event: RunEvent) => void;
-  } = {},
+  options: RunOptions & { team?: TeamDefinition } = {},
 ): Promise<{ events: RunEvent[]; result: RunResult }> {
-  return drain(
-    runEntity(
-      options.team ?? TEAM,
-      makeRequest(message, options.request),
-      options.deps ?? testDeps(),
-    ),
-    options.onEvent,
-  );
+  return runToEnd(options.team ?? TEAM, message, options);
 }
 
 t.test('each member in order, nested, then the joined answer as TeamRunContent', async (t) => {

@@ -3,22 +3,21 @@
  * events nested with the step's fields; a step's error, pause or cancel ending the workflow.
  */
 import t from 'tap';
-import { runEntity, type RunResult } from '../../../src/runtime/engine/run.js';
-import type { EngineDeps, RunRequest } from '../../../src/runtime/engine/request.js';
+import type { RunResult } from '../../../src/runtime/engine/run.js';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
 import type { WorkflowDefinition } from '../../../src/runtime/definitions.js';
 import {
   CLIENT_TOOL,
   NOW_S,
-  drain,
   makeAgent,
-  makeRequest,
   makeTeam,
   makeWorkflow,
   named,
   names,
   only,
   testDeps,
+  runToEnd,
+  type RunOptions,
 } from './fixtures/harness.js';
 
 const WRITER = makeAgent({ id: 'writer', name: 'Writer' });
@@ -39,21 +38,9 @@ const FLOW_COMMON = {
 
 function run(
   message: string,
-  options: {
-    workflow?: WorkflowDefinition;
-    request?: Partial<RunRequest>;
-    deps?: EngineDeps;
-    onEvent?: (event: RunEvent) => void;
-  } = {},
+  options: RunOptions & { workflow?: WorkflowDefinition } = {},
 ): Promise<{ events: RunEvent[]; result: RunResult }> {
-  return drain(
-    runEntity(
-      options.workflow ?? FLOW,
-      makeRequest(message, options.request),
-      options.deps ?? testDeps(),
-    ),
-    options.onEvent,
-  );
+  return runToEnd(options.workflow ?? FLOW, message, options);
 }
 
 /** The names of the events the workflow itself emitted. */
