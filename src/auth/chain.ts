@@ -4,6 +4,7 @@
  * mine", a principal, or a failure that stops the chain (STYLE.md §8.3). Never writes a response,
  * chooses a status, or logs or returns a token, key or claim.
  */
+import { hasJwtSource } from '../shared/jwt-source.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { KeyObject } from 'node:crypto';
 import type { Clock } from '../shared/clock.js';
@@ -66,30 +67,7 @@ export const SERVICE_ACCOUNT_PREFIX = 'svc_pat_';
 /** Default bound of the verified-JWT cache. */
 export const DEFAULT_TOKEN_CACHE_MAX = 10_000;
 
-/**
- * Whether a JWT source is configured: verification keys, a JWKS file or URL, the deprecated
- * `secret_key`, development keys, or `validate: false` (CONTRACT.md §9.3). With one, a token the
- * other authenticators do not claim is a JWT, and the security key is ignored (§3.1).
- */
-export function hasJwtSource(
-  settings: Pick<
-    AuthSettings,
-    'verification_keys' | 'jwks_file' | 'jwks_url' | 'secret_key' | 'dev_keys' | 'validate'
-  >,
-): boolean {
-  return (
-    settings.verification_keys.length > 0 ||
-    nonEmpty(settings.jwks_file) ||
-    nonEmpty(settings.jwks_url) ||
-    nonEmpty(settings.secret_key ?? null) ||
-    nonEmpty(settings.dev_keys) ||
-    !settings.validate
-  );
-}
-
-function nonEmpty(value: string | null): boolean {
-  return value !== null && value !== '';
-}
+export { hasJwtSource } from '../shared/jwt-source.js';
 
 /** What the chain needs besides the settings. */
 export interface AuthChainDeps {

@@ -2,10 +2,11 @@
  * Validates an interpolated config tree: schema, environment defaults, cross-field checks and
  * warnings, collecting every problem; then deep-freezes. Never reads files or resolves paths.
  */
+import { hasJwtSource } from '../shared/jwt-source.js';
 import type { z } from 'zod';
 import { formatKeyPath } from '../shared/problem.js';
 import type { Env } from './env.js';
-import { configSchema, sectionKeys, type AuthConfig, type GatewayConfig } from './schema.js';
+import { configSchema, sectionKeys, type GatewayConfig } from './schema.js';
 
 /** One problem or warning located by key path only; the loader adds file and line. */
 export interface KeyIssue {
@@ -22,21 +23,7 @@ export type Validation =
 
 type Path = readonly (string | number)[];
 
-/**
- * Whether `auth` names a JWT source: verification keys (after environment defaults), a JWKS
- * file or URL, the deprecated `secret_key`, development keys, or `validate: false` (CONTRACT
- * §9.3). Decides the authenticator order (CONTRACT §3.1) and the start-up checks.
- */
-export function hasJwtSource(auth: AuthConfig): boolean {
-  return (
-    auth.verification_keys.length > 0 ||
-    auth.jwks_file !== null ||
-    auth.jwks_url !== null ||
-    auth.secret_key !== null ||
-    auth.dev_keys !== null ||
-    !auth.validate
-  );
-}
+export { hasJwtSource } from '../shared/jwt-source.js';
 
 /** Freezes `value` and everything reachable from it, so no module can change a loaded config. */
 export function deepFreeze<T>(value: T): T {
