@@ -14,6 +14,10 @@ export interface Caller {
   /** Listing filter for agents/teams/workflows; null = unfiltered. */
   readonly accessibleResourceIds: readonly string[] | null;
   readonly sessionId: string | null;
+  /** Claims the gateway extracted into `session_state`; null when none. */
+  readonly sessionState: Readonly<Record<string, unknown>> | null;
+  /** Claims the gateway extracted into `dependencies`; null when none. */
+  readonly dependencies: Readonly<Record<string, unknown>> | null;
 }
 
 /** The caller with no context header: anonymous, unscoped (runtime run alone). */
@@ -23,9 +27,17 @@ export const ANONYMOUS_CALLER: Caller = Object.freeze({
   scopedUserId: null,
   accessibleResourceIds: null,
   sessionId: null,
+  sessionState: null,
+  dependencies: null,
 });
 
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** A non-empty JSON object, or null. */
+const claimsOrNull = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0
+    ? (v as Record<string, unknown>)
+    : null;
 
 /** Reads the caller from the request headers. */
 export function callerOf(headers: IncomingHttpHeaders): Caller {
@@ -42,6 +54,8 @@ export function callerOf(headers: IncomingHttpHeaders): Caller {
       ? ids.filter((i): i is string => typeof i === 'string')
       : null,
     sessionId: strOrNull(context.session_id),
+    sessionState: claimsOrNull(context.session_state),
+    dependencies: claimsOrNull(context.dependencies),
   });
 }
 

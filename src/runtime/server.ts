@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { buildCatalogue } from './catalogue.js';
@@ -15,9 +16,14 @@ import { HttpError } from './errors.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
+import { createRunService } from './run-service.js';
 import { openRuntimeStore, type RuntimeStore } from './store/store.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Bounds of a multipart run form. */
+const MAX_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_FILES = 10;
 
 /** Everything a runtime app serves from. */
 export interface RuntimeParts {
@@ -32,6 +38,11 @@ export interface RuntimeParts {
 export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
   void app.register(formbody);
+  // Files are buffered into the body (run forms are small); the limits bound what one form holds.
+  void app.register(multipart, {
+    attachFieldsToBody: true,
+    limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 100 },
+  });
   app.setErrorHandler((error: unknown, _request, reply) => {
     if (error instanceof HttpError) return reply.code(error.status).send({ detail: error.detail });
     // Fastify's own client errors (a body that does not parse, one too large) keep their status.
@@ -55,7 +66,8 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     instantiated_at: parts.startedAt.toISOString(),
   }));
   registerCatalogueRoutes(app, parts.catalogue, 'runtime-db');
-  registerRunRoutes(app, parts.catalogue, parts.store, parts.deps);
+  const runs = createRunService(parts.store, parts.deps);
+  registerRunRoutes(app, parts.catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db');
   return app;
 }

@@ -40,6 +40,8 @@ t.test('the context fields the runtime acts on', async (t) => {
         scoped_user_id: 'alice',
         session_id: 's1',
         accessible_resource_ids: ['a1', 3 as unknown as string],
+        session_state: { plan: 'pro' },
+        dependencies: { tenant: 't1' },
       }),
     }),
     {
@@ -48,6 +50,8 @@ t.test('the context fields the runtime acts on', async (t) => {
       scopedUserId: 'alice',
       accessibleResourceIds: ['a1'],
       sessionId: 's1',
+      sessionState: { plan: 'pro' },
+      dependencies: { tenant: 't1' },
     },
   );
   t.same(
@@ -56,6 +60,8 @@ t.test('the context fields the runtime acts on', async (t) => {
         authenticated: false,
         user_id: null,
         principal_type: 'anonymous',
+        session_state: {},
+        dependencies: ['not', 'an', 'object'] as unknown as Record<string, unknown>,
       }),
     }),
     {
@@ -64,6 +70,8 @@ t.test('the context fields the runtime acts on', async (t) => {
       scopedUserId: null,
       accessibleResourceIds: null,
       sessionId: null,
+      sessionState: null,
+      dependencies: null,
     },
   );
 });
@@ -81,6 +89,8 @@ t.test('run attribution: scoped > context user > client value for anonymous only
     scopedUserId: null,
     accessibleResourceIds: null,
     sessionId: null,
+    sessionState: null,
+    dependencies: null,
   };
   t.equal(runUserOf({ ...base, scopedUserId: 'sa:bot' }, 'mallory'), 'sa:bot');
   t.equal(runUserOf(base, 'mallory'), 'alice');

@@ -9,7 +9,7 @@ import { createEvent, omitNulls, type RunEvent } from './events.js';
 import { messageDict, type RecordedMessage } from './messages.js';
 import { addTokens, metricsDict, NO_TOKENS, turnTokens, type TokenCounts } from './metrics.js';
 import type { PendingTools, RunOutcome } from './outcome.js';
-import type { RunStatus } from './request.js';
+import type { RunStatus, ToolResult } from './request.js';
 import { scopeFields, type RunScope } from './scope.js';
 import { epochSeconds } from './time.js';
 import {
@@ -35,6 +35,30 @@ type Turn =
   | { readonly kind: 'error'; readonly message: string }
   | { readonly kind: 'cancelled' };
 
+/** What a paused agent run keeps to be continued (JSON-serializable). */
+export interface AgentCheckpoint {
+  readonly kind: 'agent';
+  readonly runId: string;
+  readonly message: string;
+  readonly startMs: number;
+  readonly content: string;
+  readonly reasoning: string;
+  readonly tokens: TokenCounts;
+  readonly turns: number;
+  readonly firstChunkMs: number | null;
+  readonly events: readonly RunEvent[];
+  readonly messages: readonly RecordedMessage[];
+  readonly tools: readonly ToolExecution[];
+  /** The calls the client must answer, in call order. */
+  readonly pending: readonly ModelToolCall[];
+}
+
+/** Continuing a paused agent run: its checkpoint and one result per pending call, in order. */
+export interface AgentResume {
+  readonly checkpoint: AgentCheckpoint;
+  readonly results: readonly ToolResult[];
+}
+
 /**
  * Runs `agent` in `scope` with `model` (null: its provider is unknown, the run fails). Yields
  * each event as it happens; returns the outcome, whose output is the agent RunOutput.
@@ -43,22 +67,30 @@ type Turn =
  * deltas, `ModelRequestCompleted` and the turn's tool calls, until a turn calls no tool:
  * `RunContentCompleted`, `RunCompleted`. Ends early with `RunError`, `RunPaused` (a client
  * tool was called) or `RunCancelled` + `RunCompleted`.
+ *
+ * With `resume`, the paused run goes on instead: `RunContinued`, the client's results become
+ * tool messages, and the model turns go on as above (the turn limit counts every turn).
  */
 export async function* runAgent(
   agent: AgentDefinition,
   scope: RunScope,
   model: Model | null,
+  resume: AgentResume | null = null,
 ): AsyncGenerator<RunEvent, RunOutcome, void> {
-  const run = new AgentRun(agent, scope);
-  yield run.emit('RunStarted', run.modelFields);
+  const run = new AgentRun(agent, scope, resume?.checkpoint ?? null);
+  if (resume === null) yield run.emit('RunStarted', run.modelFields);
+  else {
+    yield run.emit('RunContinued');
+    run.answer(resume.checkpoint.pending, resume.results);
+  }
   if (model === null) return yield* run.fail(`Unknown model provider ${agent.model.provider}`);
-  const tools = toolsOf(agent);
+  const tools = toolsOf(agent, scope.clientTools);
   const offered: ModelTool[] = [...tools.values()].map(({ name, description, parameters }) => ({
     name,
     description,
     parameters,
   }));
-  for (let turnIndex = 0; turnIndex < MAX_MODEL_TURNS; turnIndex++) {
+  while (run.turns < MAX_MODEL_TURNS) {
     if (scope.cancel.cancelled) return yield* run.cancel();
     const startMs = run.now();
     const prompt = run.prompt();
@@ -79,22 +111,29 @@ export async function* runAgent(
       cache_write_tokens: 0,
     });
     if (turn.calls.length === 0) return yield* run.complete();
-    const paused: ToolExecution[] = [];
+    const held: ModelToolCall[] = [];
     for (const call of turn.calls) {
       const tool = tools.get(call.name);
-      if (tool?.external_execution === true) paused.push(run.holdTool(call));
+      if (tool?.external_execution === true) held.push(run.holdTool(call));
       else yield* run.executeTool(call, tool !== undefined);
     }
-    if (paused.length > 0) return yield* run.pause(paused);
+    if (held.length > 0) return yield* run.pause(held);
   }
   return yield* run.fail(`Model turn limit reached (${MAX_MODEL_TURNS} turns)`);
 }
 
-/** The tools an agent may call: every built-in, then its configured tools (winning by name). */
-function toolsOf(agent: AgentDefinition): Map<string, ToolDefinition> {
+/**
+ * The tools an agent may call: every built-in, then its configured tools, then the run's client
+ * tools (a later one wins by name).
+ */
+function toolsOf(
+  agent: AgentDefinition,
+  clientTools: readonly ToolDefinition[],
+): Map<string, ToolDefinition> {
   const tools = new Map<string, ToolDefinition>();
   for (const tool of BUILTIN_TOOLS) tools.set(tool.name, { ...tool, external_execution: false });
   for (const tool of agent.tools) tools.set(tool.name, tool);
+  for (const tool of clientTools) tools.set(tool.name, tool);
   return tools;
 }
 
@@ -160,9 +199,10 @@ class AgentRun {
   readonly modelFields: Readonly<Record<string, unknown>>;
   /** All content deltas so far (partial when cancelled). */
   content = '';
+  /** Model turns taken so far (a continued run counts those before the pause). */
+  turns = 0;
   private reasoning = '';
   private tokens: TokenCounts = NO_TOKENS;
-  private turns = 0;
   private firstChunkMs: number | null = null;
   private readonly startMs: number;
   private readonly common: Readonly<Record<string, unknown>>;
@@ -170,15 +210,47 @@ class AgentRun {
   private readonly messages: RecordedMessage[] = [];
   private readonly tools: ToolExecution[] = [];
 
-  constructor(agent: AgentDefinition, scope: RunScope) {
+  /** A new run, or (with a checkpoint) the paused run restored as it was. */
+  constructor(agent: AgentDefinition, scope: RunScope, checkpoint: AgentCheckpoint | null) {
     this.agent = agent;
     this.scope = scope;
-    this.startMs = this.now();
     this.modelFields = { model: agent.model.id, model_provider: agent.model.provider };
     this.common = { agent_id: agent.id, agent_name: agent.name, ...scopeFields(scope) };
+    if (checkpoint !== null) {
+      this.startMs = checkpoint.startMs;
+      this.content = checkpoint.content;
+      this.reasoning = checkpoint.reasoning;
+      this.tokens = checkpoint.tokens;
+      this.turns = checkpoint.turns;
+      this.firstChunkMs = checkpoint.firstChunkMs;
+      this.events.push(...checkpoint.events);
+      this.messages.push(...checkpoint.messages);
+      this.tools.push(...checkpoint.tools);
+      return;
+    }
+    this.startMs = this.now();
     const system = [agent.description, agent.instructions].filter((part) => part !== null);
     if (system.length > 0) this.record({ role: 'system', content: system.join('\n\n') });
     this.record({ role: 'user', content: scope.message });
+  }
+
+  /** The client's results for the held calls: each finishes its tool and becomes a tool message. */
+  answer(pending: readonly ModelToolCall[], results: readonly ToolResult[]): void {
+    const nowMs = this.now();
+    for (const [index, call] of pending.entries()) {
+      const result = results[index] as ToolResult;
+      const at = this.tools.findIndex((tool) => tool['tool_call_id'] === call.id);
+      const end = { result: result.content, error: result.error, startMs: nowMs, endMs: nowMs };
+      this.tools[at] = finishToolExecution(this.tools[at] as ToolExecution, end);
+      this.record({
+        role: 'tool',
+        content: result.content,
+        toolCallId: call.id,
+        toolName: call.name,
+        toolArgs: call.args,
+        toolCallError: result.error,
+      });
+    }
   }
 
   now(): number {
@@ -236,14 +308,11 @@ class AgentRun {
   }
 
   /** A call the client must execute: recorded, not run; the run pauses on it. */
-  holdTool(call: ModelToolCall): ToolExecution {
-    const tool = startToolExecution({
-      ...call,
-      createdAt: epochSeconds(this.now()),
-      external: true,
-    });
-    this.tools.push(tool);
-    return tool;
+  holdTool(call: ModelToolCall): ModelToolCall {
+    this.tools.push(
+      startToolExecution({ ...call, createdAt: epochSeconds(this.now()), external: true }),
+    );
+    return call;
   }
 
   *complete(): Generator<RunEvent, RunOutcome, void> {
@@ -263,12 +332,14 @@ class AgentRun {
     return this.finish('CANCELLED', this.content, null);
   }
 
-  *pause(tools: readonly ToolExecution[]): Generator<RunEvent, RunOutcome, void> {
+  *pause(held: readonly ModelToolCall[]): Generator<RunEvent, RunOutcome, void> {
+    const ids = new Set(held.map((call) => call.id));
+    const tools = this.tools.filter((tool) => ids.has(tool['tool_call_id'] as string));
     const requirements = tools.map((tool) =>
       createRequirement(tool, this.scope.deps.newId(), this.now()),
     );
     yield this.emit('RunPaused', { tools, requirements, content: this.content });
-    return this.finish('PAUSED', this.content, { tools, requirements });
+    return this.finish('PAUSED', this.content, { tools, requirements }, held);
   }
 
   private completion(): Record<string, unknown> {
@@ -298,9 +369,32 @@ class AgentRun {
     this.messages.push({ id: this.scope.deps.newId(), createdAt, message });
   }
 
-  private finish(status: RunStatus, text: string, pending: PendingTools | null): RunOutcome {
+  private finish(
+    status: RunStatus,
+    text: string,
+    pending: PendingTools | null,
+    held: readonly ModelToolCall[] = [],
+  ): RunOutcome {
     const { agent, scope } = this;
     const events = [...this.events];
+    const checkpoint: AgentCheckpoint | null =
+      pending === null
+        ? null
+        : {
+            kind: 'agent',
+            runId: scope.runId,
+            message: scope.message,
+            startMs: this.startMs,
+            content: this.content,
+            reasoning: this.reasoning,
+            tokens: this.tokens,
+            turns: this.turns,
+            firstChunkMs: this.firstChunkMs,
+            events,
+            messages: [...this.messages],
+            tools: [...this.tools],
+            pending: held,
+          };
     const output = omitNulls({
       run_id: scope.runId,
       agent_id: agent.id,
@@ -332,6 +426,7 @@ class AgentRun {
       tokens: this.tokens,
       events,
       pending,
+      checkpoint,
     };
   }
 }

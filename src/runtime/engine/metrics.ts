@@ -32,6 +32,16 @@ export function addTokens(a: TokenCounts, b: TokenCounts): TokenCounts {
   };
 }
 
+/** Field-wise difference: what a continued run added to the counts it had at its pause. */
+export function subtractTokens(a: TokenCounts, b: TokenCounts): TokenCounts {
+  return {
+    input_tokens: a.input_tokens - b.input_tokens,
+    output_tokens: a.output_tokens - b.output_tokens,
+    total_tokens: a.total_tokens - b.total_tokens,
+    reasoning_tokens: a.reasoning_tokens - b.reasoning_tokens,
+  };
+}
+
 /** Tokens of one model turn: the prompt in, and the text, reasoning and tool calls out. */
 export function turnTokens(
   prompt: readonly ModelMessage[],

@@ -2,6 +2,7 @@
  * What a run takes and gives back: the request, the result and the injected clock, ids and sleep.
  * Types only; the routes build requests and persist results, the engine itself does no I/O.
  */
+import type { ToolDefinition } from '../definitions.js';
 
 /** A run's final status (RUNTIME_API §4.3). */
 export type RunStatus = 'COMPLETED' | 'PAUSED' | 'CANCELLED' | 'ERROR';
@@ -16,6 +17,27 @@ export interface RunRequest {
   readonly sessionState: Record<string, unknown>;
   /** Set `cancelled = true` from outside to stop the run between deltas. */
   readonly cancel: { cancelled: boolean };
+  /**
+   * Tools the client executes for this run only (AG-UI `tools[]`): offered to every agent of the
+   * run after its own tools; a call to one pauses the run.
+   */
+  readonly clientTools?: readonly ToolDefinition[] | undefined;
+}
+
+/** A client's answer to one paused tool call. */
+export interface ToolResult {
+  readonly toolCallId: string;
+  /** The tool's result, or the error text when `error`. */
+  readonly content: string;
+  readonly error: boolean;
+}
+
+/** Continuing a paused run: the run's identity, its checkpoint, and the answers to its calls. */
+export interface ContinueRequest extends Omit<RunRequest, 'message'> {
+  /** The `checkpoint` of the paused run's result, as stored. */
+  readonly checkpoint: unknown;
+  /** One answer per pending tool call (the caller checked they match). */
+  readonly results: readonly ToolResult[];
 }
 
 /** How a run ended. */
@@ -24,6 +46,11 @@ export interface RunResult {
   /** The run output dict of RUNTIME_API §4.3 (agent RunOutput / TeamRunOutput / workflow run), with `events` included. */
   readonly output: Record<string, unknown>;
   readonly sessionState: Record<string, unknown>;
+  /**
+   * What a PAUSED run needs to be continued (JSON-serializable, opaque outside the engine);
+   * null for every other status.
+   */
+  readonly checkpoint: unknown;
 }
 
 /** Time, ids and waiting, injected so tests control them. */

@@ -8,12 +8,20 @@ import { resolveModel } from '../model/resolve.js';
 import { runAgent } from './agent-run.js';
 import type { RunEvent } from './events.js';
 import type { EngineDeps, RunRequest, RunResult } from './request.js';
+import { rootCheckpoint } from './root-checkpoint.js';
 import { createRootScope } from './scope.js';
 import { runTeam } from './team-run.js';
 import { runWorkflow } from './workflow-run.js';
 
 export type { RunEvent } from './events.js';
-export type { EngineDeps, RunRequest, RunResult, RunStatus } from './request.js';
+export type {
+  ContinueRequest,
+  EngineDeps,
+  RunRequest,
+  RunResult,
+  RunStatus,
+  ToolResult,
+} from './request.js';
 
 /**
  * Runs an agent, team or workflow: yields each event as it happens, returns the result. The
@@ -32,5 +40,10 @@ export async function* runEntity(
       : entity.kind === 'team'
         ? yield* runTeam(entity, scope, resolveModel)
         : yield* runWorkflow(entity, scope, resolveModel);
-  return { status: outcome.status, output: outcome.output, sessionState: outcome.sessionState };
+  return {
+    status: outcome.status,
+    output: outcome.output,
+    sessionState: outcome.sessionState,
+    checkpoint: rootCheckpoint(scope, outcome.checkpoint),
+  };
 }

@@ -2,6 +2,7 @@
  * Where a run sits — at the top, as a team member or as a workflow step — and the fields its
  * events carry because of that (RUNTIME_API §4.2). Pure.
  */
+import type { ToolDefinition } from '../definitions.js';
 import type { EngineDeps, RunRequest } from './request.js';
 
 /** The workflow step a nested run executes; copied into every event of that run. */
@@ -28,6 +29,8 @@ export interface RunScope {
   /** The team run a member run belongs to. */
   readonly parentRunId: string | null;
   readonly workflow: WorkflowLink | null;
+  /** Tools the client executes for this run (AG-UI), offered to every agent in it. */
+  readonly clientTools: readonly ToolDefinition[];
 }
 
 /** The scope of a top-level run; the session state is copied so the request's stays untouched. */
@@ -43,6 +46,7 @@ export function createRootScope(request: RunRequest, deps: EngineDeps): RunScope
     depth: 0,
     parentRunId: null,
     workflow: null,
+    clientTools: request.clientTools ?? [],
   };
 }
 

@@ -1,204 +1,209 @@
 /**
- * `POST /agents|teams|workflows/{id}/runs` (RUNTIME_API.md §4.1): start a run from a form, stream
- * its events as SSE (or answer the run output), and persist the session and the run. Never
- * checks scopes: the gateway did; it only confines data to the caller the gateway named.
+ * The run routes of agents, teams and workflows (RUNTIME_API.md §4): start a run from a form and
+ * stream its events as SSE (or answer the run output), continue a paused run with tool results,
+ * cancel a run, and read a session's runs back. Never checks scopes: the gateway did; the run
+ * service confines data to the caller the gateway named.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { callerOf, isReservedUserId, runUserOf } from '../caller.js';
-import type {
-  AgentDefinition,
-  Catalogue,
-  TeamDefinition,
-  WorkflowDefinition,
-} from '../definitions.js';
-import { runEntity, type EngineDeps, type RunResult } from '../engine/run.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf, type Caller } from '../caller.js';
+import type { Catalogue } from '../definitions.js';
+import type { RunEvent, RunResult } from '../engine/run.js';
 import { HttpError, missingField } from '../errors.js';
+import { checkFiles, formBoolean, formJson, formString, readForm, type Form } from '../forms.js';
+import type { ActiveRun, Entity, RunService, ToolResult } from '../run-service.js';
 import { startEventStream, writeEvent } from '../sse.js';
-import type { RunRecord, SessionRecord, SessionType } from '../store/records.js';
 import type { RuntimeStore } from '../store/store.js';
+import { runSchema } from './sessions.js';
 
-type Entity = AgentDefinition | TeamDefinition | WorkflowDefinition;
+type Params = { id: string; run_id: string };
+type Query = { session_id?: string; status?: string };
 
-const TRUE = new Set(['true', '1', 'yes', 'on']);
-const FALSE = new Set(['false', '0', 'no', 'off']);
-
-/** A form boolean (`true/false/1/0/yes/no/on/off`); 422 otherwise. */
-export function formBoolean(value: unknown, field: string, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  const text = String(value).toLowerCase();
-  if (TRUE.has(text)) return true;
-  if (FALSE.has(text)) return false;
-  throw new HttpError(422, [
-    {
-      type: 'bool_parsing',
-      loc: ['body', field],
-      msg: 'Input should be a valid boolean, unable to interpret input',
-      input: value,
-    },
-  ]);
-}
-
-function formString(body: Record<string, unknown>, field: string): string | null {
-  const value = body[field];
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
-/** Registers the run routes. */
+/** Registers the run routes of the three kinds. */
 export function registerRunRoutes(
   app: FastifyInstance,
   catalogue: Catalogue,
+  runs: RunService,
   store: RuntimeStore,
-  deps: EngineDeps,
 ): void {
   const kinds = [
-    { path: 'agents', type: 'agent', label: 'Agent', items: catalogue.agents },
-    { path: 'teams', type: 'team', label: 'Team', items: catalogue.teams },
-    { path: 'workflows', type: 'workflow', label: 'Workflow', items: catalogue.workflows },
+    { path: 'agents', label: 'Agent', items: catalogue.agents },
+    { path: 'teams', label: 'Team', items: catalogue.teams },
+    { path: 'workflows', label: 'Workflow', items: catalogue.workflows },
   ] as const;
   for (const kind of kinds) {
-    app.post<{ Params: { id: string } }>(`/${kind.path}/:id/runs`, async (request, reply) => {
+    const entityOf = (request: FastifyRequest<{ Params: Pick<Params, 'id'> }>): Entity => {
       const entity = (kind.items as ReadonlyMap<string, Entity>).get(request.params.id);
       if (entity === undefined) throw new HttpError(404, `${kind.label} not found`);
-      // Run routes take forms (RUNTIME_API.md §0): a JSON body is not one, so it has no message.
-      const isForm = (request.headers['content-type'] ?? '').startsWith(
-        'application/x-www-form-urlencoded',
-      );
-      const body = (
-        isForm && typeof request.body === 'object' && request.body !== null ? request.body : {}
-      ) as Record<string, unknown>;
-      const message = typeof body.message === 'string' ? body.message : null;
-      if (message === null) throw missingField('body', 'message');
-      const stream = formBoolean(body.stream, 'stream', true);
+      return entity;
+    };
+
+    app.post<{ Params: Params }>(`/${kind.path}/:id/runs`, async (request, reply) => {
+      const entity = entityOf(request);
+      const form = readForm(request);
+      // A JSON body is not a form, so it has no message (RUNTIME_API.md §0).
+      const message = form.fields['message'];
+      if (message === undefined) throw missingField('body', 'message');
+      const stream = formBoolean(form, 'stream', true);
+      checkFiles(form);
       const caller = callerOf(request.headers);
-      const clientUser = formString(body, 'user_id');
-      if (clientUser !== null && !caller.authenticated && isReservedUserId(clientUser)) {
-        throw new HttpError(403, 'Client-supplied user_id may not claim a reserved principal');
-      }
-      const userId = runUserOf(caller, clientUser);
-      const session = openSession(store, {
-        sessionId: caller.sessionId ?? formString(body, 'session_id'),
-        type: kind.type,
-        componentId: entity.id,
-        userId,
-        scopedUserId: caller.scopedUserId,
-        newId: deps.newId,
-        now: Math.floor(deps.clock.now() / 1000),
-      });
-      const runId = deps.newId();
-      const cancel = { cancelled: false };
-      const generator = runEntity(
+      const run = runs.start({
         entity,
-        {
-          runId,
-          sessionId: session.session_id,
-          userId,
-          message,
-          sessionState: session.session_state,
-          cancel,
-        },
-        deps,
-      );
-      const record: RunRecord = {
-        run_id: runId,
-        session_id: session.session_id,
-        session_type: kind.type,
-        component_id: entity.id,
-        parent_run_id: null,
-        user_id: userId,
-        status: 'RUNNING',
-        input: message,
-        output: {},
-        created_at: session.updated_at,
-        updated_at: session.updated_at,
-      };
-      store.putRun(record);
-      if (stream)
-        return streamRun(reply, generator, cancel, (result) =>
-          finish(store, session, record, result, deps),
-        );
-      let step = await generator.next();
-      while (!step.done) step = await generator.next();
-      finish(store, session, record, step.value, deps);
-      return step.value.output;
+        caller,
+        clientUserId: formString(form, 'user_id'),
+        sessionId: formString(form, 'session_id'),
+        message,
+        sessionState: sessionStateOf(form, caller, store, entity),
+      });
+      return answer(reply, run, stream);
     });
+
+    app.post<{ Params: Params; Querystring: Query }>(
+      `/${kind.path}/:id/runs/:run_id/continue`,
+      async (request, reply) => {
+        const entity = entityOf(request);
+        const form = readForm(request);
+        const stream = formBoolean(form, 'stream', true);
+        const run = runs.continue(
+          {
+            entity,
+            caller: callerOf(request.headers),
+            runId: request.params.run_id,
+            sessionId: formString(form, 'session_id') ?? request.query.session_id ?? null,
+          },
+          toolResultsOf(form),
+        );
+        return answer(reply, run, stream);
+      },
+    );
+
+    app.post<{ Params: Params; Querystring: Query }>(
+      `/${kind.path}/:id/runs/:run_id/cancel`,
+      async (request) => {
+        const entity = entityOf(request);
+        runs.cancel({
+          entity,
+          caller: callerOf(request.headers),
+          runId: request.params.run_id,
+          sessionId: request.query.session_id ?? formString(readForm(request), 'session_id'),
+        });
+        return {};
+      },
+    );
+
+    app.get<{ Params: Params; Querystring: Query }>(`/${kind.path}/:id/runs`, async (request) => {
+      const entity = entityOf(request);
+      const sessionId = request.query.session_id;
+      if (sessionId === undefined) throw missingField('query', 'session_id');
+      const caller = callerOf(request.headers);
+      const session = store.getSession(sessionId);
+      if (
+        session === null ||
+        session.component_id !== entity.id ||
+        (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
+      ) {
+        throw new HttpError(404, 'Session not found');
+      }
+      const { status } = request.query;
+      return store
+        .listRuns(sessionId)
+        .filter((run) => status === undefined || run.status === status)
+        .map(runSchema);
+    });
+
+    app.get<{ Params: Params; Querystring: Query }>(
+      `/${kind.path}/:id/runs/:run_id`,
+      async (request) => {
+        const entity = entityOf(request);
+        const sessionId = request.query.session_id;
+        if (sessionId === undefined) throw missingField('query', 'session_id');
+        const run = runs.getRun({
+          entity,
+          caller: callerOf(request.headers),
+          runId: request.params.run_id,
+          sessionId,
+        });
+        return {
+          ...run.output,
+          run_id: run.run_id,
+          session_id: run.session_id,
+          status: run.status,
+        };
+      },
+    );
   }
 }
 
-/** Finds the session to run in (confined to the scoped caller), or creates it. */
-function openSession(
+/**
+ * The state a run starts from: the session's stored state, then the form's `session_state`
+ * (a JSON object), then the claims the gateway extracted (`session_state` in the context).
+ */
+function sessionStateOf(
+  form: Form,
+  caller: Caller,
   store: RuntimeStore,
-  o: {
-    sessionId: string | null;
-    type: SessionType;
-    componentId: string;
-    userId: string | null;
-    scopedUserId: string | null;
-    newId: () => string;
-    now: number;
-  },
-): SessionRecord {
-  if (o.sessionId !== null) {
-    const existing = store.getSession(o.sessionId);
-    if (existing !== null) {
-      // Another user's session, or another component's, is not the caller's to write into.
-      const foreign =
-        (o.scopedUserId !== null && existing.user_id !== o.scopedUserId) ||
-        existing.session_type !== o.type ||
-        existing.component_id !== o.componentId;
-      if (foreign) throw new HttpError(404, 'Session not found');
-      return existing;
+  entity: Entity,
+): Record<string, unknown> | null {
+  const given = formJson(form, 'session_state');
+  if (given !== null && (typeof given !== 'object' || Array.isArray(given))) {
+    throw new HttpError(400, 'session_state must be a JSON object');
+  }
+  if (given === null && caller.sessionState === null) return null;
+  const sessionId = caller.sessionId ?? formString(form, 'session_id');
+  const stored = sessionId === null ? null : store.getSession(sessionId);
+  const base = stored !== null && stored.component_id === entity.id ? stored.session_state : {};
+  return { ...base, ...(given as Record<string, unknown> | null), ...caller.sessionState };
+}
+
+/**
+ * The client's tool results from a continue form: `tools` (agents: ToolExecution dicts with
+ * `result`), `requirements` (teams: RunRequirement dicts with `external_execution_result`) or
+ * `step_requirements` (workflows, either shape). Entries without a result are not answers.
+ */
+function toolResultsOf(form: Form): ToolResult[] {
+  const results: ToolResult[] = [];
+  for (const field of ['tools', 'requirements', 'step_requirements']) {
+    const value = formJson(form, field);
+    if (value === null) continue;
+    if (!Array.isArray(value)) throw new HttpError(400, `${field} must be a JSON array`);
+    for (const item of value as unknown[]) {
+      if (typeof item !== 'object' || item === null) {
+        throw new HttpError(400, `Each entry of ${field} must be a JSON object`);
+      }
+      const entry = item as Record<string, unknown>;
+      const nested = entry['tool_execution'];
+      const tool = (typeof nested === 'object' && nested !== null ? nested : entry) as Record<
+        string,
+        unknown
+      >;
+      const id = tool['tool_call_id'];
+      const result = entry['external_execution_result'] ?? tool['result'];
+      if (typeof id !== 'string' || typeof result !== 'string') continue;
+      results.push({ toolCallId: id, content: result, error: tool['tool_call_error'] === true });
     }
   }
-  const session: SessionRecord = {
-    session_id: o.sessionId ?? o.newId(),
-    session_type: o.type,
-    component_id: o.componentId,
-    user_id: o.userId,
-    session_name: null,
-    session_state: {},
-    metadata: null,
-    created_at: o.now,
-    updated_at: o.now,
-  };
-  store.putSession(session);
-  return session;
+  return results;
 }
 
-function finish(
-  store: RuntimeStore,
-  session: SessionRecord,
-  record: RunRecord,
-  result: RunResult,
-  deps: EngineDeps,
-): void {
-  const now = Math.floor(deps.clock.now() / 1000);
-  store.putRun({ ...record, status: result.status, output: result.output, updated_at: now });
-  store.putSession({
-    ...session,
-    session_name: session.session_name ?? record.input.slice(0, 100),
-    session_state: result.sessionState,
-    updated_at: now,
-  });
+/** Streams the run as SSE, or drains it and answers the run output. */
+async function answer(reply: FastifyReply, run: ActiveRun, stream: boolean): Promise<unknown> {
+  if (stream) return streamRun(reply, run);
+  let step = await run.events.next();
+  while (!step.done) step = await run.events.next();
+  return step.value.output;
 }
 
-/** Streams a run's events as SSE; a client that leaves cancels the run. */
-async function streamRun(
-  reply: FastifyReply,
-  generator: AsyncGenerator<{ event: string }, RunResult, void>,
-  cancel: { cancelled: boolean },
-  done: (result: RunResult) => void,
-): Promise<void> {
+/** Streams a run's events as SSE; a client that leaves cancels the run, which is still stored. */
+async function streamRun(reply: FastifyReply, run: ActiveRun): Promise<void> {
   const res = reply.raw;
   reply.hijack();
   startEventStream(res);
   res.once('close', () => {
-    if (!res.writableFinished) cancel.cancelled = true;
+    if (!res.writableFinished) run.cancel();
   });
-  let step = await generator.next();
+  let step: IteratorResult<RunEvent, RunResult> = await run.events.next();
   while (!step.done) {
     writeEvent(res, step.value.event, step.value);
-    step = await generator.next();
+    step = await run.events.next();
   }
-  done(step.value);
   res.end();
 }

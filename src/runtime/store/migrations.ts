@@ -61,6 +61,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_session ON runs (session_id, created_at, seq);
     `,
   },
+  {
+    version: 2,
+    name: 'run checkpoints',
+    // What the engine needs to continue a paused run; kept apart from `output`, which is the
+    // public RunOutput, and cleared once the run is no longer paused.
+    sql: `ALTER TABLE runs ADD COLUMN checkpoint TEXT;`,
+  },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */

@@ -41,6 +41,8 @@ export interface RunRecord {
   input: string;
   /** The full run output dict (RUNTIME_API §4.3), kept as JSON. */
   output: Record<string, unknown>;
+  /** What the engine needs to continue a PAUSED run (JSON, opaque here); null otherwise. */
+  checkpoint: unknown;
   /** Epoch seconds (an integer). */
   created_at: number;
   /** Epoch seconds (an integer). */

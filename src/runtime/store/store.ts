@@ -66,6 +66,7 @@ interface RunRow {
   status: RunStatus;
   input: string;
   output: string;
+  checkpoint: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -92,6 +93,7 @@ const RUN_COLUMNS = [
   'status',
   'input',
   'output',
+  'checkpoint',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof RunRow)[];
@@ -141,13 +143,18 @@ function toRunRow(run: RunRecord): RunRow {
     status: run.status,
     input: run.input,
     output: JSON.stringify(run.output),
+    checkpoint: run.checkpoint == null ? null : JSON.stringify(run.checkpoint),
     created_at: run.created_at,
     updated_at: run.updated_at,
   };
 }
 
 function fromRunRow(row: RunRow): RunRecord {
-  return { ...row, output: JSON.parse(row.output) as Record<string, unknown> };
+  return {
+    ...row,
+    output: JSON.parse(row.output) as Record<string, unknown>,
+    checkpoint: row.checkpoint === null ? null : (JSON.parse(row.checkpoint) as unknown),
+  };
 }
 
 /** Prepare every statement once and wrap them as a {@link RuntimeStore}. */

@@ -93,6 +93,7 @@ t.test('plain text: every event and the whole run output', async (t) => {
   t.same(result, {
     status: 'COMPLETED',
     sessionState: {},
+    checkpoint: null,
     output: {
       run_id: 'run-1',
       agent_id: 'echoer',

@@ -7,8 +7,6 @@ import { once } from 'node:events';
 import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { HttpError } from '../../../src/runtime/errors.js';
-import { formBoolean } from '../../../src/runtime/routes/runs.js';
 import type { RunRecord } from '../../../src/runtime/store/records.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../src/runtime/store/store.js';
 import {
@@ -66,48 +64,6 @@ const VALIDATION_BOOL = (field: string, input: unknown) => ({
 const MISSING_MESSAGE = {
   detail: [{ type: 'missing', loc: ['body', 'message'], msg: 'Field required', input: null }],
 };
-
-t.test('formBoolean: the words FastAPI accepts, the fallback, and 422 otherwise', async (t) => {
-  const rows: { value: unknown; fallback: boolean; expected: boolean }[] = [
-    { value: 'true', fallback: false, expected: true },
-    { value: 'TRUE', fallback: false, expected: true },
-    { value: '1', fallback: false, expected: true },
-    { value: 'yes', fallback: false, expected: true },
-    { value: 'On', fallback: false, expected: true },
-    { value: true, fallback: false, expected: true },
-    { value: 'false', fallback: true, expected: false },
-    { value: '0', fallback: true, expected: false },
-    { value: 'no', fallback: true, expected: false },
-    { value: 'OFF', fallback: true, expected: false },
-    { value: false, fallback: true, expected: false },
-    { value: 0, fallback: true, expected: false },
-    { value: undefined, fallback: true, expected: true },
-    { value: undefined, fallback: false, expected: false },
-    { value: '', fallback: true, expected: true },
-    { value: '', fallback: false, expected: false },
-  ];
-  for (const row of rows) {
-    t.equal(
-      formBoolean(row.value, 'stream', row.fallback),
-      row.expected,
-      `${JSON.stringify(row.value)} (fallback ${row.fallback})`,
-    );
-  }
-  for (const bad of ['maybe', 'y', 'n', 't', '2', ' true', 'truee', 2, null]) {
-    let caught: unknown = null;
-    try {
-      formBoolean(bad, 'background', true);
-    } catch (err) {
-      caught = err;
-    }
-    t.ok(caught instanceof HttpError, `${JSON.stringify(bad)}: throws an HttpError`);
-    t.match(
-      caught,
-      { status: 422, detail: VALIDATION_BOOL('background', bad).detail },
-      `${JSON.stringify(bad)}: 422 bool_parsing`,
-    );
-  }
-});
 
 t.test('the stream field picks SSE or JSON; a bad value is 422', async (t) => {
   const rt = runtimeApp(t);

@@ -1,0 +1,78 @@
+/**
+ * Continuing a paused run (RUNTIME_API §4.4): restores the agent, team or workflow from the
+ * checkpoint its pause returned and goes on with the client's tool results. Also says which
+ * calls a checkpoint waits on. Pure like the rest of the engine: no I/O, no HTTP.
+ */
+import type { AgentDefinition, TeamDefinition, WorkflowDefinition } from '../definitions.js';
+import { resolveModel } from '../model/resolve.js';
+import { runAgent, type AgentCheckpoint } from './agent-run.js';
+import type { RunEvent } from './events.js';
+import type { ContinueRequest, EngineDeps, RunResult } from './request.js';
+import { rootCheckpoint, type RootCheckpoint } from './root-checkpoint.js';
+import { createRootScope } from './scope.js';
+import { runTeam, type TeamCheckpoint } from './team-run.js';
+import { runWorkflow, type WorkflowCheckpoint } from './workflow-run.js';
+
+/** One tool call a paused run waits on. */
+export interface PendingCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly toolArgs: Record<string, unknown>;
+}
+
+/** The calls a stored checkpoint waits on, in call order; `[]` for anything else. */
+export function pendingCallsOf(checkpoint: unknown): readonly PendingCall[] {
+  const root = checkpoint as RootCheckpoint | null;
+  if (root?.v !== 1) return [];
+  let run: AgentCheckpoint | TeamCheckpoint | WorkflowCheckpoint = root.run;
+  while (run.kind !== 'agent') run = run.kind === 'team' ? run.member : run.executor;
+  return run.pending.map((call) => ({
+    toolCallId: call.id,
+    toolName: call.name,
+    toolArgs: call.args,
+  }));
+}
+
+/**
+ * Continues a paused run: yields its events (first `RunContinued`, `TeamRunContinued` or
+ * `WorkflowContinued`) and returns its result, as {@link runEntity} does. `request.results`
+ * holds one result per call of {@link pendingCallsOf}, in that order.
+ *
+ * @throws {TypeError} when the checkpoint is not one this engine wrote for this entity
+ */
+export async function* continueEntity(
+  entity: AgentDefinition | TeamDefinition | WorkflowDefinition,
+  request: ContinueRequest,
+  deps: EngineDeps,
+): AsyncGenerator<RunEvent, RunResult, void> {
+  const root = request.checkpoint as RootCheckpoint | null;
+  if (root?.v !== 1 || root.run.kind !== entity.kind || root.run.runId !== request.runId) {
+    throw new TypeError(`Run ${request.runId} has no checkpoint to continue from`);
+  }
+  const scope = createRootScope(
+    { ...request, message: root.message, clientTools: root.clientTools },
+    deps,
+  );
+  const { results } = request;
+  const outcome =
+    entity.kind === 'agent'
+      ? yield* runAgent(entity, scope, resolveModel(entity.model), {
+          checkpoint: root.run as AgentCheckpoint,
+          results,
+        })
+      : entity.kind === 'team'
+        ? yield* runTeam(entity, scope, resolveModel, {
+            checkpoint: root.run as TeamCheckpoint,
+            results,
+          })
+        : yield* runWorkflow(entity, scope, resolveModel, {
+            checkpoint: root.run as WorkflowCheckpoint,
+            results,
+          });
+  return {
+    status: outcome.status,
+    output: outcome.output,
+    sessionState: outcome.sessionState,
+    checkpoint: rootCheckpoint(scope, outcome.checkpoint),
+  };
+}

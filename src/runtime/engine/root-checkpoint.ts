@@ -1,0 +1,28 @@
+/**
+ * The checkpoint a paused top-level run stores: the engine's version of its layout, the run's
+ * input and client tools, and the checkpoint of the agent, team or workflow itself. Pure.
+ */
+import type { ToolDefinition } from '../definitions.js';
+import type { AgentCheckpoint } from './agent-run.js';
+import type { RunScope } from './scope.js';
+import type { TeamCheckpoint } from './team-run.js';
+import type { WorkflowCheckpoint } from './workflow-run.js';
+
+/** A stored checkpoint. `v` changes whenever the layout does; another `v` is not continued. */
+export interface RootCheckpoint {
+  readonly v: 1;
+  readonly message: string;
+  readonly clientTools: readonly ToolDefinition[];
+  readonly run: AgentCheckpoint | TeamCheckpoint | WorkflowCheckpoint;
+}
+
+/** The root checkpoint of a run in `scope`, or null when the run did not pause. */
+export function rootCheckpoint(scope: RunScope, run: unknown): RootCheckpoint | null {
+  if (run === null) return null;
+  return {
+    v: 1,
+    message: scope.message,
+    clientTools: scope.clientTools,
+    run: run as RootCheckpoint['run'],
+  };
+}
