@@ -30,7 +30,7 @@ type MultipartPart =
       readonly fieldname: string;
       readonly filename: string;
       readonly mimetype: string;
-      readonly _buf?: Buffer;
+      readonly _buf: Buffer;
     };
 
 /** The form of a request; any other body (JSON included) is an empty form. */
@@ -58,7 +58,7 @@ export function readForm(request: FastifyRequest): Form {
           field: part.fieldname,
           filename: part.filename,
           mimetype: part.mimetype,
-          size: part._buf?.length ?? 0,
+          size: part._buf.length,
         });
       }
     }

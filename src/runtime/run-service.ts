@@ -132,6 +132,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         step = await source.next();
       }
       const result = step.value;
+      // Read again: another request may have renamed the session while this run went on, or
+      // deleted it (and its runs with it): then there is nothing left to store the run in.
+      const current = store.getSession(session.session_id);
+      if (current === null) return result;
       const now = nowSeconds();
       store.putRun({
         ...record,
@@ -140,8 +144,6 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         checkpoint: result.checkpoint,
         updated_at: now,
       });
-      // Read again: another request may have renamed the session while this run went on.
-      const current = store.getSession(session.session_id) ?? session;
       store.putSession({
         ...current,
         session_name: current.session_name ?? record.input.slice(0, 100),

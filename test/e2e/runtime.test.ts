@@ -15,7 +15,14 @@ const RUNTIME = {
   os_id: 'e2e',
   db: 'runtime.db',
   agents: [
-    { id: 'a1', name: 'Agent One', tools: ['add'] },
+    {
+      id: 'a1',
+      name: 'Agent One',
+      tools: [
+        'add',
+        { name: 'pick_color', description: 'Asks the user.', external_execution: true },
+      ],
+    },
     { id: 'a2', name: 'Agent Two' },
   ],
   teams: [{ id: 't1', name: 'Team', members: ['a1', 'a2'] }],
@@ -292,3 +299,86 @@ t.test(
     });
   },
 );
+
+t.test('pause on a client tool, continue with its result, through the gateway', async (t) => {
+  const { gateway } = await stack(t, ['user_isolation: true']);
+  const alice = await goodToken({ sub: 'alice', scopes: ['agents:run'] });
+  const bob = await goodToken({ sub: 'bob', scopes: ['agents:run'] });
+  const started = await send(gateway.url, {
+    method: 'POST',
+    path: '/agents/a1/runs',
+    headers: { ...bearer(alice), ...FORM },
+    body: form({ message: '/tool pick_color {}' }),
+  });
+  t.equal(started.status, 200);
+  t.equal(eventNames(started.body).at(-1), 'RunPaused');
+  const pausedFrame = started.body.split('\n\n').find((f) => f.startsWith('event: RunPaused'));
+  const paused = JSON.parse((pausedFrame as string).split('\ndata: ')[1] as string) as {
+    run_id: string;
+    session_id: string;
+    tools: Record<string, unknown>[];
+  };
+  const answer = form({
+    tools: JSON.stringify(paused.tools.map((tool) => ({ ...tool, result: 'purple' }))),
+    session_id: paused.session_id,
+  });
+  const path = `/agents/a1/runs/${paused.run_id}/continue`;
+  const stolen = await send(gateway.url, {
+    method: 'POST',
+    path,
+    headers: { ...bearer(bob), ...FORM },
+    body: answer,
+  });
+  t.equal(stolen.status, 404, "another user's run is not found");
+  t.same(stolen.json, { detail: 'Run not found' });
+  const continued = await send(gateway.url, {
+    method: 'POST',
+    path,
+    headers: { ...bearer(alice), ...FORM },
+    body: answer,
+  });
+  t.equal(continued.status, 200);
+  const names = eventNames(continued.body);
+  t.equal(names[0], 'RunContinued');
+  t.equal(names.at(-1), 'RunCompleted');
+  t.match(continued.body, /"content":"Tool pick_color returned: purple"/);
+});
+
+t.test('cancel a streaming run through the gateway', async (t) => {
+  const { gateway } = await stack(t);
+  const token = await goodToken({ sub: 'alice', scopes: ['agents:run'] });
+  const url = new URL('/agents/a2/runs', gateway.url);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...bearer(token), ...FORM },
+    body: form({ message: '/slow 500 20' }),
+  });
+  t.equal(response.status, 200);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value);
+  const first = JSON.parse(text.split('\n\n')[0]?.split('\ndata: ')[1] as string) as {
+    run_id: string;
+    session_id: string;
+  };
+  const cancel = await send(gateway.url, {
+    method: 'POST',
+    path: `/agents/a2/runs/${first.run_id}/cancel?session_id=${first.session_id}`,
+    headers: bearer(token),
+  });
+  t.equal(cancel.status, 200);
+  t.same(cancel.json, {});
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    text += decoder.decode(chunk.value);
+  }
+  t.same(eventNames(text).slice(-2), ['RunCancelled', 'RunCompleted']);
+  const runs = await send(gateway.url, {
+    path: `/agents/a2/runs/${first.run_id}?session_id=${first.session_id}`,
+    headers: bearer(await goodToken({ sub: 'alice', scopes: ['agents:run', 'agents:read'] })),
+  });
+  t.equal(runs.status, 200);
+  t.match(runs.json, { status: 'CANCELLED' });
+});
