@@ -11,7 +11,6 @@ import { spawnScopegate, type Child } from '../fixtures/child.js';
 import { runCli, type Run } from '../fixtures/cli.js';
 import { startRecordingUpstream, type RecordingUpstream } from '../fixtures/upstream.js';
 
-
 type Served = Child;
 
 /** Runs `scopegate serve --config <config>` as a real child process. */
