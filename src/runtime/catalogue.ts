@@ -6,7 +6,10 @@
 import {
   runtimeSettingsSchema,
   type AgentDefinition,
+  type AgentSettings,
   type Catalogue,
+  type ModelRef,
+  type ModelSettings,
   type RuntimeSettings,
   type TeamDefinition,
   type ToolDefinition,
@@ -14,6 +17,9 @@ import {
 } from './definitions.js';
 import { BUILTIN_TOOLS } from './engine/tools.js';
 import type { ModelTool } from './model/model.js';
+import { OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from './model/offline.js';
+
+const OFFLINE_REF: ModelRef = Object.freeze({ id: OFFLINE_MODEL_ID, provider: OFFLINE_PROVIDER });
 
 /** The built-in server tools by name, described once by the engine that runs them. */
 const BUILT_IN_TOOLS: ReadonlyMap<string, ModelTool> = new Map(
@@ -36,8 +42,19 @@ export function buildCatalogue(raw: unknown): {
   }
   const settings = parsed.data;
   const problems: string[] = [];
+  const models = new Map<string, ModelSettings>();
+  settings.models.forEach((m, i) => {
+    if (m.id === OFFLINE_MODEL_ID) {
+      problems.push(`runtime.models.${i}.id: "${m.id}" is the built-in offline model`);
+    } else if (models.has(m.id)) {
+      problems.push(`runtime.models.${i}.id: duplicate model id "${m.id}"`);
+    } else models.set(m.id, Object.freeze({ ...m, headers: Object.freeze({ ...m.headers }) }));
+  });
   const agents = new Map<string, AgentDefinition>();
   settings.agents.forEach((a, i) => {
+    const model = resolveModelRef(a.model, models);
+    if (typeof model === 'string')
+      problems.push(`runtime.agents.${i}.model: agent "${a.id}" ${model}`);
     const tools: ToolDefinition[] = [];
     a.tools.forEach((tool, j) => {
       if (typeof tool !== 'string') {
@@ -62,7 +79,7 @@ export function buildCatalogue(raw: unknown): {
         name: a.name,
         description: a.description ?? null,
         instructions: a.instructions ?? null,
-        model: a.model,
+        model: typeof model === 'string' ? OFFLINE_REF : model,
         tools,
       }),
     );
@@ -114,4 +131,28 @@ export function buildCatalogue(raw: unknown): {
   });
   if (problems.length > 0) return { catalogue: null, settings, problems };
   return { catalogue: Object.freeze({ agents, teams, workflows }), settings, problems };
+}
+
+/**
+ * An agent's `model` as a reference: absent or `offline-echo` is the offline model, as is any id
+ * with provider `offline`; anything else must name a `runtime.models` entry (of that provider,
+ * when one is given). A string is the problem, to follow `agent "<id>" `.
+ */
+function resolveModelRef(
+  model: AgentSettings['model'],
+  models: ReadonlyMap<string, ModelSettings>,
+): ModelRef | string {
+  const { id, provider } =
+    typeof model === 'string'
+      ? { id: model, provider: undefined }
+      : (model ?? { id: OFFLINE_MODEL_ID });
+  if (provider === OFFLINE_PROVIDER) return Object.freeze({ id, provider });
+  if (id === OFFLINE_MODEL_ID && provider === undefined) return OFFLINE_REF;
+  const settings = models.get(id);
+  if (settings === undefined || (provider !== undefined && provider !== settings.provider)) {
+    const known = [OFFLINE_MODEL_ID, ...models.keys()].join(', ');
+    const of = provider === undefined ? '' : ` of provider "${provider}"`;
+    return `names unknown model "${id}"${of} (known: ${known})`;
+  }
+  return Object.freeze({ id: settings.model, provider: settings.provider, settings });
 }

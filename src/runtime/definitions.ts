@@ -21,17 +21,91 @@ const toolSchema = z.strictObject({
   external_execution: z.boolean().default(false),
 });
 
-const modelRefSchema = z.strictObject({
-  id: z.string().min(1).default('offline-echo'),
-  provider: z.string().min(1).default('offline'),
+// Interpolation yields strings, so `timeout_ms: ${TIMEOUT_MS:-5000}` arrives as "5000": canonical
+// integer text is read as the number, nothing looser (as the gateway's own schema does).
+function integerFromText(value: unknown): unknown {
+  return typeof value === 'string' && /^(?:0|[1-9][0-9]*)$/.test(value) ? Number(value) : value;
+}
+
+function isBaseUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  // Credentials belong in api_key or headers, where they are kept out of messages; a query
+  // would end up in front of the `/chat/completions` we append.
+  return (
+    /^https?:$/.test(url.protocol) &&
+    url.username === '' &&
+    url.password === '' &&
+    url.search === '' &&
+    url.hash === ''
+  );
+}
+
+// RFC 9110 §5.6.2 `token` for names; values without CR, LF or NUL (undici refuses them).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+
+/** The provider name of `runtime.models` entries served over a chat-completions API. */
+export const OPENAI_COMPATIBLE_PROVIDER = 'openai-compatible';
+
+const TIMEOUT_MESSAGE = 'must be an integer from 1 to 3600000';
+
+const modelSettingsSchema = z.strictObject({
+  id,
+  provider: z.literal(OPENAI_COMPATIBLE_PROVIDER, {
+    error: `must be "${OPENAI_COMPATIBLE_PROVIDER}"`,
+  }),
+  /** Up to the API version, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
+  base_url: z
+    .string({ error: 'must be an http(s) URL' })
+    .refine(isBaseUrl, 'must be an http(s) URL without credentials, query or fragment'),
+  /** Sent as `Authorization: Bearer <key>`; empty (a local server) sends no Authorization. */
+  api_key: z.string({ error: 'must be a string (empty for no Authorization header)' }).default(''),
+  /** The provider's model name, e.g. `gpt-4o-mini`. */
+  model: z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string'),
+  /** Extra request headers (e.g. an organisation id); names are matched case-insensitively. */
+  headers: z
+    .record(
+      z.string().regex(HEADER_NAME),
+      z
+        .string({ error: 'header values must be strings' })
+        .regex(HEADER_VALUE, 'header values may not hold CR, LF or NUL'),
+      {
+        error: (issue) =>
+          issue.code === 'invalid_key'
+            ? 'header names are HTTP tokens'
+            : 'must be a mapping of header names to values',
+      },
+    )
+    .default({}),
+  /** Deadline of one model turn, from sending the request to the end of the stream. */
+  timeout_ms: z
+    .preprocess(
+      integerFromText,
+      z.int({ error: TIMEOUT_MESSAGE }).min(1, TIMEOUT_MESSAGE).max(3_600_000, TIMEOUT_MESSAGE),
+    )
+    .default(120_000),
 });
+
+/**
+ * An agent's model: a `runtime.models` id (or `offline-echo`), or the object form
+ * `{id, provider}`, where provider `offline` is the offline model whatever the id.
+ */
+const modelRefSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    id: z.string().min(1).default('offline-echo'),
+    provider: z.string().min(1).optional(),
+  }),
+]);
 
 const agentSchema = z.strictObject({
   id,
   name: z.string().min(1),
   description: z.string().optional(),
   instructions: z.string().optional(),
-  model: modelRefSchema.default({ id: 'offline-echo', provider: 'offline' }),
+  /** Absent: the offline model. */
+  model: modelRefSchema.optional(),
   /** Names of built-in server tools (`echo`, `add`, `get_state`, `set_state`, `fail`) or tool objects. */
   tools: z.array(z.union([z.string().min(1), toolSchema])).default([]),
 });
@@ -63,25 +137,39 @@ export const runtimeSettingsSchema = z.strictObject({
   name: z.string().nullable().default(null),
   /** SQLite file (relative to the config's folder). */
   db: z.string().min(1).default('data/runtime.db'),
+  /** Model providers agents may name by id (besides the built-in `offline-echo`). */
+  models: z.array(modelSettingsSchema).default([]),
   agents: z.array(agentSchema).default([]),
   teams: z.array(teamSchema).default([]),
   workflows: z.array(workflowSchema).default([]),
 });
 
 export type ToolDefinition = z.output<typeof toolSchema>;
+/** One `runtime.models` entry, validated. Holds the API key: never log or echo it. */
+export type ModelSettings = z.output<typeof modelSettingsSchema>;
 export type AgentSettings = z.output<typeof agentSchema>;
 export type TeamSettings = z.output<typeof teamSchema>;
 export type WorkflowSettings = z.output<typeof workflowSchema>;
 export type RuntimeSettings = z.output<typeof runtimeSettingsSchema>;
 
-/** An agent ready to run: its tools resolved. */
+/**
+ * What an agent runs on: `id` and `provider` are its events' `model` and `model_provider`;
+ * `settings` says how to reach a configured (`runtime.models`) model.
+ */
+export interface ModelRef {
+  readonly id: string;
+  readonly provider: string;
+  readonly settings?: ModelSettings;
+}
+
+/** An agent ready to run: its model and tools resolved. */
 export interface AgentDefinition {
   readonly kind: 'agent';
   readonly id: string;
   readonly name: string;
   readonly description: string | null;
   readonly instructions: string | null;
-  readonly model: { readonly id: string; readonly provider: string };
+  readonly model: ModelRef;
   /** Server tools by name (built-in) and client tools (external_execution). */
   readonly tools: readonly ToolDefinition[];
 }

@@ -25,7 +25,7 @@ t.test('agents, teams and workflows are resolved', async (t) => {
         name: 'B',
         description: 'd',
         instructions: 'be brief',
-        model: { id: 'm', provider: 'p' },
+        model: { id: 'm', provider: 'offline' },
       },
     ],
     teams: [{ id: 't1', name: 'T', members: ['a1', 'a2'] }],
@@ -51,6 +51,7 @@ t.test('agents, teams and workflows are resolved', async (t) => {
   t.same(a1?.model, { id: 'offline-echo', provider: 'offline' });
   t.equal(a1?.description, null);
   t.equal(r.catalogue?.agents.get('a2')?.instructions, 'be brief');
+  t.same(r.catalogue?.agents.get('a2')?.model, { id: 'm', provider: 'offline' });
   t.same(
     r.catalogue?.teams.get('t1')?.members.map((m) => m.id),
     ['a1', 'a2'],
@@ -107,4 +108,61 @@ t.test('a malformed section names each key', async (t) => {
   t.match(r.problems.join('\n'), /runtime\.agents\.0\.id: ids are/);
   t.match(r.problems.join('\n'), /runtime\.agents\.0\.name: /);
   t.match(r.problems.join('\n'), /^runtime: Unrecognized key.*colour/m);
+});
+
+const MODEL = {
+  id: 'main',
+  provider: 'openai-compatible',
+  base_url: 'https://llm.example/v1',
+  api_key: 'sk-secret-key-123',
+  model: 'gpt-4o-mini',
+};
+
+t.test('agents name a runtime.models entry by id, or the offline model', async (t) => {
+  const r = buildCatalogue({
+    models: [MODEL, { ...MODEL, id: 'local', base_url: 'http://localhost:11434/v1', api_key: '' }],
+    agents: [
+      { id: 'none', name: 'N' },
+      { id: 'offline', name: 'O', model: 'offline-echo' },
+      { id: 'empty', name: 'E', model: {} },
+      { id: 'by-id', name: 'I', model: 'main' },
+      { id: 'by-object', name: 'J', model: { id: 'local' } },
+      { id: 'by-pair', name: 'K', model: { id: 'main', provider: 'openai-compatible' } },
+    ],
+  });
+  t.same(r.problems, []);
+  const model = (id: string) => r.catalogue?.agents.get(id)?.model;
+  const offline = { id: 'offline-echo', provider: 'offline' };
+  t.same([model('none'), model('offline'), model('empty')], [offline, offline, offline]);
+  t.match(model('by-id'), {
+    id: 'gpt-4o-mini',
+    provider: 'openai-compatible',
+    settings: { ...MODEL, headers: {}, timeout_ms: 120_000 },
+  });
+  t.equal(model('by-pair')?.settings, model('by-id')?.settings, 'one settings object per model');
+  t.match(model('by-object'), { id: 'gpt-4o-mini', settings: { id: 'local', api_key: '' } });
+  t.ok(Object.isFrozen(model('by-id')?.settings));
+  t.ok(Object.isFrozen(model('by-id')?.settings?.headers));
+});
+
+t.test('an unknown model, a wrong provider or a clashing model id is a problem', async (t) => {
+  const r = buildCatalogue({
+    models: [MODEL, { ...MODEL }, { ...MODEL, id: 'offline-echo' }],
+    agents: [
+      { id: 'a', name: 'A', model: 'gpt-5' },
+      { id: 'b', name: 'B', model: { id: 'main', provider: 'anthropic' } },
+      { id: 'c', name: 'C', model: { id: 'nope', provider: 'openai-compatible' } },
+      { id: 'd', name: 'D', model: { id: 'offline-echo', provider: 'openai-compatible' } },
+    ],
+  });
+  t.equal(r.catalogue, null);
+  t.same(r.problems, [
+    'runtime.models.1.id: duplicate model id "main"',
+    'runtime.models.2.id: "offline-echo" is the built-in offline model',
+    'runtime.agents.0.model: agent "a" names unknown model "gpt-5" (known: offline-echo, main)',
+    'runtime.agents.1.model: agent "b" names unknown model "main" of provider "anthropic" (known: offline-echo, main)',
+    'runtime.agents.2.model: agent "c" names unknown model "nope" of provider "openai-compatible" (known: offline-echo, main)',
+    'runtime.agents.3.model: agent "d" names unknown model "offline-echo" of provider "openai-compatible" (known: offline-echo, main)',
+  ]);
+  t.notMatch(r.problems.join('\n'), /sk-secret/, 'no problem shows the key');
 });

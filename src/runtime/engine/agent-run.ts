@@ -4,10 +4,17 @@
  * (§4.3). Never does I/O: the model, clock, ids and sleep are handed in.
  */
 import type { AgentDefinition, ToolDefinition } from '../definitions.js';
-import type { Model, ModelMessage, ModelTool, ModelToolCall } from '../model/model.js';
+import type { Model, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from '../model/model.js';
 import { createEvent, omitNulls, type RunEvent } from './events.js';
 import { messageDict, type RecordedMessage } from './messages.js';
-import { addTokens, metricsDict, NO_TOKENS, turnTokens, type TokenCounts } from './metrics.js';
+import {
+  addTokens,
+  metricsDict,
+  NO_TOKENS,
+  reportedTokens,
+  turnTokens,
+  type TokenCounts,
+} from './metrics.js';
 import type { PendingTools, RunOutcome } from './outcome.js';
 import type { RunStatus, ToolResult } from './request.js';
 import { scopeFields, type RunScope } from './scope.js';
@@ -31,6 +38,8 @@ type Turn =
       readonly reasoning: string;
       readonly calls: readonly ModelToolCall[];
       readonly firstChunkMs: number | null;
+      /** The provider's own token counts, when it sent them. */
+      readonly usage: ModelUsage | null;
     }
   | { readonly kind: 'error'; readonly message: string }
   | { readonly kind: 'cancelled' };
@@ -98,7 +107,7 @@ export async function* runAgent(
     const turn = yield* streamTurn(run, model, prompt, offered);
     if (turn.kind === 'error') return yield* run.fail(turn.message);
     if (turn.kind === 'cancelled') return yield* run.cancel();
-    const tokens = turnTokens(prompt, turn);
+    const tokens = turn.usage === null ? turnTokens(prompt, turn) : reportedTokens(turn.usage);
     run.recordTurn(turn, tokens);
     yield run.emit('ModelRequestCompleted', {
       ...run.modelFields,
@@ -149,12 +158,18 @@ async function* streamTurn(
   let reasoning = '';
   let reasoningOpen = false;
   let firstChunkMs: number | null = null;
+  let usage: ModelUsage | null = null;
   const calls: ModelToolCall[] = [];
   try {
     const options = { cancel, sleep: deps.sleep, newId: deps.newId };
     for await (const chunk of model.stream(prompt, tools, options)) {
       // The cancel check between deltas: leaving the loop also closes the model's stream.
       if (cancel.cancelled) return { kind: 'cancelled' };
+      // Usage is bookkeeping, not output: it neither starts the first token nor ends reasoning.
+      if (chunk.type === 'usage') {
+        usage = chunk;
+        continue;
+      }
       firstChunkMs ??= run.now();
       if (chunk.type === 'reasoning') {
         if (!reasoningOpen) yield run.emit('ReasoningStarted');
@@ -185,7 +200,7 @@ async function* streamTurn(
   if (reasoningOpen) yield run.emit('ReasoningCompleted', reasoningDone(reasoning));
   // A model that noticed the cancel flag stops early without saying why.
   if (cancel.cancelled) return { kind: 'cancelled' };
-  return { kind: 'done', text, reasoning, calls, firstChunkMs };
+  return { kind: 'done', text, reasoning, calls, firstChunkMs, usage };
 }
 
 function reasoningDone(reasoning: string): Record<string, unknown> {

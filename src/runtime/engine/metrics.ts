@@ -1,9 +1,9 @@
 /**
- * Deterministic run metrics (RUNTIME_API §17): tokens are whitespace words of the prompt and of
- * the answer; durations come from the injected clock. Pure; zero values are left out of the
+ * Run metrics (RUNTIME_API §17): tokens are the provider's reported usage, else (deterministic)
+ * whitespace words of the prompt and of the answer; durations come from the injected clock. Pure; zero values are left out of the
  * dicts, as Agno does.
  */
-import type { ModelMessage, ModelToolCall } from '../model/model.js';
+import type { ModelMessage, ModelToolCall, ModelUsage } from '../model/model.js';
 import { countTokens } from '../model/tokens.js';
 
 /** Token counts of one model turn or a whole run. */
@@ -59,6 +59,16 @@ export function turnTokens(
     output_tokens: output,
     total_tokens: input + output,
     reasoning_tokens: reasoning,
+  };
+}
+
+/** Tokens of one model turn as its provider reported them. */
+export function reportedTokens(usage: ModelUsage): TokenCounts {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    reasoning_tokens: usage.reasoningTokens,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The one interface every model provider implements (RUNTIME_API §17): messages and tools in, a
- * stream of text, reasoning, tool-call and error chunks out. Types only; no provider code here.
+ * stream of text, reasoning, tool-call, usage and error chunks out. Types only; no provider code
+ * here.
  */
 
 /** A tool call the model asks for. */
@@ -39,11 +40,22 @@ export interface ModelTool {
   readonly parameters: Record<string, unknown>;
 }
 
-/** One piece of a model's streamed answer. */
+/** Token counts a provider reported for one turn (output includes reasoning). */
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly reasoningTokens: number;
+}
+
+/**
+ * One piece of a model's streamed answer. `usage` is optional: without it the engine counts
+ * whitespace tokens itself (the offline model never sends one).
+ */
 export type ModelChunk =
   | { readonly type: 'text'; readonly delta: string }
   | { readonly type: 'reasoning'; readonly delta: string }
   | ({ readonly type: 'tool_call' } & ModelToolCall)
+  | ({ readonly type: 'usage' } & ModelUsage)
   | { readonly type: 'error'; readonly message: string };
 
 /** What a model may use while streaming: the run's cancel flag, its sleep and its ids. */

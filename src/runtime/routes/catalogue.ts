@@ -11,6 +11,7 @@ import type {
   WorkflowDefinition,
 } from '../definitions.js';
 import { HttpError } from '../errors.js';
+import { OPENAI_COMPATIBLE_NAME } from '../model/openai-compatible.js';
 
 /** The public shape of an agent (nulls dropped, as Agno's *xnull* routes do). */
 export function agentResponse(agent: AgentDefinition, dbId: string): Record<string, unknown> {
@@ -21,7 +22,11 @@ export function agentResponse(agent: AgentDefinition, dbId: string): Record<stri
     ...(agent.description === null ? {} : { description: agent.description }),
     is_factory: false,
     is_component: false,
-    model: { name: 'OfflineModel', model: agent.model.id, provider: agent.model.provider },
+    model: {
+      name: agent.model.settings === undefined ? 'OfflineModel' : OPENAI_COMPATIBLE_NAME,
+      model: agent.model.id,
+      provider: agent.model.provider,
+    },
     ...(agent.tools.length === 0
       ? {}
       : {

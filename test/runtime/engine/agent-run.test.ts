@@ -160,6 +160,43 @@ t.test('an empty turn completes with empty content and no time to first token', 
   t.notOk('time_to_first_token' in (result.output['metrics'] as object));
 });
 
+t.test('a usage chunk replaces the counted tokens of its turn and is no first token', async (t) => {
+  const usage: ModelChunk = { type: 'usage', inputTokens: 40, outputTokens: 7, reasoningTokens: 3 };
+  const model = scripted((n) =>
+    n === 0 ? [usage, call('c1', 'echo', { text: 'x' })] : [usage, usage],
+  );
+  const { events, result } = await drain(runAgent(makeAgent(), makeScope('hi'), model));
+  t.same(names(events), [
+    'RunStarted',
+    'ModelRequestStarted',
+    'ModelRequestCompleted',
+    'ToolCallStarted',
+    'ToolCallCompleted',
+    'ModelRequestStarted',
+    'ModelRequestCompleted',
+    'RunContentCompleted',
+    'RunCompleted',
+  ]);
+  for (const completed of named(events, 'ModelRequestCompleted')) {
+    t.match(completed, {
+      input_tokens: 40,
+      output_tokens: 7,
+      total_tokens: 47,
+      reasoning_tokens: 3,
+    });
+  }
+  t.notOk(
+    'time_to_first_token' in named(events, 'ModelRequestCompleted')[1]!,
+    'a turn of usage only has no first token',
+  );
+  t.match(result.output['metrics'], {
+    input_tokens: 80,
+    output_tokens: 14,
+    total_tokens: 94,
+    reasoning_tokens: 6,
+  });
+});
+
 t.test('reasoning that ends the turn is completed at the end of the turn', async (t) => {
   const model = scripted((n) =>
     n === 0

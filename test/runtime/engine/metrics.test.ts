@@ -1,12 +1,13 @@
 /**
- * Deterministic metrics: whitespace tokens of the prompt and the answer, durations in seconds,
- * zeros left out.
+ * Metrics: whitespace tokens of the prompt and the answer (or a provider's reported usage),
+ * durations in seconds, zeros left out.
  */
 import t from 'tap';
 import {
   addTokens,
   metricsDict,
   NO_TOKENS,
+  reportedTokens,
   turnTokens,
 } from '../../../src/runtime/engine/metrics.js';
 
@@ -39,6 +40,15 @@ t.test('turnTokens counts prompt words in and text, reasoning and tool calls out
   );
   // in: 2 + 3 + ("add" + '{"a":1,"b":2}') 2 + 2 + 1 = 10; out: 4 + 2 + ("echo" + '{"text":"a' 'b"}') 3 = 9
   t.same(tokens, { input_tokens: 10, output_tokens: 9, total_tokens: 19, reasoning_tokens: 2 });
+});
+
+t.test('reportedTokens takes a provider usage as is; total is input + output', async (t) => {
+  t.same(reportedTokens({ inputTokens: 42, outputTokens: 17, reasoningTokens: 5 }), {
+    input_tokens: 42,
+    output_tokens: 17,
+    total_tokens: 59,
+    reasoning_tokens: 5,
+  });
 });
 
 t.test('addTokens sums field-wise', async (t) => {

@@ -1,7 +1,8 @@
 /**
  * runEntity with agents on the offline model: the exact event sequence and key payloads of every
  * directive (RUNTIME_API §4.2, §17), the run output (§4.3), each built-in tool, pauses on client
- * tools, unknown tools and providers, and cancellation.
+ * tools, unknown tools and providers, and cancellation; and one agent on an OpenAI-compatible
+ * model, against a fake chat-completions server, through a tool turn and an answer turn.
  */
 import t from 'tap';
 import type { RunResult } from '../../../src/runtime/engine/run.js';
@@ -16,8 +17,16 @@ import {
   runToEnd,
   type RunOptions,
 } from './fixtures/harness.js';
+import { buildCatalogue } from '../../../src/runtime/catalogue.js';
 import type { AgentDefinition } from '../../../src/runtime/definitions.js';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
+import {
+  API_KEY,
+  delta,
+  startChatServer,
+  streamEvents,
+  usage,
+} from '../model/fixtures/chat-server.js';
 
 /** Fields every event of the top-level agent run carries. */
 const COMMON = {
@@ -494,4 +503,108 @@ t.test('timing comes from the clock: created_at, time to first token, durations'
   const metrics = result.output['metrics'] as Record<string, number>;
   t.ok(metrics['duration']! > metrics['time_to_first_token']!);
   t.ok(metrics['time_to_first_token']! > 0);
+});
+
+t.test('an agent on an openai-compatible model: tool turn (add), then the answer', async (t) => {
+  const server = await startChatServer(t, (_request, res, index) =>
+    index === 0
+      ? streamEvents(res, [
+          delta({
+            role: 'assistant',
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'add', arguments: '' },
+              },
+            ],
+          }),
+          delta({ tool_calls: [{ index: 0, function: { arguments: '{"a":2,' } }] }),
+          delta({ tool_calls: [{ index: 0, function: { arguments: '"b":3}' } }] }, 'tool_calls'),
+          usage(30, 8),
+        ])
+      : streamEvents(res, [
+          delta({ content: 'The sum' }),
+          delta({ content: ' is 5.' }, 'stop'),
+          usage(45, 5),
+        ]),
+  );
+  const built = buildCatalogue({
+    models: [
+      {
+        id: 'main',
+        provider: 'openai-compatible',
+        base_url: `${server.origin}/v1`,
+        api_key: API_KEY,
+        model: 'gpt-test',
+      },
+    ],
+    agents: [
+      { id: 'calc', name: 'Calc', instructions: 'Use tools.', model: 'main', tools: ['add'] },
+    ],
+  });
+  const agent = built.catalogue?.agents.get('calc') as AgentDefinition;
+  const { events, result } = await run('add 2 and 3', { agent });
+  t.same(names(events), [
+    'RunStarted',
+    'ModelRequestStarted',
+    'ModelRequestCompleted',
+    'ToolCallStarted',
+    'ToolCallCompleted',
+    'ModelRequestStarted',
+    'RunContent',
+    'RunContent',
+    'ModelRequestCompleted',
+    'RunContentCompleted',
+    'RunCompleted',
+  ]);
+  const model = { model: 'gpt-test', model_provider: 'openai-compatible' };
+  t.match(only(events, 'RunStarted'), model);
+  t.match(only(events, 'ToolCallStarted'), {
+    tool: { tool_call_id: 'call_1', tool_name: 'add', tool_args: { a: 2, b: 3 } },
+  });
+  t.match(only(events, 'ToolCallCompleted'), { tool: { result: '5' }, content: '5' });
+  t.same(deltas(events), ['The sum', ' is 5.']);
+  t.same(
+    named(events, 'ModelRequestCompleted').map((e) => [e['input_tokens'], e['output_tokens']]),
+    [
+      [30, 8],
+      [45, 5],
+    ],
+    'token counts are the provider usage',
+  );
+  t.match(only(events, 'RunCompleted'), {
+    content: 'The sum is 5.',
+    metrics: {
+      input_tokens: 75,
+      output_tokens: 13,
+      total_tokens: 88,
+      details: { model: [{ id: 'gpt-test', provider: 'openai-compatible' }] },
+    },
+  });
+  t.equal(result.status, 'COMPLETED');
+  t.match(result.output, { model: 'gpt-test', model_provider: 'openai-compatible' });
+  t.same(
+    server.requests.map((r) => r.path),
+    ['/v1/chat/completions', '/v1/chat/completions'],
+  );
+  t.same(server.requests[0]?.body['messages'], [
+    { role: 'system', content: 'Use tools.' },
+    { role: 'user', content: 'add 2 and 3' },
+  ]);
+  t.match(server.requests[0]?.body['tools'], [{ type: 'function', function: { name: 'echo' } }]);
+  t.same(server.requests[1]?.body['messages'], [
+    { role: 'system', content: 'Use tools.' },
+    { role: 'user', content: 'add 2 and 3' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'call_1', content: '5' },
+  ]);
+  t.notMatch(JSON.stringify(result.output), API_KEY, 'the key is nowhere in the run output');
 });

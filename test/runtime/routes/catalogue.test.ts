@@ -127,6 +127,30 @@ t.test('each entity by id, and 404 for an unknown id', async (t) => {
   t.same(crossed.json(), { detail: 'Team not found' }, 'an agent id is not a team');
 });
 
+t.test('an agent on a configured model shows its model name and provider', async (t) => {
+  const { app } = runtimeApp(t, {
+    settings: {
+      models: [
+        {
+          id: 'main',
+          provider: 'openai-compatible',
+          base_url: 'https://llm.example/v1',
+          api_key: 'sk-secret-key-123',
+          model: 'gpt-4o-mini',
+        },
+      ],
+      agents: [{ id: 'gpt', name: 'GPT', model: 'main' }],
+    },
+  });
+  const res = await app.inject({ url: '/agents/gpt' });
+  t.same(res.json()['model'], {
+    name: 'OpenAILike',
+    model: 'gpt-4o-mini',
+    provider: 'openai-compatible',
+  });
+  t.notMatch(res.body, /sk-secret/, 'the key is not in the response');
+});
+
 t.test('an empty catalogue lists nothing', async (t) => {
   const { app } = runtimeApp(t, { settings: {} });
   for (const family of FAMILIES) {
