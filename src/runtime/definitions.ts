@@ -99,7 +99,8 @@ const modelRefSchema = z.union([
   }),
 ]);
 
-const agentSchema = z.strictObject({
+/** One agent of `runtime.agents` (also the config blob of an agent component). */
+export const agentSchema = z.strictObject({
   id,
   name: z.string().min(1),
   description: z.string().optional(),
@@ -110,7 +111,8 @@ const agentSchema = z.strictObject({
   tools: z.array(z.union([z.string().min(1), toolSchema])).default([]),
 });
 
-const teamSchema = z.strictObject({
+/** One team of `runtime.teams` (also the config blob of a team component). */
+export const teamSchema = z.strictObject({
   id,
   name: z.string().min(1),
   description: z.string().optional(),
@@ -124,7 +126,8 @@ const stepSchema = z.union([
   z.strictObject({ name: z.string().min(1), team: id }),
 ]);
 
-const workflowSchema = z.strictObject({
+/** One workflow of `runtime.workflows` (also the config blob of a workflow component). */
+export const workflowSchema = z.strictObject({
   id,
   name: z.string().min(1),
   description: z.string().optional(),

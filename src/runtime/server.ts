@@ -10,10 +10,12 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { buildCatalogue } from './catalogue.js';
-import type { Catalogue, RuntimeSettings } from './definitions.js';
+import type { RuntimeSettings } from './definitions.js';
 import type { EngineDeps } from './engine/run.js';
 import { HttpError } from './errors.js';
+import { createLiveCatalogue } from './live-catalogue.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
+import { registerComponentRoutes } from './routes/components.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { createRunService } from './run-service.js';
@@ -27,8 +29,8 @@ const MAX_FILES = 10;
 
 /** Everything a runtime app serves from. */
 export interface RuntimeParts {
+  /** Validated settings whose entities resolve (see {@link buildCatalogue}). */
   readonly settings: RuntimeSettings;
-  readonly catalogue: Catalogue;
   readonly store: RuntimeStore;
   readonly deps: EngineDeps;
   readonly startedAt: Date;
@@ -65,9 +67,13 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     status: 'ok',
     instantiated_at: parts.startedAt.toISOString(),
   }));
-  registerCatalogueRoutes(app, parts.catalogue, 'runtime-db');
+  // The configured entities plus the components stored through the API, kept current.
+  const live = createLiveCatalogue(parts.settings, parts.store.components);
+  const { catalogue } = live;
+  registerCatalogueRoutes(app, catalogue, 'runtime-db', live);
+  registerComponentRoutes(app, live, parts.store.components, parts.deps.clock);
   const runs = createRunService(parts.store, parts.deps);
-  registerRunRoutes(app, parts.catalogue, runs, parts.store);
+  registerRunRoutes(app, catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db');
   return app;
 }
@@ -99,7 +105,6 @@ export async function startRuntime(options: {
   );
   const app = buildRuntimeApp({
     settings: built.settings,
-    catalogue: built.catalogue,
     store,
     deps: {
       clock: options.clock,

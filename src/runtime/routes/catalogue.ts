@@ -11,6 +11,7 @@ import type {
   WorkflowDefinition,
 } from '../definitions.js';
 import { HttpError } from '../errors.js';
+import type { LiveCatalogue } from '../live-catalogue.js';
 import { OPENAI_COMPATIBLE_NAME } from '../model/openai-compatible.js';
 
 /** The public shape of an agent (nulls dropped, as Agno's *xnull* routes do). */
@@ -75,11 +76,12 @@ function workflowResponse(workflow: WorkflowDefinition, dbId: string): Record<st
   };
 }
 
-/** Registers the catalogue routes. */
+/** Registers the catalogue routes; `live` says which entries are stored components. */
 export function registerCatalogueRoutes(
   app: FastifyInstance,
   catalogue: Catalogue,
   dbId: string,
+  live: Pick<LiveCatalogue, 'componentOf'>,
 ): void {
   const families = [
     { path: 'agents', label: 'Agent', items: catalogue.agents, render: agentResponse },
@@ -87,7 +89,21 @@ export function registerCatalogueRoutes(
     { path: 'workflows', label: 'Workflow', items: catalogue.workflows, render: workflowResponse },
   ] as const;
   for (const family of families) {
-    const render = family.render as (item: unknown, db: string) => Record<string, unknown>;
+    const type = family.path.slice(0, -1) as 'agent' | 'team' | 'workflow';
+    const base = family.render as (item: unknown, db: string) => Record<string, unknown>;
+    // A stored component says so, with the version and stage it runs in (RUNTIME_API.md §3).
+    const render = (item: unknown, db: string): Record<string, unknown> => {
+      const out = base(item, db);
+      const use = live.componentOf(type, out['id'] as string);
+      return use === null
+        ? out
+        : {
+            ...out,
+            is_component: true,
+            current_version: use.config.version,
+            stage: use.config.stage,
+          };
+    };
     app.get(`/${family.path}`, async (request) => {
       const allowed = callerOf(request.headers).accessibleResourceIds;
       const all = [...(family.items as ReadonlyMap<string, unknown>).entries()];

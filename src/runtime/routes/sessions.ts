@@ -7,6 +7,7 @@ import { callerOf, type Caller } from '../caller.js';
 import { HttpError } from '../errors.js';
 import type { RunRecord, SessionRecord, SessionType } from '../store/records.js';
 import type { RuntimeStore, SessionQuery } from '../store/store.js';
+import { boundedInt, checkDatabase } from './query.js';
 
 const iso = (epochSeconds: number): string =>
   new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -66,52 +67,6 @@ function visibleSession(store: RuntimeStore, caller: Caller, id: string): Sessio
 
 const TYPES = new Set(['agent', 'team', 'workflow']);
 const SORTS = new Set(['created_at', 'updated_at', 'session_name']);
-
-/** A bounded integer query parameter, refused with pydantic's words (RUNTIME_API.md §0). */
-function boundedInt(value: unknown, field: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const loc = ['query', field];
-  if (typeof value !== 'string' || !/^-?\d+$/.test(value)) {
-    throw new HttpError(422, [
-      {
-        type: 'int_parsing',
-        loc,
-        msg: 'Input should be a valid integer, unable to parse string as an integer',
-        input: value,
-      },
-    ]);
-  }
-  const n = Number(value);
-  if (n < 1) {
-    throw new HttpError(422, [
-      {
-        type: 'greater_than_equal',
-        loc,
-        msg: 'Input should be greater than or equal to 1',
-        input: value,
-        ctx: { ge: 1 },
-      },
-    ]);
-  }
-  if (n > max) {
-    throw new HttpError(422, [
-      {
-        type: 'less_than_equal',
-        loc,
-        msg: `Input should be less than or equal to ${max}`,
-        input: value,
-        ctx: { le: max },
-      },
-    ]);
-  }
-  return n;
-}
-
-/** The runtime has one database: its id (or none) is accepted, any other is 404. */
-function checkDatabase(dbId: string, given: string | undefined): void {
-  if (given !== undefined && given !== dbId)
-    throw new HttpError(404, `No database found with id '${given}'`);
-}
 
 const LABELS: Readonly<Record<SessionType, string>> = {
   agent: 'Agent',

@@ -68,6 +68,36 @@ export const MIGRATIONS: readonly Migration[] = [
     // public RunOutput, and cleared once the run is no longer paused.
     sql: `ALTER TABLE runs ADD COLUMN checkpoint TEXT;`,
   },
+  {
+    version: 3,
+    name: 'components',
+    // Agents, teams and workflows defined through the API (RUNTIME_API §12), each with numbered
+    // config versions; a component's configs go with it.
+    sql: `
+      CREATE TABLE components (
+        component_id    TEXT    NOT NULL PRIMARY KEY,
+        component_type  TEXT    NOT NULL CHECK (component_type IN ('agent', 'team', 'workflow')),
+        name            TEXT    NOT NULL,
+        description     TEXT,
+        current_version INTEGER,
+        metadata        TEXT,
+        created_at      INTEGER NOT NULL,
+        updated_at      INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX components_by_created ON components (created_at, component_id);
+      CREATE TABLE component_configs (
+        component_id TEXT    NOT NULL REFERENCES components (component_id) ON DELETE CASCADE,
+        version      INTEGER NOT NULL,
+        label        TEXT,
+        stage        TEXT    NOT NULL CHECK (stage IN ('draft', 'published')),
+        config       TEXT    NOT NULL,
+        notes        TEXT,
+        created_at   INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL,
+        PRIMARY KEY (component_id, version)
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */

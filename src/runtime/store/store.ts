@@ -3,6 +3,7 @@
  * it is given: it never filters by caller identity on its own (routes pass `userId`), and never
  * builds HTTP shapes.
  */
+import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
 import { RuntimeStoreError } from './errors.js';
 import { migrate } from './migrations.js';
@@ -16,6 +17,8 @@ export type { SessionQuery } from './session-list.js';
 export interface RuntimeStore {
   /** The database path as given to {@link openRuntimeStore}. */
   readonly path: string;
+  /** Agents, teams and workflows defined through the API, in the same database. */
+  readonly components: ComponentStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -172,6 +175,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
 
   return Object.freeze({
     path,
+    components: createComponentStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);

@@ -1,0 +1,399 @@
+/**
+ * Components (RUNTIME_API.md §12): agents, teams and workflows defined through the API with
+ * numbered config versions, and `POST/PATCH/DELETE /agents|teams|workflows` as aliases of them
+ * (§3). Every write goes through the live catalogue, which refuses a config that does not
+ * resolve. Never runs anything; never checks scopes.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { HttpError } from '../errors.js';
+import { configInUse, type LiveCatalogue } from '../live-catalogue.js';
+import type {
+  ComponentConfigRecord,
+  ComponentRecord,
+  ComponentStore,
+  ComponentType,
+} from '../store/components.js';
+import { parseBody } from '../validation.js';
+import { boundedInt } from './query.js';
+
+const TYPES = ['agent', 'team', 'workflow'] as const;
+const LABELS: Readonly<Record<ComponentType, string>> = {
+  agent: 'Agent',
+  team: 'Team',
+  workflow: 'Workflow',
+};
+const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
+const json = z.record(z.string(), z.unknown());
+const createBody = z.strictObject({
+  name: z.string().min(1).max(255),
+  component_id: z
+    .string()
+    .regex(ID, 'ids are 1–63 of A-Z a-z 0-9 _ . - (not starting with _ . -)')
+    .optional(),
+  component_type: z.enum(TYPES),
+  description: z.string().nullable().optional(),
+  metadata: json.nullable().optional(),
+  config: json.optional(),
+  label: z.string().nullable().optional(),
+  stage: z.enum(['draft', 'published']).default('draft'),
+  notes: z.string().nullable().optional(),
+  set_current: z.boolean().default(true),
+});
+const updateBody = z.strictObject({
+  name: z.string().min(1).max(255).optional(),
+  description: z.string().nullable().optional(),
+  component_type: z.enum(TYPES).optional(),
+  metadata: json.nullable().optional(),
+  current_version: z.int().min(1).nullable().optional(),
+  /** (ours, on the /agents|teams|workflows aliases) a new config version, made current. */
+  config: json.optional(),
+});
+const configBody = z.strictObject({
+  config: json,
+  version: z.int().min(1).optional(),
+  label: z.string().nullable().optional(),
+  stage: z.enum(['draft', 'published']).default('draft'),
+  notes: z.string().nullable().optional(),
+  links: z.array(json).optional(),
+  set_current: z.boolean().default(true),
+});
+const configUpdateBody = z.strictObject({
+  config: json.optional(),
+  label: z.string().nullable().optional(),
+  stage: z.enum(['draft', 'published']).optional(),
+  notes: z.string().nullable().optional(),
+  links: z.array(json).optional(),
+});
+
+/** A `component_id` from a name: lower-cased, spaces and underscores as `-`. */
+export function componentIdOf(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
+}
+
+/** `ComponentResponse` (nulls dropped, *xnull*). */
+export function componentResponse(c: ComponentRecord): Record<string, unknown> {
+  return dropNulls({
+    component_id: c.component_id,
+    component_type: c.component_type,
+    name: c.name,
+    description: c.description,
+    current_version: c.current_version,
+    metadata: c.metadata,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  });
+}
+
+/** `ComponentConfigResponse` (nulls dropped); without `config` when not asked for. */
+function configResponse(c: ComponentConfigRecord, withConfig = true): Record<string, unknown> {
+  return dropNulls({
+    component_id: c.component_id,
+    version: c.version,
+    label: c.label,
+    stage: c.stage,
+    ...(withConfig ? { config: c.config } : {}),
+    notes: c.notes,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  });
+}
+
+function dropNulls(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null));
+}
+
+/** Registers `/components…` and the `POST/PATCH/DELETE /agents|teams|workflows` aliases. */
+export function registerComponentRoutes(
+  app: FastifyInstance,
+  live: LiveCatalogue,
+  store: ComponentStore,
+  clock: { now(): number },
+): void {
+  const now = (): number => Math.floor(clock.now() / 1000);
+  const found = (id: string): ComponentRecord => {
+    const component = store.get(id);
+    if (component === null) throw new HttpError(404, `Component ${id} not found`);
+    return component;
+  };
+
+  /** Creates a component with its version 1 config. */
+  function create(body: z.output<typeof createBody>): ComponentRecord {
+    const id = body.component_id ?? componentIdOf(body.name);
+    if (!ID.test(id)) throw new HttpError(400, `Invalid component id '${id}'`);
+    if (live.isConfigured(body.component_type, id)) {
+      throw new HttpError(
+        409,
+        `${LABELS[body.component_type]} '${id}' is defined in configuration and is read-only`,
+      );
+    }
+    if (store.get(id) !== null) throw new HttpError(400, `Component ${id} already exists`);
+    const at = now();
+    const component: ComponentRecord = {
+      component_id: id,
+      component_type: body.component_type,
+      name: body.name,
+      description: body.description ?? null,
+      current_version: body.set_current || body.stage === 'published' ? 1 : null,
+      metadata: body.metadata ?? null,
+      created_at: at,
+      updated_at: at,
+    };
+    live.change(() => {
+      store.put(component);
+      store.putConfig({
+        component_id: id,
+        version: 1,
+        label: body.label ?? null,
+        stage: body.stage,
+        config: body.config ?? {},
+        notes: body.notes ?? null,
+        created_at: at,
+        updated_at: at,
+      });
+    });
+    return component;
+  }
+
+  /** Adds a config version (max + 1 unless given); current when asked or published. */
+  function addConfig(
+    component: ComponentRecord,
+    body: z.output<typeof configBody>,
+  ): ComponentConfigRecord {
+    const id = component.component_id;
+    const existing = store.configs(id);
+    const version = body.version ?? (existing.at(-1)?.version ?? 0) + 1;
+    if (existing.some((c) => c.version === version)) {
+      throw new HttpError(400, `Config ${id} v${version} already exists`);
+    }
+    if (body.label != null && existing.some((c) => c.label === body.label)) {
+      throw new HttpError(400, `Label '${body.label}' is already used by ${id}`);
+    }
+    const at = now();
+    const config: ComponentConfigRecord = {
+      component_id: id,
+      version,
+      label: body.label ?? null,
+      stage: body.stage,
+      config: body.config,
+      notes: body.notes ?? null,
+      created_at: at,
+      updated_at: at,
+    };
+    const current = body.set_current || body.stage === 'published';
+    live.change(() => {
+      store.putConfig(config);
+      if (current) store.put({ ...component, current_version: version, updated_at: at });
+    });
+    return config;
+  }
+
+  /** Applies a ComponentUpdate. */
+  function update(component: ComponentRecord, body: z.output<typeof updateBody>): ComponentRecord {
+    const id = component.component_id;
+    if (body.current_version != null && store.config(id, body.current_version) === null) {
+      throw new HttpError(400, `Config ${id} v${body.current_version} not found`);
+    }
+    const next: ComponentRecord = {
+      ...component,
+      ...(body.name === undefined ? {} : { name: body.name }),
+      ...(body.description === undefined ? {} : { description: body.description }),
+      ...(body.component_type === undefined ? {} : { component_type: body.component_type }),
+      ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+      ...(body.current_version === undefined ? {} : { current_version: body.current_version }),
+      updated_at: now(),
+    };
+    live.change(() => store.put(next));
+    if (body.config === undefined) return next;
+    addConfig(next, { config: body.config, stage: 'draft', set_current: true });
+    return found(id);
+  }
+
+  app.get<{ Querystring: Record<string, string | undefined> }>('/components', async (request) => {
+    const q = request.query;
+    const type = q.component_type;
+    if (type !== undefined && !(TYPES as readonly string[]).includes(type)) {
+      throw new HttpError(422, [
+        {
+          type: 'enum',
+          loc: ['query', 'component_type'],
+          msg: "Input should be 'agent', 'team' or 'workflow'",
+          input: type,
+          ctx: { expected: "'agent', 'team' or 'workflow'" },
+        },
+      ]);
+    }
+    const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
+    const limit = boundedInt(q.limit, 'limit', 20, 100);
+    const { rows, total } = store.list((type as ComponentType | undefined) ?? null, page, limit);
+    return {
+      data: rows.map(componentResponse),
+      meta: {
+        page,
+        limit,
+        total_pages: Math.ceil(total / limit),
+        total_count: total,
+        search_time_ms: 0,
+      },
+    };
+  });
+
+  app.post('/components', async (request, reply) => {
+    const component = create(parseBody(createBody, request.body));
+    return reply.code(201).send(componentResponse(component));
+  });
+
+  app.get<{ Params: { cid: string } }>('/components/:cid', async (request) =>
+    componentResponse(found(request.params.cid)),
+  );
+
+  app.patch<{ Params: { cid: string } }>('/components/:cid', async (request) => {
+    const body = parseBody(updateBody.omit({ config: true }), request.body);
+    return componentResponse(update(found(request.params.cid), body));
+  });
+
+  app.delete<{ Params: { cid: string } }>('/components/:cid', async (request, reply) => {
+    const component = found(request.params.cid);
+    live.change(() => store.delete(component.component_id));
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: { cid: string }; Querystring: { include_config?: string } }>(
+    '/components/:cid/configs',
+    async (request) => {
+      const component = found(request.params.cid);
+      const withConfig = request.query.include_config !== 'false';
+      return store.configs(component.component_id).map((c) => configResponse(c, withConfig));
+    },
+  );
+
+  app.post<{ Params: { cid: string } }>('/components/:cid/configs', async (request, reply) => {
+    const component = store.get(request.params.cid);
+    if (component === null) throw new HttpError(400, `Component ${request.params.cid} not found`);
+    const config = addConfig(component, parseBody(configBody, request.body));
+    return reply.code(201).send(configResponse(config));
+  });
+
+  app.get<{ Params: { cid: string } }>('/components/:cid/configs/current', async (request) => {
+    const component = found(request.params.cid);
+    const config = configInUse(store, component);
+    if (config === null)
+      throw new HttpError(404, `No current config for ${component.component_id}`);
+    return configResponse(config);
+  });
+
+  /** The config `version` of `cid` (an integer path segment), or 404. */
+  const versionOf = (cid: string, raw: string): ComponentConfigRecord => {
+    const version = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+    const config = Number.isNaN(version) ? null : store.config(cid, version);
+    if (config === null) throw new HttpError(404, `Config ${cid} v${raw} not found`);
+    return config;
+  };
+
+  app.get<{ Params: { cid: string; version: string } }>(
+    '/components/:cid/configs/:version',
+    async (request) => {
+      found(request.params.cid);
+      return configResponse(versionOf(request.params.cid, request.params.version));
+    },
+  );
+
+  app.patch<{ Params: { cid: string; version: string } }>(
+    '/components/:cid/configs/:version',
+    async (request) => {
+      const component = found(request.params.cid);
+      const config = versionOf(component.component_id, request.params.version);
+      const body = parseBody(configUpdateBody, request.body);
+      if (config.stage === 'published') {
+        throw new HttpError(
+          400,
+          `Cannot update published config ${component.component_id} v${config.version}`,
+        );
+      }
+      const next: ComponentConfigRecord = {
+        ...config,
+        ...(body.config === undefined ? {} : { config: body.config }),
+        ...(body.label === undefined ? {} : { label: body.label }),
+        ...(body.stage === undefined ? {} : { stage: body.stage }),
+        ...(body.notes === undefined ? {} : { notes: body.notes }),
+        updated_at: now(),
+      };
+      live.change(() => {
+        store.putConfig(next);
+        // Publishing a version makes it the current one.
+        if (next.stage === 'published') {
+          store.put({ ...component, current_version: next.version, updated_at: next.updated_at });
+        }
+      });
+      return configResponse(next);
+    },
+  );
+
+  app.delete<{ Params: { cid: string; version: string } }>(
+    '/components/:cid/configs/:version',
+    async (request, reply) => {
+      const component = found(request.params.cid);
+      const config = versionOf(component.component_id, request.params.version);
+      if (component.current_version === config.version) {
+        throw new HttpError(
+          400,
+          `Cannot delete current config ${component.component_id} v${config.version}`,
+        );
+      }
+      live.change(() => store.deleteConfig(component.component_id, config.version));
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: { cid: string; version: string } }>(
+    '/components/:cid/configs/:version/set-current',
+    async (request) => {
+      const { cid, version } = request.params;
+      const component = store.get(cid);
+      const config = component === null ? null : store.config(cid, Number(version));
+      if (component === null || config === null || config.stage !== 'published') {
+        throw new HttpError(404, `Component ${cid} or config version ${version} not found`);
+      }
+      const next = { ...component, current_version: config.version, updated_at: now() };
+      live.change(() => store.put(next));
+      return componentResponse(next);
+    },
+  );
+
+  // The aliases: the family's component with its type fixed (RUNTIME_API.md §3, ours).
+  for (const type of TYPES) {
+    const path = `/${type}s`;
+    const guard = (id: string): ComponentRecord => {
+      if (live.isConfigured(type, id)) {
+        throw new HttpError(
+          409,
+          `${LABELS[type]} '${id}' is defined in configuration and is read-only`,
+        );
+      }
+      const component = store.get(id);
+      if (component === null || component.component_type !== type) {
+        throw new HttpError(404, `${LABELS[type]} not found`);
+      }
+      return component;
+    };
+    app.post(path, async (request, reply) => {
+      const body = parseBody(createBody.omit({ component_type: true }), request.body);
+      const component = create({ ...body, component_type: type });
+      return reply.code(201).send(componentResponse(component));
+    });
+    app.patch<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
+      const component = guard(request.params.id);
+      const body = parseBody(updateBody.omit({ component_type: true }), request.body);
+      return componentResponse(update(component, body));
+    });
+    app.delete<{ Params: { id: string } }>(`${path}/:id`, async (request, reply) => {
+      const component = guard(request.params.id);
+      live.change(() => store.delete(component.component_id));
+      return reply.code(204).send();
+    });
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Query parameters every data route reads the same way (RUNTIME_API.md §0): bounded integers
+ * refused in pydantic's words, and the one database id the runtime answers to.
+ */
+import { HttpError } from '../errors.js';
+
+/** A bounded integer query parameter, refused with pydantic's words (RUNTIME_API.md §0). */
+export function boundedInt(value: unknown, field: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const loc = ['query', field];
+  if (typeof value !== 'string' || !/^-?\d+$/.test(value)) {
+    throw new HttpError(422, [
+      {
+        type: 'int_parsing',
+        loc,
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: value,
+      },
+    ]);
+  }
+  const n = Number(value);
+  if (n < 1) {
+    throw new HttpError(422, [
+      {
+        type: 'greater_than_equal',
+        loc,
+        msg: 'Input should be greater than or equal to 1',
+        input: value,
+        ctx: { ge: 1 },
+      },
+    ]);
+  }
+  if (n > max) {
+    throw new HttpError(422, [
+      {
+        type: 'less_than_equal',
+        loc,
+        msg: `Input should be less than or equal to ${max}`,
+        input: value,
+        ctx: { le: max },
+      },
+    ]);
+  }
+  return n;
+}
+
+/** The runtime has one database: its id (or none) is accepted, any other is 404. */
+export function checkDatabase(dbId: string, given: string | undefined): void {
+  if (given !== undefined && given !== dbId)
+    throw new HttpError(404, `No database found with id '${given}'`);
+}

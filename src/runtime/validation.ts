@@ -1,0 +1,64 @@
+/**
+ * Request validation in FastAPI's words (RUNTIME_API.md §0): a zod schema's issues become
+ * pydantic-style 422 entries `{type, loc, msg, input, ctx?}`, `loc` starting with where the
+ * value came from. Builds errors only; routes decide what to validate.
+ */
+import type { z } from 'zod';
+import { HttpError, type ValidationDetail } from './errors.js';
+
+/** pydantic's type and message for a value of the wrong type, by the type zod expected. */
+const WRONG_TYPE: Readonly<Record<string, readonly [string, string]>> = {
+  string: ['string_type', 'Input should be a valid string'],
+  boolean: ['bool_type', 'Input should be a valid boolean'],
+  number: ['int_type', 'Input should be a valid integer'],
+  int: ['int_type', 'Input should be a valid integer'],
+  object: ['dict_type', 'Input should be a valid dictionary'],
+  record: ['dict_type', 'Input should be a valid dictionary'],
+  array: ['list_type', 'Input should be a valid list'],
+};
+
+/** The 422 entries of a failed zod parse (parsed with `reportInput: true`). */
+export function validationDetails(
+  where: 'body' | 'query',
+  issues: readonly z.core.$ZodIssue[],
+): ValidationDetail[] {
+  return issues.flatMap((issue): ValidationDetail[] => {
+    const loc = [where, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+    const input = issue.input === undefined ? null : issue.input;
+    switch (issue.code) {
+      case 'invalid_type': {
+        if (issue.input === undefined) {
+          return [{ type: 'missing', loc, msg: 'Field required', input: null }];
+        }
+        const [type, msg] = WRONG_TYPE[issue.expected] ?? ['type_error', issue.message];
+        return [{ type, loc, msg, input }];
+      }
+      case 'invalid_value': {
+        const options = issue.values.map((v) => `'${String(v)}'`);
+        const expected =
+          options.length > 1
+            ? `${options.slice(0, -1).join(', ')} or ${options.at(-1) as string}`
+            : (options[0] as string);
+        return [
+          { type: 'enum', loc, msg: `Input should be ${expected}`, input, ctx: { expected } },
+        ];
+      }
+      case 'unrecognized_keys':
+        return issue.keys.map((key) => ({
+          type: 'extra_forbidden',
+          loc: [...loc, key],
+          msg: 'Extra inputs are not permitted',
+          input: (issue.input as Record<string, unknown>)[key],
+        }));
+      default:
+        return [{ type: issue.code, loc, msg: issue.message, input }];
+    }
+  });
+}
+
+/** Parses a JSON body with `schema`; 422 with every problem otherwise. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body ?? undefined, { reportInput: true });
+  if (result.success) return result.data;
+  throw new HttpError(422, validationDetails('body', result.error.issues));
+}
