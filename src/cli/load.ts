@@ -2,7 +2,7 @@
  * Shared start of every command that reads a config: load it and assemble the policy, printing
  * every problem by file and key. Argv handling only; the work is in config/ and gateway/.
  */
-import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { loadConfig, type GatewayConfig, type LoadedConfig } from '../config/load.js';
 import { assemblePolicy, draftPolicyProblems, type AssembleResult } from '../gateway/assemble.js';
 import { ConfigError, formatProblem, type Problem } from '../shared/problem.js';
 import { plural } from '../shared/text.js';
@@ -46,4 +46,14 @@ export function loadAndAssemble(
     return null;
   }
   return { loaded, assembled };
+}
+
+/**
+ * The bundled runtime's settings: the config's `runtime:` section, plus the gateway's
+ * `a2a.prefix` as `a2a_prefix` unless the section sets its own, so the runtime serves A2A where
+ * the gateway guards it.
+ */
+export function runtimeSettingsOf(config: GatewayConfig): Readonly<Record<string, unknown>> {
+  const { runtime } = config;
+  return 'a2a_prefix' in runtime ? runtime : { ...runtime, a2a_prefix: config.a2a.prefix };
 }

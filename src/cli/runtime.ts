@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { startRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import type { Command } from './io.js';
-import { DEFAULT_CONFIG, loadOrReport } from './load.js';
+import { DEFAULT_CONFIG, loadOrReport, runtimeSettingsOf } from './load.js';
 import { untilSignal } from './signals.js';
 
 export const runtime: Command = async (args, io) => {
@@ -30,7 +30,7 @@ export const runtime: Command = async (args, io) => {
   let running: Awaited<ReturnType<typeof startRuntime>>;
   try {
     running = await startRuntime({
-      settings: loaded.config.runtime,
+      settings: runtimeSettingsOf(loaded.config),
       dir: loaded.dir,
       host: values.host,
       port,

@@ -10,7 +10,7 @@ import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
 import type { Command } from './io.js';
-import { DEFAULT_CONFIG, loadOrReport, reportProblems } from './load.js';
+import { DEFAULT_CONFIG, loadOrReport, reportProblems, runtimeSettingsOf } from './load.js';
 import { untilSignal } from './signals.js';
 
 /** The id of the first configured agent, for the example `curl`. */
@@ -52,7 +52,7 @@ export const serve: Command = async (args, io) => {
     }
     try {
       runtime = await startRuntime({
-        settings: config.runtime,
+        settings: runtimeSettingsOf(config),
         dir: loaded.dir,
         host,
         port: Number(target.port || 80),

@@ -2,6 +2,7 @@
  * THE list of gateway.yaml keys: type, default, unit and meaning of each, in one zod schema.
  * Pure: never reads files or the environment, and never resolves paths.
  */
+import { A2A_PREFIX_PATTERN, A2A_PREFIX_RULE, DEFAULT_A2A_PREFIX } from '../shared/a2a-prefix.js';
 import { JWS_ALGORITHMS } from '../shared/jws-algorithms.js';
 import { z } from 'zod';
 
@@ -37,11 +38,6 @@ function emptyAsNull(value: unknown): unknown {
 
 // RFC 9110 §5.6.2 `token`: the characters a header name (and an RFC 6265 cookie name) may use.
 const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-// One or more `/segment`s. Characters the path normalizer refuses (`;`, `\`, `#`), the query
-// and percent signs, pattern syntax and `.`/`..` segments could never match a normalized
-// request path, so a prefix holding them would silently route nothing.
-const A2A_PREFIX = /^(?:\/(?!\.\.?(?:\/|$))[^/\s?#%*{};\\]+)+$/;
 
 const ORIGIN =
   /^https?:\/\/(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::([0-9]{1,5}))?$/i;
@@ -190,10 +186,9 @@ const upstreamShape = {
 
 const a2aShape = {
   prefix: matching(
-    A2A_PREFIX,
-    'must be a path of one or more /segments (like /a2a): no trailing slash, no whitespace, ' +
-      'no ?#%*{};\\ characters, no . or .. segments',
-    '/a2a',
+    A2A_PREFIX_PATTERN,
+    A2A_PREFIX_RULE,
+    DEFAULT_A2A_PREFIX,
     'Path prefix of the A2A endpoints.',
   ),
   max_dispatch_body_bytes: integer(

@@ -4,6 +4,7 @@
  * auth code and reads no gateway config).
  */
 import { z } from 'zod';
+import { A2A_PREFIX_PATTERN, A2A_PREFIX_RULE, DEFAULT_A2A_PREFIX } from '../shared/a2a-prefix.js';
 
 const id = z
   .string()
@@ -142,6 +143,14 @@ export const runtimeSettingsSchema = z.strictObject({
   db: z.string().min(1).default('data/runtime.db'),
   /** Model providers agents may name by id (besides the built-in `offline-echo`). */
   models: z.array(modelSettingsSchema).default([]),
+  /**
+   * Path prefix of the A2A routes (RUNTIME_API §16), the same rule as the gateway's `a2a.prefix`;
+   * `scopegate serve` and `scopegate runtime` pass that one unless this is set.
+   */
+  a2a_prefix: z
+    .string({ error: A2A_PREFIX_RULE })
+    .regex(A2A_PREFIX_PATTERN, { error: A2A_PREFIX_RULE })
+    .default(DEFAULT_A2A_PREFIX),
   agents: z.array(agentSchema).default([]),
   teams: z.array(teamSchema).default([]),
   workflows: z.array(workflowSchema).default([]),

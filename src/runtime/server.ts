@@ -9,6 +9,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clock } from '../shared/clock.js';
+import { registerA2ARoutes } from './a2a/routes.js';
 import { buildCatalogue } from './catalogue.js';
 import type { RuntimeSettings } from './definitions.js';
 import type { EngineDeps } from './engine/run.js';
@@ -75,6 +76,13 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db');
+  registerA2ARoutes(app, {
+    prefix: parts.settings.a2a_prefix,
+    catalogue,
+    runs,
+    store: parts.store,
+    newId: parts.deps.newId,
+  });
   return app;
 }
 

@@ -12,6 +12,7 @@ import { httpCall, occupy, spawnScopegate, type Child } from '../fixtures/child.
 /** A config whose `runtime:` section hosts one agent in `rt.db` beside the config. */
 const CONFIG = [
   'policies: []',
+  'a2a: { prefix: /api/a2a }',
   'auth: { security_key: a-root-key-for-tests }',
   'runtime:',
   '  os_id: cli-runtime',
@@ -52,6 +53,9 @@ t.test('runtime listens on loopback, serves, and closes on SIGTERM', async (t) =
   t.equal(run.status, 200, 'a run');
   t.match(JSON.parse(run.body), { agent_id: 'helper', content: 'Echo: hi', status: 'COMPLETED' });
   t.ok(existsSync(join(dir, 'rt.db')), 'the database sits beside the config');
+  const card = await httpCall(`${url}/api/a2a/agents/helper/.well-known/agent-card.json`);
+  t.equal(card.status, 200, "A2A under the config's a2a.prefix");
+  t.match(JSON.parse(card.body), { url: `${url}/api/a2a/agents/helper/v1/message:stream` });
 
   child.child.kill('SIGTERM');
   t.same(await child.exited, { code: 0, signal: null });

@@ -146,6 +146,34 @@ t.test('embedded without development keys: no token, no curl lines', async (t) =
   t.notMatch(child.stdout(), /TOKEN|curl|stream a run/);
 });
 
+t.test("the bundled runtime serves A2A under the gateway's a2a.prefix", async (t) => {
+  const runtimePort = await freePort();
+  const dir = t.testdir({
+    'gateway.yaml':
+      configText({
+        runtimeUrl: `http://127.0.0.1:${runtimePort}`,
+        auth: ['security_key: a-root-key-for-tests'],
+      }) + 'a2a: { prefix: /api/a2a }\n',
+  });
+  const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
+  await child.line(/^bundled runtime listening on /);
+  const listening = await child.line(/^scopegate listening on /);
+  const base = `http://127.0.0.1:${Number(/:(\d+), forwarding/.exec(listening)?.[1])}`;
+  const card = await httpCall(`${base}/api/a2a/agents/helper/.well-known/agent-card.json`, {
+    headers: { authorization: 'Bearer a-root-key-for-tests' },
+  });
+  t.equal(card.status, 200);
+  t.match(JSON.parse(card.body), {
+    url: `${base}/api/a2a/agents/helper/v1/message:stream`,
+    additionalInterfaces: [
+      { transport: 'JSONRPC' },
+      { transport: 'HTTP+JSON', url: `${base}/api/a2a/agents/helper` },
+    ],
+  });
+  child.child.kill('SIGTERM');
+  t.equal((await child.exited).code, 0);
+});
+
 /** Runs serve in-process: only for the refusals that return before listening. */
 function serveInProcess(config: string): Promise<Run> {
   return runCli(['serve', '--config', config]);

@@ -9,6 +9,24 @@ t.test('an empty section is an empty catalogue with defaults', async (t) => {
     t.equal(r.catalogue?.agents.size, 0);
     t.equal(r.settings?.db, 'data/runtime.db');
     t.equal(r.settings?.os_id, 'scopegate-runtime');
+    t.equal(r.settings?.a2a_prefix, '/a2a');
+  }
+});
+
+t.test('a2a_prefix follows the gateway rule for a2a.prefix (CONTRACT §9.14)', async (t) => {
+  for (const prefix of ['/a2a', '/api/a2a', '/x.y']) {
+    t.equal(buildCatalogue({ a2a_prefix: prefix }).settings?.a2a_prefix, prefix, prefix);
+  }
+  for (const prefix of ['', 'a2a', '/a2a/', '/a b', '/..', '/a%2F', 5]) {
+    const r = buildCatalogue({ a2a_prefix: prefix });
+    t.same(
+      r.problems,
+      [
+        'runtime.a2a_prefix: must be a path of one or more /segments (like /a2a): no trailing ' +
+          'slash, no whitespace, no ?#%*{};\\ characters, no . or .. segments',
+      ],
+      JSON.stringify(prefix),
+    );
   }
 });
 

@@ -47,12 +47,15 @@ t.test('a fresh database is brought to the latest version', async (t) => {
   t.equal(migrate(db, path), MIGRATIONS.length);
   t.equal(schemaVersion(db), MIGRATIONS.length);
   t.same(objects(db), [
+    'index components_by_created',
     'index runs_by_session',
     'index sessions_by_component',
     'index sessions_by_created',
     'index sessions_by_updated',
     'index sessions_by_user_created',
     'index sessions_by_user_updated',
+    'table component_configs',
+    'table components',
     'table runs',
     'table sessions',
   ]);

@@ -1,0 +1,150 @@
+/**
+ * Runs one A2A message (RUNTIME_API §16) and answers it: message/send as one Task (or 202 with a
+ * background run's task), message/stream as SSE frames of A2A stream items, each in the binding
+ * the request came in (JSON-RPC envelopes or HTTP+JSON). Failures before the run starts are the
+ * run service's HttpErrors (plain `{"detail": …}`); never checks scopes.
+ */
+import type { FastifyReply } from 'fastify';
+import type { Caller } from '../caller.js';
+import type { RunResult } from '../engine/run.js';
+import type { ActiveRun, Entity, RunService } from '../run-service.js';
+import { startEventStream, writeEvent } from '../sse.js';
+import type { MessageRequest } from './request.js';
+import { restSendResponse, restStreamResponse } from './rest.js';
+import { createStreamMapper, type StreamItem } from './stream.js';
+import { bareTask, errorText, failedTask, jsonRpcResult, taskOf, type RunTask } from './task.js';
+
+/** What answering a message needs besides the request. */
+export interface ExchangeDeps {
+  readonly runs: RunService;
+  /** Ids of the messages the runtime answers with. */
+  readonly newId: () => string;
+}
+
+/** One message to run. */
+export interface MessageExchange {
+  readonly entity: Entity;
+  readonly request: MessageRequest;
+  readonly caller: Caller;
+  /** `X-User-ID`, else `params.message.metadata.userId` (honoured for anonymous callers only). */
+  readonly clientUserId: string | null;
+  /** Whether `configuration.blocking: false` may run it in the background (agents, teams). */
+  readonly mayRunInBackground: boolean;
+}
+
+/** The SSE event name of each stream item kind (RUNTIME_API §16). */
+const EVENT_NAME: Readonly<Record<StreamItem['kind'], string>> = Object.freeze({
+  'status-update': 'TaskStatusUpdateEvent',
+  message: 'Message',
+  task: 'Task',
+});
+
+/**
+ * message/send: runs to the end and answers the Task (200); a non-blocking request for an agent
+ * or team answers 202 with the working task at once and runs on. A run that throws still answers
+ * 200, with a failed task of a new id.
+ */
+export async function answerSend(
+  reply: FastifyReply,
+  deps: ExchangeDeps,
+  exchange: MessageExchange,
+): Promise<unknown> {
+  const { request } = exchange;
+  const run = startRun(deps, exchange);
+  const render = (task: RunTask): unknown =>
+    request.transport === 'rest' ? restSendResponse(task) : jsonRpcResult(request.id, task);
+  if (!request.blocking && exchange.mayRunInBackground) {
+    // The run's stored record tells how far it got; an end that cannot be stored (the store
+    // closing under it) has no one left to tell.
+    drain(run).catch(() => {});
+    return reply.code(202).send(render(bareTask(run.runId, run.sessionId, 'working')));
+  }
+  let result: RunResult;
+  try {
+    result = await drain(run);
+  } catch (error) {
+    return render(
+      failedTask({
+        taskId: deps.newId(),
+        contextId: run.sessionId,
+        messageId: deps.newId(),
+        error: errorText(error),
+      }),
+    );
+  }
+  return render(
+    taskOf(
+      {
+        runId: run.runId,
+        sessionId: run.sessionId,
+        status: result.status,
+        content: result.output['content'],
+        userId: run.userId,
+      },
+      deps.newId(),
+    ),
+  );
+}
+
+/**
+ * message/stream: SSE frames `event: <TaskStatusUpdateEvent|Message|Task>` whose data is the
+ * JSON-RPC envelope of the item (HTTP+JSON: the item's `{statusUpdate|message|task}` wrapper).
+ * A client that leaves cancels the run, which is still stored.
+ */
+export async function answerStream(
+  reply: FastifyReply,
+  deps: ExchangeDeps,
+  exchange: MessageExchange,
+): Promise<void> {
+  const { request, entity } = exchange;
+  const run = startRun(deps, exchange);
+  const mapper = createStreamMapper({
+    kind: entity.kind,
+    taskId: run.runId,
+    contextId: run.sessionId,
+    messageId: deps.newId(),
+    newId: deps.newId,
+  });
+  const res = reply.raw;
+  reply.hijack();
+  startEventStream(res);
+  res.once('close', () => {
+    if (!res.writableFinished) run.cancel();
+  });
+  const write = (items: readonly StreamItem[]): void => {
+    for (const item of items) {
+      const data =
+        request.transport === 'rest' ? restStreamResponse(item) : jsonRpcResult(request.id, item);
+      writeEvent(res, EVENT_NAME[item.kind], data);
+    }
+  };
+  try {
+    let step = await run.events.next();
+    while (!step.done) {
+      write(mapper.map(step.value));
+      step = await run.events.next();
+    }
+    const { status, output } = step.value;
+    write(mapper.finish({ status, content: output['content'], metrics: output['metrics'] }));
+  } catch (error) {
+    write(mapper.fail(errorText(error)));
+  }
+  res.end();
+}
+
+function startRun(deps: ExchangeDeps, exchange: MessageExchange): ActiveRun {
+  return deps.runs.start({
+    entity: exchange.entity,
+    caller: exchange.caller,
+    clientUserId: exchange.clientUserId,
+    sessionId: exchange.request.contextId,
+    message: exchange.request.text,
+  });
+}
+
+/** Drains a run's events; the result is stored by then. */
+async function drain(run: ActiveRun): Promise<RunResult> {
+  let step = await run.events.next();
+  while (!step.done) step = await run.events.next();
+  return step.value;
+}

@@ -1,0 +1,226 @@
+/**
+ * The A2A routes under the configured prefix (RUNTIME_API §16), for every agent, team and
+ * workflow: the agent card, message:send / message:stream (JSON-RPC or HTTP+JSON bodies),
+ * tasks:get / tasks:cancel and their HTTP+JSON forms (agents, teams), and the deprecated dynamic
+ * dispatch. Never checks scopes: the gateway did; the run service confines runs to the caller.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { callerOf } from '../caller.js';
+import type { Catalogue } from '../definitions.js';
+import { HttpError } from '../errors.js';
+import type { Entity, RunService } from '../run-service.js';
+import type { RunRecord } from '../store/records.js';
+import type { RuntimeStore } from '../store/store.js';
+import { agentCardOf, publicOrigin } from './card.js';
+import { answerSend, answerStream, type MessageExchange } from './exchange.js';
+import {
+  dispatchTargetOf,
+  parseJsonBody,
+  parseMessageRequest,
+  parseTaskRequest,
+  type MessageRequest,
+} from './request.js';
+import { restTask } from './rest.js';
+import { bareTask, jsonRpcResult, taskOf, type RunTask } from './task.js';
+
+/** What the A2A routes serve from. */
+export interface A2ARouteDeps {
+  /** The path prefix (`a2a_prefix`), e.g. `/a2a`. */
+  readonly prefix: string;
+  readonly catalogue: Catalogue;
+  readonly runs: RunService;
+  readonly store: RuntimeStore;
+  /** Ids of the messages the runtime answers with. */
+  readonly newId: () => string;
+}
+
+type Params = { id: string; task: string };
+
+/**
+ * Registers the A2A routes in a scope of their own under the prefix. Bodies there are read as
+ * text whatever their content type, so a body that is not JSON is the A2A 400, not Fastify's.
+ */
+export function registerA2ARoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
+  void app.register(
+    async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+        done(null, body);
+      });
+      registerEntityRoutes(scope, deps);
+      registerDispatchRoutes(scope, deps);
+    },
+    { prefix: deps.prefix },
+  );
+}
+
+const KINDS = [
+  { path: 'agents', label: 'Agent', family: 'agents', tasks: true },
+  { path: 'teams', label: 'Team', family: 'teams', tasks: true },
+  { path: 'workflows', label: 'Workflow', family: 'workflows', tasks: false },
+] as const;
+
+function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
+  const { catalogue, runs, store } = deps;
+  for (const kind of KINDS) {
+    const items = catalogue[kind.family] as ReadonlyMap<string, Entity>;
+    const entityOf = (request: FastifyRequest<{ Params: Pick<Params, 'id'> }>): Entity => {
+      const entity = items.get(request.params.id);
+      if (entity === undefined) throw new HttpError(404, `${kind.label} not found`);
+      return entity;
+    };
+    const card = async (request: FastifyRequest<{ Params: Pick<Params, 'id'> }>) =>
+      agentCardOf(entityOf(request), publicOrigin(request.headers, request.host) + deps.prefix);
+    const base = `/${kind.path}/:id`;
+
+    app.get(`${base}/.well-known/agent-card.json`, card);
+    // The HTTP+JSON binding's card route: the same card (no authenticated extended card).
+    app.get(`${base}/v1/card`, card);
+
+    for (const [path, method] of [
+      ['message::send', 'message/send'],
+      ['message::stream', 'message/stream'],
+    ] as const) {
+      app.post<{ Params: Params }>(`${base}/v1/${path}`, async (request, reply) => {
+        const entity = entityOf(request);
+        const parsed = parseMessageRequest(parseJsonBody(request.body), method);
+        const exchange = exchangeOf(request, entity, parsed, { background: true });
+        return method === 'message/send'
+          ? answerSend(reply, deps, exchange)
+          : answerStream(reply, deps, exchange);
+      });
+    }
+    if (!kind.tasks) continue;
+
+    app.post<{ Params: Params }>(`${base}/v1/tasks::get`, async (request) => {
+      const entity = entityOf(request);
+      const { id, taskId, contextId } = parseTaskRequest(parseJsonBody(request.body));
+      if (contextId === null) throw new HttpError(400, 'contextId is required to poll a task');
+      if (store.getRun(taskId) === null) throw new HttpError(404, 'Task not found');
+      const caller = callerOf(request.headers);
+      const run = runs.getRun({ entity, caller, runId: taskId, sessionId: contextId });
+      return jsonRpcResult(id, taskOfRecord(run, deps.newId()));
+    });
+
+    app.post<{ Params: Params }>(`${base}/v1/tasks::cancel`, async (request) => {
+      const entity = entityOf(request);
+      const { id, taskId, contextId } = parseTaskRequest(parseJsonBody(request.body));
+      const caller = callerOf(request.headers);
+      if (caller.scopedUserId !== null && contextId === null) {
+        throw new HttpError(400, 'contextId is required to cancel a task');
+      }
+      runs.cancel({ entity, caller, runId: taskId, sessionId: contextId });
+      // Always canceled once past validation, like REST cancel (RUNTIME_API §4.5).
+      const sessionId = contextId ?? store.getRun(taskId)?.session_id ?? null;
+      return jsonRpcResult(id, {
+        kind: 'task',
+        id: taskId,
+        contextId: sessionId,
+        status: { state: 'canceled' },
+      });
+    });
+
+    // HTTP+JSON task routes (what RestTransport calls): the task id alone names the run; the
+    // run service still confines it to its owner.
+    app.get<{ Params: Params }>(`${base}/v1/tasks/:task`, async (request) => {
+      const entity = entityOf(request);
+      const run = ownRun(request, entity, request.params.task);
+      return restTask(taskOfRecord(run, deps.newId()));
+    });
+
+    app.post<{ Params: Params }>(`${base}/v1/tasks/:task`, async (request, reply) => {
+      const entity = entityOf(request);
+      // `<id>:cancel`; `:subscribe` and push-notification configs are not served.
+      const match = /^(.+):cancel$/.exec(request.params.task);
+      if (match === null) return reply.code(404).send({ detail: 'Not Found' });
+      const run = ownRun(request, entity, match[1] as string);
+      runs.cancel({
+        entity,
+        caller: callerOf(request.headers),
+        runId: run.run_id,
+        sessionId: run.session_id,
+      });
+      return restTask(bareTask(run.run_id, run.session_id, 'canceled'));
+    });
+  }
+
+  /** The stored run `taskId` of `entity` the caller may see; 404 `Task not found` when none. */
+  function ownRun(request: FastifyRequest, entity: Entity, taskId: string): RunRecord {
+    if (store.getRun(taskId) === null) throw new HttpError(404, 'Task not found');
+    return runs.getRun({
+      entity,
+      caller: callerOf(request.headers),
+      runId: taskId,
+      sessionId: null,
+    });
+  }
+}
+
+/**
+ * The deprecated dynamic dispatch: `POST {prefix}/message/send|stream`, the target from
+ * `params.message.agentId` or `X-Agent-ID`, looked up in agents, then teams, then workflows.
+ * JSON-RPC bodies only; `configuration.blocking` is ignored (always blocking).
+ */
+function registerDispatchRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
+  const { catalogue } = deps;
+  for (const method of ['message/send', 'message/stream'] as const) {
+    app.post(`/${method}`, async (request, reply) => {
+      const body = parseJsonBody(request.body);
+      const header = request.headers['x-agent-id'];
+      const target = dispatchTargetOf(body, typeof header === 'string' ? header : undefined);
+      if (target === null) {
+        throw new HttpError(
+          400,
+          "Entity ID required. Provide it via 'agentId' in params.message or 'X-Agent-ID' header.",
+        );
+      }
+      const entity: Entity | undefined =
+        catalogue.agents.get(target) ??
+        catalogue.teams.get(target) ??
+        catalogue.workflows.get(target);
+      if (entity === undefined) {
+        throw new HttpError(404, `Agent, Team, or Workflow with ID '${target}' not found`);
+      }
+      const parsed = parseMessageRequest(body, method, 'jsonrpc');
+      const exchange = exchangeOf(request, entity, parsed, { background: false });
+      return method === 'message/send'
+        ? answerSend(reply, deps, exchange)
+        : answerStream(reply, deps, exchange);
+    });
+  }
+}
+
+/**
+ * A message to run: the caller the gateway named, and the client's user id (`X-User-ID`, else
+ * `params.message.metadata.userId`), which the run service honours for anonymous callers only.
+ * `background`: whether this route lets `blocking: false` run agents and teams in the background.
+ */
+function exchangeOf(
+  request: FastifyRequest,
+  entity: Entity,
+  parsed: MessageRequest,
+  o: { readonly background: boolean },
+): MessageExchange {
+  const header = request.headers['x-user-id'];
+  return {
+    entity,
+    request: parsed,
+    caller: callerOf(request.headers),
+    clientUserId: typeof header === 'string' && header !== '' ? header : parsed.userId,
+    mayRunInBackground: o.background && entity.kind !== 'workflow',
+  };
+}
+
+/** A stored run as a Task. */
+function taskOfRecord(run: RunRecord, messageId: string): RunTask {
+  return taskOf(
+    {
+      runId: run.run_id,
+      sessionId: run.session_id,
+      status: run.status,
+      content: run.output['content'],
+      userId: run.user_id,
+    },
+    messageId,
+  );
+}
