@@ -37,6 +37,8 @@ export interface ModelTool {
   readonly description: string;
   /** JSON Schema of the arguments. */
   readonly parameters: Record<string, unknown>;
+  /** Set for a tool the client executes for this run only (AG-UI `tools[]`). */
+  readonly client?: boolean;
 }
 
 /** One piece of a model's streamed answer. */
