@@ -112,6 +112,28 @@ export function buildCatalogue(raw: unknown): {
       }),
     );
   });
+  const agui = aguiEntityOf(settings, agents, teams, problems);
   if (problems.length > 0) return { catalogue: null, settings, problems };
-  return { catalogue: Object.freeze({ agents, teams, workflows }), settings, problems };
+  return { catalogue: Object.freeze({ agents, teams, workflows, agui }), settings, problems };
+}
+
+/** The entity behind `POST /agui`: the one `agui` names, else the first agent, else none. */
+function aguiEntityOf(
+  settings: RuntimeSettings,
+  agents: ReadonlyMap<string, AgentDefinition>,
+  teams: ReadonlyMap<string, TeamDefinition>,
+  problems: string[],
+): AgentDefinition | TeamDefinition | null {
+  const binding = settings.agui;
+  if (binding === undefined) return agents.values().next().value ?? null;
+  const entity = 'agent' in binding ? agents.get(binding.agent) : teams.get(binding.team);
+  if (entity === undefined) {
+    problems.push(
+      'agent' in binding
+        ? `runtime.agui.agent: no agent "${binding.agent}"`
+        : `runtime.agui.team: no team "${binding.team}"`,
+    );
+    return null;
+  }
+  return entity;
 }
