@@ -12,6 +12,7 @@ import type { Clock } from '../shared/clock.js';
 import { buildCatalogue } from './catalogue.js';
 import type { Catalogue, RuntimeSettings } from './definitions.js';
 import type { EngineDeps } from './engine/run.js';
+import { registerAguiRoutes } from './agui/route.js';
 import { HttpError } from './errors.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerRunRoutes } from './routes/runs.js';
@@ -69,6 +70,15 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, parts.catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db');
+  // No agent and no `agui` setting: no AG-UI interface, as Agno mounts none (404 Not Found).
+  if (parts.catalogue.agui !== null) {
+    registerAguiRoutes(app, {
+      entity: parts.catalogue.agui,
+      runs,
+      store: parts.store,
+      newId: parts.deps.newId,
+    });
+  }
   return app;
 }
 
