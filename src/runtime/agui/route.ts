@@ -154,12 +154,11 @@ function launchRun(routes: AguiRoutes, call: AguiCall, request: AguiRequest): La
   }
   // Continuing: only the session's own user may answer its paused run (RUNTIME_API §15, ours).
   const owner = runUserOf(caller, clientUserId);
-  const kind = entity.kind === 'agent' ? 'agent' : 'team';
   if (
     stored === null ||
     stored.user_id !== owner ||
     stored.component_id !== entity.id ||
-    stored.session_type !== kind
+    stored.session_type !== entity.kind
   ) {
     return { error: `Session ${sessionId} not found`, state: {} };
   }
