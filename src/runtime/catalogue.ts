@@ -50,7 +50,7 @@ export interface EntitySources {
  * are no problems at all, so callers refuse the whole set whenever `problems` is not empty.
  */
 export function resolveEntities(sources: EntitySources): {
-  catalogue: Catalogue;
+  catalogue: Omit<Catalogue, 'agui'>;
   problems: string[];
 } {
   const problems: string[] = [];
@@ -172,8 +172,10 @@ export function buildCatalogue(raw: unknown): {
   const problems: string[] = [];
   const resolved = resolveEntities(settingsSources(settings, problems));
   problems.push(...resolved.problems);
+  const { agents, teams } = resolved.catalogue;
+  const agui = aguiEntityOf(settings, agents, teams, problems);
   if (problems.length > 0) return { catalogue: null, settings, problems };
-  return { catalogue: Object.freeze(resolved.catalogue), settings, problems };
+  return { catalogue: Object.freeze({ ...resolved.catalogue, agui }), settings, problems };
 }
 
 /**
@@ -198,4 +200,25 @@ function resolveModelRef(
     return `names unknown model "${id}"${of} (known: ${known})`;
   }
   return Object.freeze({ id: settings.model, provider: settings.provider, settings });
+}
+
+/** The entity behind `POST /agui`: the one `agui` names, else the first agent, else none. */
+export function aguiEntityOf(
+  settings: RuntimeSettings,
+  agents: ReadonlyMap<string, AgentDefinition>,
+  teams: ReadonlyMap<string, TeamDefinition>,
+  problems: string[],
+): AgentDefinition | TeamDefinition | null {
+  const binding = settings.agui;
+  if (binding === undefined) return agents.values().next().value ?? null;
+  const entity = 'agent' in binding ? agents.get(binding.agent) : teams.get(binding.team);
+  if (entity === undefined) {
+    problems.push(
+      'agent' in binding
+        ? `runtime.agui.agent: no agent "${binding.agent}"`
+        : `runtime.agui.team: no team "${binding.team}"`,
+    );
+    return null;
+  }
+  return entity;
 }

@@ -135,6 +135,9 @@ export const workflowSchema = z.strictObject({
   steps: z.array(stepSchema).min(1),
 });
 
+/** Which entity `POST /agui` runs (RUNTIME_API §15): an agent, else a team. */
+const aguiSchema = z.union([z.strictObject({ agent: id }), z.strictObject({ team: id })]);
+
 /** The `runtime:` section. */
 export const runtimeSettingsSchema = z.strictObject({
   os_id: z.string().min(1).default('scopegate-runtime'),
@@ -154,6 +157,8 @@ export const runtimeSettingsSchema = z.strictObject({
   agents: z.array(agentSchema).default([]),
   teams: z.array(teamSchema).default([]),
   workflows: z.array(workflowSchema).default([]),
+  /** The entity behind `POST /agui`; default: the first agent (none: no AG-UI routes). */
+  agui: aguiSchema.optional(),
 });
 
 export type ToolDefinition = z.output<typeof toolSchema>;
@@ -213,4 +218,6 @@ export interface Catalogue {
   readonly agents: ReadonlyMap<string, AgentDefinition>;
   readonly teams: ReadonlyMap<string, TeamDefinition>;
   readonly workflows: ReadonlyMap<string, WorkflowDefinition>;
+  /** The entity `POST /agui` runs; null when there is none (no agents and no `agui` setting). */
+  readonly agui: AgentDefinition | TeamDefinition | null;
 }

@@ -4,7 +4,13 @@
  * Every change to the components goes through {@link LiveCatalogue.change}, which re-resolves
  * the whole set and refuses a change that would leave a dangling reference. Never runs anything.
  */
-import { resolveEntities, settingsSources, type EntitySources, type Sourced } from './catalogue.js';
+import {
+  aguiEntityOf,
+  resolveEntities,
+  settingsSources,
+  type EntitySources,
+  type Sourced,
+} from './catalogue.js';
 import {
   agentSchema,
   teamSchema,
@@ -147,9 +153,11 @@ export function createLiveCatalogue(
   const first = resolve();
   first.apply();
   skipped = first.problems;
+  // Bound to a configured entity (checked when the settings were built), so it never changes.
+  const agui = aguiEntityOf(settings, agents, teams, []);
 
   return {
-    catalogue: Object.freeze({ agents, teams, workflows }),
+    catalogue: Object.freeze({ agents, teams, workflows, agui }),
     isConfigured: (type, id) => configured[type].has(id),
     componentOf: (type, id) => inUse.get(`${type}:${id}`) ?? null,
     change(fn) {

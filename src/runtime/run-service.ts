@@ -57,6 +57,8 @@ export interface StartRun {
   readonly clientTools?: readonly ToolDefinition[] | undefined;
   /** A run id chosen by the client (AG-UI `runId`); a new one otherwise. */
   readonly runId?: string | undefined;
+  /** The run's dependencies (AG-UI `context[]`), shown to its agents in their system prompt. */
+  readonly dependencies?: Readonly<Record<string, unknown>> | null | undefined;
 }
 
 /** Names a stored run of an entity, as the caller sees it. */
@@ -232,6 +234,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
           sessionState: o.sessionState ?? session.session_state,
           cancel,
           clientTools: o.clientTools,
+          dependencies: o.dependencies,
         },
         deps,
       );

@@ -13,6 +13,7 @@ import { registerA2ARoutes } from './a2a/routes.js';
 import { buildCatalogue } from './catalogue.js';
 import type { RuntimeSettings } from './definitions.js';
 import type { EngineDeps } from './engine/run.js';
+import { registerAguiRoutes } from './agui/route.js';
 import { HttpError } from './errors.js';
 import { createLiveCatalogue } from './live-catalogue.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
@@ -83,6 +84,15 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     store: parts.store,
     newId: parts.deps.newId,
   });
+  // No agent and no `agui` setting: no AG-UI interface, as Agno mounts none (404 Not Found).
+  if (catalogue.agui !== null) {
+    registerAguiRoutes(app, {
+      entity: catalogue.agui,
+      runs,
+      store: parts.store,
+      newId: parts.deps.newId,
+    });
+  }
   return app;
 }
 

@@ -184,3 +184,39 @@ t.test('an unknown model, a wrong provider or a clashing model id is a problem',
   ]);
   t.notMatch(r.problems.join('\n'), /sk-secret/, 'no problem shows the key');
 });
+
+t.test(
+  'runtime.agui binds POST /agui: the named agent or team, else the first agent',
+  async (t) => {
+    const agents = [
+      { id: 'a1', name: 'A' },
+      { id: 'a2', name: 'B' },
+    ];
+    const teams = [{ id: 't1', name: 'T', members: ['a2'] }];
+    const rows: [string, unknown, string | null][] = [
+      ['default: the first agent', { agents, teams }, 'agent:a1'],
+      ['an agent', { agents, teams, agui: { agent: 'a2' } }, 'agent:a2'],
+      ['a team', { agents, teams, agui: { team: 't1' } }, 'team:t1'],
+      ['no agents: none', { teams: [] }, null],
+    ];
+    for (const [name, raw, bound] of rows) {
+      const r = buildCatalogue(raw);
+      t.same(r.problems, [], name);
+      const agui = r.catalogue?.agui ?? null;
+      t.equal(agui === null ? null : `${agui.kind}:${agui.id}`, bound, name);
+    }
+  },
+);
+
+t.test('runtime.agui naming an unknown id, or not one entity, is a problem', async (t) => {
+  const agents = [{ id: 'a1', name: 'A' }];
+  t.same(buildCatalogue({ agents, agui: { agent: 'ghost' } }).problems, [
+    'runtime.agui.agent: no agent "ghost"',
+  ]);
+  t.same(buildCatalogue({ agents, agui: { team: 'a1' } }).problems, [
+    'runtime.agui.team: no team "a1"',
+  ]);
+  const both = buildCatalogue({ agents, agui: { agent: 'a1', team: 't1' } });
+  t.equal(both.catalogue, null);
+  t.match(both.problems.join('\n'), /^runtime\.agui: /m);
+});

@@ -94,10 +94,12 @@ export async function* runAgent(
   }
   if (model === null) return yield* run.fail(`Unknown model provider ${agent.model.provider}`);
   const tools = toolsOf(agent, scope.clientTools);
+  const clientNames = new Set(scope.clientTools.map((tool) => tool.name));
   const offered: ModelTool[] = [...tools.values()].map(({ name, description, parameters }) => ({
     name,
     description,
     parameters,
+    ...(clientNames.has(name) ? { client: true } : {}),
   }));
   while (run.turns < MAX_MODEL_TURNS) {
     if (scope.cancel.cancelled) return yield* run.cancel();
@@ -203,6 +205,18 @@ async function* streamTurn(
   return { kind: 'done', text, reasoning, calls, firstChunkMs, usage };
 }
 
+/**
+ * The run's dependencies as a system-prompt section (Agno's `<additional context>` block); null
+ * without any. In the system prompt, not the user message, so the answer to the message (the
+ * offline model's echo) does not change.
+ */
+function dependenciesPrompt(
+  dependencies: Readonly<Record<string, unknown>> | null | undefined,
+): string | null {
+  if (dependencies == null) return null;
+  return `<additional context>\n${JSON.stringify(dependencies, null, 2)}\n</additional context>`;
+}
+
 function reasoningDone(reasoning: string): Record<string, unknown> {
   return { content: reasoning, content_type: 'str' };
 }
@@ -244,7 +258,11 @@ class AgentRun {
       return;
     }
     this.startMs = this.now();
-    const system = [agent.description, agent.instructions].filter((part) => part !== null);
+    const system = [
+      agent.description,
+      agent.instructions,
+      dependenciesPrompt(scope.dependencies),
+    ].filter((part) => part !== null);
     if (system.length > 0) this.record({ role: 'system', content: system.join('\n\n') });
     this.record({ role: 'user', content: scope.message });
   }

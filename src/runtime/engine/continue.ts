@@ -50,7 +50,12 @@ export async function* continueEntity(
     throw new TypeError(`Run ${request.runId} has no checkpoint to continue from`);
   }
   const scope = createRootScope(
-    { ...request, message: root.message, clientTools: root.clientTools },
+    {
+      ...request,
+      message: root.message,
+      clientTools: root.clientTools,
+      dependencies: root.dependencies,
+    },
     deps,
   );
   const { results } = request;

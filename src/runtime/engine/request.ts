@@ -22,6 +22,11 @@ export interface RunRequest {
    * run after its own tools; a call to one pauses the run.
    */
   readonly clientTools?: readonly ToolDefinition[] | undefined;
+  /**
+   * The run's dependencies (AG-UI `context[]` as `{description: value}`): shown to every agent of
+   * the run in its system prompt, never in the user message.
+   */
+  readonly dependencies?: Readonly<Record<string, unknown>> | null | undefined;
 }
 
 /** A client's answer to one paused tool call. */

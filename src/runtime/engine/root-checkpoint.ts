@@ -1,6 +1,7 @@
 /**
  * The checkpoint a paused top-level run stores: the engine's version of its layout, the run's
- * input and client tools, and the checkpoint of the agent, team or workflow itself. Pure.
+ * input, client tools and dependencies, and the checkpoint of the agent, team or workflow
+ * itself. Pure.
  */
 import type { ToolDefinition } from '../definitions.js';
 import type { AgentCheckpoint } from './agent-run.js';
@@ -13,6 +14,8 @@ export interface RootCheckpoint {
   readonly v: 1;
   readonly message: string;
   readonly clientTools: readonly ToolDefinition[];
+  /** Absent in checkpoints written before dependencies existed. */
+  readonly dependencies?: Readonly<Record<string, unknown>> | null;
   readonly run: AgentCheckpoint | TeamCheckpoint | WorkflowCheckpoint;
 }
 
@@ -23,6 +26,7 @@ export function rootCheckpoint(scope: RunScope, run: unknown): RootCheckpoint | 
     v: 1,
     message: scope.message,
     clientTools: scope.clientTools,
+    dependencies: scope.dependencies,
     run: run as RootCheckpoint['run'],
   };
 }

@@ -31,6 +31,8 @@ export interface RunScope {
   readonly workflow: WorkflowLink | null;
   /** Tools the client executes for this run (AG-UI), offered to every agent in it. */
   readonly clientTools: readonly ToolDefinition[];
+  /** The run's dependencies, shared by every agent in it; null when none. */
+  readonly dependencies?: Readonly<Record<string, unknown>> | null;
 }
 
 /** The scope of a top-level run; the session state is copied so the request's stays untouched. */
@@ -47,6 +49,7 @@ export function createRootScope(request: RunRequest, deps: EngineDeps): RunScope
     parentRunId: null,
     workflow: null,
     clientTools: request.clientTools ?? [],
+    dependencies: request.dependencies ?? null,
   };
 }
 

@@ -38,6 +38,8 @@ export interface ModelTool {
   readonly description: string;
   /** JSON Schema of the arguments. */
   readonly parameters: Record<string, unknown>;
+  /** Set for a tool the client executes for this run only (AG-UI `tools[]`). */
+  readonly client?: boolean;
 }
 
 /** Token counts a provider reported for one turn (output includes reasoning). */

@@ -20,7 +20,8 @@ type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
 type UserMessage = Extract<ModelMessage, { role: 'user' }>;
 
 /**
- * The offline model. Plain text → `Echo: <text>`, one word per delta; `/tool NAME {json}` → one
+ * The offline model. Plain text → `Echo: <text>`, one word per delta, unless it names a client
+ * tool (then a call of it, see {@link callNamedClientTool}); `/tool NAME {json}` → one
  * call of a tool it was given (else the error `Unknown tool NAME`); with a tool result after the
  * last user message → `Tool NAME returned: <result>`; `/think TEXT` → reasoning per word, then
  * `Echo: TEXT`; `/error MSG` → an error chunk; `/slow N MS` → the deltas `1`, ` 2` … ` N`, MS
@@ -52,7 +53,9 @@ async function* streamOffline(
   }
   const directive = parseDirective(firstLine(user.content));
   if (directive === null) {
-    yield* words(`Echo: ${user.content}`);
+    const call = callNamedClientTool(user.content, tools, options);
+    if (call !== null) yield call;
+    else yield* words(`Echo: ${user.content}`);
     return;
   }
   switch (directive.name) {
@@ -115,6 +118,45 @@ function callTool(
     return { type: 'error', message: `Arguments for tool ${name} must be a JSON object` };
   }
   return { type: 'tool_call', id: options.newId(), name, args: args as Record<string, unknown> };
+}
+
+/**
+ * A message naming one of the run's client tools (AG-UI `tools[]`) as a word: a call of the tool
+ * named first, with the JSON object the message holds as arguments (else `{}`), so a web UI can
+ * demo its frontend tools. Null when no client tool is named.
+ */
+function callNamedClientTool(
+  text: string,
+  tools: readonly ModelTool[],
+  options: ModelStreamOptions,
+): ModelChunk | null {
+  let first: { readonly name: string; readonly at: number } | null = null;
+  for (const tool of tools) {
+    if (tool.client !== true) continue;
+    const at = wordIndex(text, tool.name);
+    if (at !== -1 && (first === null || at < first.at)) first = { name: tool.name, at };
+  }
+  if (first === null) return null;
+  return { type: 'tool_call', id: options.newId(), name: first.name, args: jsonObjectIn(text) };
+}
+
+/** Where `word` first stands alone in `text` (not inside a longer identifier); -1 if nowhere. */
+function wordIndex(text: string, word: string): number {
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.search(new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`));
+}
+
+/** The text from its first `{` to its last `}` as a JSON object; `{}` when that is not JSON. */
+function jsonObjectIn(text: string): Record<string, unknown> {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start === -1 || end < start) return {};
+  try {
+    // A JSON text that starts with `{` and ends with `}` can only be an object.
+    return JSON.parse(text.slice(start, end + 1)) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
 }
 
 /** `/slow N MS`: N deltas MS apart; returns early (no more deltas) once the run is cancelled. */

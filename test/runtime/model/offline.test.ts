@@ -101,6 +101,43 @@ t.test('/tool errors: usage, unknown tool, bad JSON, non-object arguments', asyn
   );
 });
 
+t.test('plain text naming a client tool calls the one named first (RUNTIME_API §17)', async (t) => {
+  const pick: ModelTool = {
+    name: 'pick_color',
+    description: 'Client.',
+    parameters: {},
+    client: true,
+  };
+  const ask: ModelTool = { name: 'ask.user', description: 'Client.', parameters: {}, client: true };
+  const tools = [ADD, pick, ask];
+  const call = (name: string, args: Record<string, unknown>): ModelChunk[] => [
+    { type: 'tool_call', id: 'call-1', name, args },
+  ];
+  const rows: [string, ModelChunk[]][] = [
+    ['please pick_color', call('pick_color', {})],
+    ['pick_color {"for": "car", "n": [1]} thanks', call('pick_color', { for: 'car', n: [1] })],
+    ['ask.user, then pick_color', call('ask.user', {})],
+    ['pick_color or ask.user', call('pick_color', {})],
+    ['pick_color with {not json}', call('pick_color', {})],
+    ['pick_color } before {', call('pick_color', {})],
+    ['first line\nthen pick_color', call('pick_color', {})],
+  ];
+  for (const [input, chunks] of rows) t.same(await collect([user(input)], tools), chunks, input);
+  const echoed: [string, string[]][] = [
+    ['add these', ['Echo:', ' add', ' these']],
+    ['my_pick_color is a word', ['Echo:', ' my_pick_color', ' is', ' a', ' word']],
+    ['askXuser', ['Echo:', ' askXuser']],
+  ];
+  for (const [input, deltas] of echoed) {
+    t.same(await collect([user(input)], tools), text(...deltas), `${input}: not a client tool`);
+  }
+  t.same(
+    await collect([user('/tool add {"a": 1, "b": 1}\npick_color')], tools),
+    call('add', { a: 1, b: 1 }),
+    'a directive wins',
+  );
+});
+
 t.test('after a tool result the model answers Tool NAME returned: <result>', async (t) => {
   const messages: ModelMessage[] = [
     user('/tool add {"a":1,"b":2}'),
