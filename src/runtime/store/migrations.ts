@@ -68,6 +68,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // public RunOutput, and cleared once the run is no longer paused.
     sql: `ALTER TABLE runs ADD COLUMN checkpoint TEXT;`,
   },
+  {
+    version: 3,
+    name: 'session summaries',
+    // The summary PATCH /sessions/{id} sets ({summary, topics, updated_at} as JSON); NULL until
+    // then, which is what every session stored before this step reads as.
+    sql: `ALTER TABLE sessions ADD COLUMN summary TEXT;`,
+  },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */
