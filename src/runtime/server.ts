@@ -68,7 +68,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   registerCatalogueRoutes(app, parts.catalogue, 'runtime-db');
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, parts.catalogue, runs, parts.store);
-  registerSessionRoutes(app, parts.store, 'runtime-db');
+  registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
   return app;
 }
 
