@@ -367,6 +367,7 @@ function openSession(
     session_name: null,
     session_state: {},
     metadata: null,
+    session_summary: null,
     created_at: o.now,
     updated_at: o.now,
   };

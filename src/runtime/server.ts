@@ -76,7 +76,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   registerComponentRoutes(app, live, parts.store.components, parts.deps.clock);
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
-  registerSessionRoutes(app, parts.store, 'runtime-db');
+  registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,

@@ -1,24 +1,41 @@
 /**
- * Query parameters every data route reads the same way (RUNTIME_API.md §0): bounded integers
- * refused in pydantic's words, and the one database id the runtime answers to.
+ * Query parameters every data route reads the same way (RUNTIME_API.md §0): integers and bounded
+ * integers refused in pydantic's words, and the one database id the runtime answers to.
  */
 import { HttpError } from '../errors.js';
 
-/** A bounded integer query parameter, refused with pydantic's words (RUNTIME_API.md §0). */
-export function boundedInt(value: unknown, field: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const loc = ['query', field];
-  if (typeof value !== 'string' || !/^-?\d+$/.test(value)) {
+/** The runtime has one database: its id (or none) is accepted, any other is 404. */
+export function checkDatabase(dbId: string, given: string | undefined): void {
+  if (given !== undefined && given !== dbId)
+    throw new HttpError(404, `No database found with id '${given}'`);
+}
+
+/** An integer query parameter (`undefined` when absent); anything else is a 422. */
+export function intQuery(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value)) {
     throw new HttpError(422, [
       {
         type: 'int_parsing',
-        loc,
+        loc: ['query', field],
         msg: 'Input should be a valid integer, unable to parse string as an integer',
         input: value,
       },
     ]);
   }
-  const n = Number(value);
+  return Number(value);
+}
+
+/** A bounded integer query parameter, refused with pydantic's words (RUNTIME_API.md §0). */
+export function boundedInt(
+  value: string | undefined,
+  field: string,
+  fallback: number,
+  max: number,
+): number {
+  const n = intQuery(value, field);
+  if (n === undefined) return fallback;
+  const loc = ['query', field];
   if (n < 1) {
     throw new HttpError(422, [
       {
@@ -42,10 +59,4 @@ export function boundedInt(value: unknown, field: string, fallback: number, max:
     ]);
   }
   return n;
-}
-
-/** The runtime has one database: its id (or none) is accepted, any other is 404. */
-export function checkDatabase(dbId: string, given: string | undefined): void {
-  if (given !== undefined && given !== dbId)
-    throw new HttpError(404, `No database found with id '${given}'`);
 }

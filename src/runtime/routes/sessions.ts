@@ -1,71 +1,21 @@
 /**
- * Sessions (RUNTIME_API.md §5): list, read, and a session's runs, each confined to the caller's
- * `scoped_user_id` when the gateway set one. Reads the store; never writes it.
+ * Sessions (RUNTIME_API.md §5): the list, one session, a session's runs and one of its runs, each
+ * confined to the caller's `scoped_user_id` when the gateway set one (§1); the write routes are
+ * registered from session-writes.ts. Never checks scopes: the gateway did.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { callerOf, type Caller } from '../caller.js';
+import { callerOf } from '../caller.js';
 import { HttpError } from '../errors.js';
-import type { RunRecord, SessionRecord, SessionType } from '../store/records.js';
+import type { SessionRecord, SessionType } from '../store/records.js';
 import type { RuntimeStore, SessionQuery } from '../store/store.js';
-import { boundedInt, checkDatabase } from './query.js';
+import { findSession, ownerOf, scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
+import { boundedInt, checkDatabase, intQuery } from './query.js';
+import { runSchema, sessionDetail, sessionSchema } from './session-schemas.js';
+import { registerSessionWriteRoutes, type SessionWriteDeps } from './session-writes.js';
 
-const iso = (epochSeconds: number): string =>
-  new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export { runSchema, sessionSchema } from './session-schemas.js';
 
-const idField = (type: SessionType): 'agent_id' | 'team_id' | 'workflow_id' =>
-  type === 'agent' ? 'agent_id' : type === 'team' ? 'team_id' : 'workflow_id';
-
-/** `SessionSchema`. */
-export function sessionSchema(s: SessionRecord): Record<string, unknown> {
-  return {
-    session_id: s.session_id,
-    session_name: s.session_name,
-    session_state: s.session_state,
-    created_at: iso(s.created_at),
-    updated_at: iso(s.updated_at),
-    session_type: s.session_type,
-    user_id: s.user_id,
-    agent_id: s.session_type === 'agent' ? s.component_id : null,
-    team_id: s.session_type === 'team' ? s.component_id : null,
-    workflow_id: s.session_type === 'workflow' ? s.component_id : null,
-    session_summary: null,
-    metrics: null,
-    total_tokens: null,
-    metadata: s.metadata,
-  };
-}
-
-/** `RunSchema` / `TeamRunSchema` / `WorkflowRunSchema` of a stored run. */
-export function runSchema(r: RunRecord): Record<string, unknown> {
-  const out = r.output;
-  return {
-    run_id: r.run_id,
-    parent_run_id: r.parent_run_id,
-    [idField(r.session_type)]: r.component_id,
-    user_id: r.user_id,
-    status: r.status,
-    run_input: r.input,
-    content: out.content ?? null,
-    run_response_format: typeof out.content === 'object' && out.content !== null ? 'json' : 'text',
-    metrics: out.metrics ?? null,
-    events: out.events ?? [],
-    created_at: iso(r.created_at),
-  };
-}
-
-/** A session the caller may see, or a 404 with the detail Agno uses. */
-function visibleSession(store: RuntimeStore, caller: Caller, id: string): SessionRecord {
-  const session = store.getSession(id);
-  if (
-    session === null ||
-    (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
-  ) {
-    throw new HttpError(404, `Session with id '${id}' not found`);
-  }
-  return session;
-}
-
-const TYPES = new Set(['agent', 'team', 'workflow']);
 const SORTS = new Set(['created_at', 'updated_at', 'session_name']);
 
 const LABELS: Readonly<Record<SessionType, string>> = {
@@ -74,27 +24,19 @@ const LABELS: Readonly<Record<SessionType, string>> = {
   workflow: 'Workflow',
 };
 
-/** Registers the session routes. */
+type OneSession = { Params: { id: string }; Querystring: RawQuery };
+
+/** Registers the session routes, reads and writes. */
 export function registerSessionRoutes(
   app: FastifyInstance,
   store: RuntimeStore,
   dbId: string,
+  deps: SessionWriteDeps,
 ): void {
-  app.get<{ Querystring: Record<string, string | undefined> }>('/sessions', async (request) => {
+  app.get<{ Querystring: RawQuery }>('/sessions', async (request) => {
     const caller = callerOf(request.headers);
-    const q = request.query;
-    checkDatabase(dbId, q.db_id);
-    if (q.type !== undefined && !TYPES.has(q.type)) {
-      throw new HttpError(422, [
-        {
-          type: 'enum',
-          loc: ['query', 'type'],
-          msg: "Input should be 'agent', 'team' or 'workflow'",
-          input: q.type,
-          ctx: { expected: "'agent', 'team' or 'workflow'" },
-        },
-      ]);
-    }
+    const q = scalarQuery(request.query);
+    const type = typeQuery(q.type);
     if (q.sort_order !== undefined && q.sort_order !== 'asc' && q.sort_order !== 'desc') {
       throw new HttpError(422, [
         {
@@ -108,15 +50,13 @@ export function registerSessionRoutes(
     }
     const limit = boundedInt(q.limit, 'limit', 20, 100);
     const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
+    checkDatabase(dbId, q.db_id);
+    const owner = ownerOf(caller, q.user_id);
     const query: SessionQuery = {
-      ...(q.type === undefined ? {} : { type: q.type as SessionType }),
+      ...(type === undefined ? {} : { type }),
       ...(q.component_id === undefined ? {} : { componentId: q.component_id }),
       // Confined callers see their own rows whatever they ask for (RUNTIME_API §1).
-      ...(caller.scopedUserId !== null
-        ? { userId: caller.scopedUserId }
-        : q.user_id === undefined
-          ? {}
-          : { userId: q.user_id }),
+      ...(owner === undefined ? {} : { userId: owner }),
       ...(q.session_name === undefined ? {} : { nameContains: q.session_name }),
       page,
       limit,
@@ -138,40 +78,68 @@ export function registerSessionRoutes(
       },
     };
   });
-  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
-    '/sessions/:id',
+
+  app.get<OneSession>('/sessions/:id', async (request) => {
+    const q = scalarQuery(request.query);
+    const type = typeQuery(q.type);
+    checkDatabase(dbId, q.db_id);
+    const { id } = request.params;
+    const session = findSession(store, id, {
+      type,
+      owner: ownerOf(callerOf(request.headers), q.user_id),
+    });
+    if (session === null) {
+      const label = type === undefined ? '' : `${LABELS[type]} `;
+      throw new HttpError(404, `${label}Session with id '${id}' not found`);
+    }
+    return sessionDetail(session, store.listRuns(session.session_id));
+  });
+
+  /**
+   * The session of the run routes as the caller may see it, or Agno's 404 for them (worded
+   * unlike the detail's).
+   */
+  function sessionOfRuns(
+    id: string,
+    q: Readonly<Record<string, string | undefined>>,
+    headers: IncomingHttpHeaders,
+  ): SessionRecord {
+    const type = typeQuery(q.type);
+    checkDatabase(dbId, q.db_id);
+    const session = findSession(store, id, { type, owner: ownerOf(callerOf(headers), q.user_id) });
+    if (session === null) throw new HttpError(404, `Session with ID ${id} not found`);
+    return session;
+  }
+
+  app.get<OneSession>('/sessions/:id/runs', async (request) => {
+    const q = scalarQuery(request.query);
+    // Epoch seconds, both ends included, as Agno filters.
+    const after = intQuery(q.created_after, 'created_after');
+    const before = intQuery(q.created_before, 'created_before');
+    const session = sessionOfRuns(request.params.id, q, request.headers);
+    return store
+      .listRuns(session.session_id)
+      .filter(
+        (run) =>
+          (after === undefined || run.created_at >= after) &&
+          (before === undefined || run.created_at <= before),
+      )
+      .map(runSchema);
+  });
+
+  app.get<{ Params: { id: string; run_id: string }; Querystring: RawQuery }>(
+    '/sessions/:id/runs/:run_id',
     async (request) => {
-      checkDatabase(dbId, request.query.db_id);
-      const session = visibleSession(store, callerOf(request.headers), request.params.id);
-      const type = request.query.type;
-      if (type !== undefined && TYPES.has(type) && type !== session.session_type) {
-        throw new HttpError(
-          404,
-          `${LABELS[type as SessionType]} Session with id '${request.params.id}' not found`,
-        );
+      const { id, run_id: runId } = request.params;
+      const session = sessionOfRuns(id, scalarQuery(request.query), request.headers);
+      const run = store.getRun(runId);
+      // A run of another session is not found here, even one the caller may read elsewhere.
+      if (run === null || run.session_id !== session.session_id) {
+        throw new HttpError(404, `Run with ID ${runId} not found in session ${id}`);
       }
-      const runs = store.listRuns(session.session_id);
-      return {
-        ...sessionSchema(session),
-        [`${session.session_type}_session_id`]: session.session_id,
-        chat_history: runs.flatMap((r) => [
-          { role: 'user', content: r.input, created_at: r.created_at },
-          ...(typeof r.output.content === 'string'
-            ? [{ role: 'assistant', content: r.output.content, created_at: r.updated_at }]
-            : []),
-        ]),
-      };
+      return runSchema(run);
     },
   );
-  app.get<{ Params: { id: string } }>('/sessions/:id/runs', async (request) => {
-    const session = store.getSession(request.params.id);
-    const caller = callerOf(request.headers);
-    if (
-      session === null ||
-      (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
-    ) {
-      throw new HttpError(404, `Session with ID ${request.params.id} not found`);
-    }
-    return store.listRuns(session.session_id).map(runSchema);
-  });
+
+  registerSessionWriteRoutes(app, store, dbId, deps);
 }

@@ -98,6 +98,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 4,
+    name: 'session summaries',
+    // The summary PATCH /sessions/{id} sets ({summary, topics, updated_at} as JSON); NULL until
+    // then, which is what every session stored before this step reads as.
+    sql: `ALTER TABLE sessions ADD COLUMN summary TEXT;`,
+  },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */

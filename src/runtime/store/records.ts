@@ -9,6 +9,15 @@ export type SessionType = 'agent' | 'team' | 'workflow';
 /** Lifecycle state of a run (RUNTIME_API §4.3). */
 export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'PAUSED' | 'CANCELLED' | 'ERROR';
 
+/** A session's summary (Agno `SessionSummary`), as PATCH /sessions/{id} sets it. */
+export interface SessionSummary {
+  summary: string;
+  /** `null` when none were given. */
+  topics: string[] | null;
+  /** Epoch seconds (an integer). */
+  updated_at: number;
+}
+
 /** One stored session (RUNTIME_API §5). */
 export interface SessionRecord {
   session_id: string;
@@ -21,6 +30,8 @@ export interface SessionRecord {
   session_name: string | null;
   session_state: Record<string, unknown>;
   metadata: Record<string, unknown> | null;
+  /** `null` until one is set. */
+  session_summary: SessionSummary | null;
   /** Epoch seconds (an integer). */
   created_at: number;
   /** Epoch seconds (an integer). */

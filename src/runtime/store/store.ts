@@ -7,11 +7,24 @@ import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
 import { RuntimeStoreError } from './errors.js';
 import { migrate } from './migrations.js';
-import type { RunRecord, RunStatus, SessionRecord, SessionType } from './records.js';
+import type {
+  RunRecord,
+  RunStatus,
+  SessionRecord,
+  SessionSummary,
+  SessionType,
+} from './records.js';
 import { prepareSessionLists, type SessionQuery } from './session-list.js';
-import type { SqliteDatabase } from './sqlite.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 
 export type { SessionQuery } from './session-list.js';
+
+/** Names a session for {@link RuntimeStore.deleteSessions}. */
+export interface SessionRef {
+  readonly sessionId: string;
+  /** Only when the stored session is of this kind; any kind when absent. */
+  readonly type?: SessionType;
+}
 
 /** Sessions and runs, read and written synchronously. */
 export interface RuntimeStore {
@@ -23,6 +36,8 @@ export interface RuntimeStore {
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
   putSession(session: SessionRecord): void;
+  /** Insert a new session; `false`, and nothing written, when its id is already taken. */
+  insertSession(session: SessionRecord): boolean;
   /**
    * One page of the sessions matching every given filter, and how many match in all.
    *
@@ -31,6 +46,14 @@ export interface RuntimeStore {
   listSessions(query: SessionQuery): { rows: SessionRecord[]; total: number };
   /** Delete the session and all its runs; an unknown id is not an error. */
   deleteSession(sessionId: string): void;
+  /**
+   * Delete, in one transaction, each named session (with its runs) whose kind matches the ref
+   * and, when `owner` is given, whose `user_id` is `owner` (`null`: only ownerless sessions).
+   * Refs that match nothing are skipped, not an error.
+   *
+   * @returns how many sessions were deleted
+   */
+  deleteSessions(refs: readonly SessionRef[], owner?: string | null): number;
   /**
    * Insert or replace by `run_id`.
    *
@@ -54,6 +77,8 @@ interface SessionRow {
   session_name: string | null;
   session_state: string;
   metadata: string | null;
+  /** JSON of a {@link SessionSummary}, or NULL. */
+  summary: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -82,6 +107,7 @@ const SESSION_COLUMNS = [
   'session_name',
   'session_state',
   'metadata',
+  'summary',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof SessionRow)[];
@@ -122,16 +148,19 @@ function toSessionRow(session: SessionRecord): SessionRow {
     session_name: session.session_name,
     session_state: JSON.stringify(session.session_state),
     metadata: session.metadata === null ? null : JSON.stringify(session.metadata),
+    summary: session.session_summary === null ? null : JSON.stringify(session.session_summary),
     created_at: session.created_at,
     updated_at: session.updated_at,
   };
 }
 
 function fromSessionRow(row: SessionRow): SessionRecord {
+  const { summary, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     session_state: JSON.parse(row.session_state) as Record<string, unknown>,
     metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    session_summary: summary === null ? null : (JSON.parse(summary) as SessionSummary),
   };
 }
 
@@ -165,7 +194,43 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
   const runColumns = RUN_COLUMNS.join(', ');
   const getSession = db.prepare('SELECT * FROM sessions WHERE session_id = ?');
   const putSession = db.prepare(upsert('sessions', SESSION_COLUMNS, 'session_id'));
+  const insertSession = db.prepare(
+    `INSERT INTO sessions (${SESSION_COLUMNS.join(', ')}) ` +
+      `VALUES (${SESSION_COLUMNS.map((c) => `@${c}`).join(', ')}) ON CONFLICT (session_id) DO NOTHING`,
+  );
   const deleteSession = db.prepare('DELETE FROM sessions WHERE session_id = ?');
+  // One statement per combination of conditions, so the SQL text never depends on a value.
+  const deletes = new Map<string, SqliteStatement>();
+  for (const type of [false, true]) {
+    for (const owner of [false, true]) {
+      const where = [
+        'session_id = @sessionId',
+        ...(type ? ['session_type = @type'] : []),
+        // IS, not =: bound to NULL it matches the ownerless sessions.
+        ...(owner ? ['user_id IS @owner'] : []),
+      ];
+      deletes.set(
+        `${type}|${owner}`,
+        db.prepare(`DELETE FROM sessions WHERE ${where.join(' AND ')}`),
+      );
+    }
+  }
+  const deleteMany = db.transaction(
+    (refs: readonly SessionRef[], owner: string | null | undefined): number => {
+      let deleted = 0;
+      for (const ref of refs) {
+        const statement = deletes.get(
+          `${ref.type !== undefined}|${owner !== undefined}`,
+        ) as SqliteStatement;
+        deleted += statement.run({
+          sessionId: ref.sessionId,
+          ...(ref.type === undefined ? {} : { type: ref.type }),
+          ...(owner === undefined ? {} : { owner }),
+        }).changes;
+      }
+      return deleted;
+    },
+  );
   const putRun = db.prepare(upsert('runs', RUN_COLUMNS, 'run_id'));
   const getRun = db.prepare(`SELECT ${runColumns} FROM runs WHERE run_id = ?`);
   const listRuns = db.prepare(
@@ -183,6 +248,9 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     putSession(session) {
       putSession.run(toSessionRow(session));
     },
+    insertSession(session) {
+      return insertSession.run(toSessionRow(session)).changes === 1;
+    },
     listSessions(query) {
       const { rows, total } = sessionLists.page(query);
       return { rows: (rows as SessionRow[]).map(fromSessionRow), total };
@@ -190,6 +258,10 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     deleteSession(sessionId) {
       // The runs go with it: runs.session_id is ON DELETE CASCADE and foreign_keys is ON.
       deleteSession.run(sessionId);
+    },
+    deleteSessions(refs, owner) {
+      // Runs go with their sessions (ON DELETE CASCADE); a throw rolls every delete back.
+      return deleteMany(refs, owner);
     },
     putRun(run) {
       putRun.run(toRunRow(run));

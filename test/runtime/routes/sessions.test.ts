@@ -637,3 +637,195 @@ t.test('a session’s runs: 404 for an unknown or foreign session (RUNTIME_API �
   t.equal(own.statusCode, 200);
   t.match(own.json(), [{ run_id: 'r-1' }]);
 });
+
+/** Runs r-1..r-3 in s-alice (created at +10, +20, +30) and r-team in s-team. */
+function withRuns(t: Test): TestRuntime {
+  const rt = seeded(t);
+  for (const [run_id, at] of [
+    ['r-1', 10],
+    ['r-2', 20],
+    ['r-3', 30],
+  ] as const) {
+    rt.store.putRun(
+      runRecord({ run_id, session_id: 's-alice', user_id: 'alice', created_at: TEST_NOW + at }),
+    );
+  }
+  rt.store.putRun(
+    runRecord({
+      run_id: 'r-team',
+      session_id: 's-team',
+      session_type: 'team',
+      component_id: 't1',
+      created_at: TEST_NOW + 5,
+    }),
+  );
+  return rt;
+}
+
+t.test('a session’s runs: created_after and created_before (epoch s, inclusive)', async (t) => {
+  const rt = withRuns(t);
+  const rows = [
+    { query: '', ids: ['r-1', 'r-2', 'r-3'] },
+    { query: `?created_after=${TEST_NOW + 20}`, ids: ['r-2', 'r-3'] },
+    { query: `?created_before=${TEST_NOW + 20}`, ids: ['r-1', 'r-2'] },
+    { query: `?created_after=${TEST_NOW + 11}&created_before=${TEST_NOW + 29}`, ids: ['r-2'] },
+    { query: `?created_after=${TEST_NOW + 31}`, ids: [] },
+    { query: '?created_after=0&created_before=-1', ids: [] },
+    { query: '?type=agent&user_id=alice&db_id=runtime-db', ids: ['r-1', 'r-2', 'r-3'] },
+    {
+      query: `?created_after=1&created_after=${TEST_NOW + 30}`,
+      ids: ['r-3'],
+      name: 'a repeated parameter counts with its last value, as FastAPI reads it',
+    },
+  ];
+  for (const row of rows) {
+    const res = await rt.app.inject({ url: `/sessions/s-alice/runs${row.query}` });
+    t.equal(res.statusCode, 200, `${row.query}: 200`);
+    t.same(
+      (res.json() as { run_id: string }[]).map((r) => r.run_id),
+      row.ids,
+      row.name ?? row.query,
+    );
+  }
+  for (const field of ['created_after', 'created_before']) {
+    const res = await rt.app.inject({ url: `/sessions/s-alice/runs?${field}=yesterday` });
+    t.equal(res.statusCode, 422, `${field}: 422`);
+    t.same(res.json(), {
+      detail: [
+        {
+          type: 'int_parsing',
+          loc: ['query', field],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: 'yesterday',
+        },
+      ],
+    });
+  }
+});
+
+t.test('a session’s runs: type and user_id select the session like GET does', async (t) => {
+  const rt = withRuns(t);
+  for (const query of ['?type=team', '?user_id=bob', '?db_id=elsewhere']) {
+    const res = await rt.app.inject({ url: `/sessions/s-alice/runs${query}` });
+    t.equal(res.statusCode, 404, `${query}: 404`);
+  }
+  const wrong = await rt.app.inject({ url: '/sessions/s-alice/runs?type=team' });
+  t.same(wrong.json(), { detail: 'Session with ID s-alice not found' });
+  const bad = await rt.app.inject({ url: '/sessions/s-alice/runs?type=bot' });
+  t.equal(bad.statusCode, 422);
+  t.match(bad.json(), { detail: [{ type: 'enum', loc: ['query', 'type'], input: 'bot' }] });
+});
+
+t.test('one run of a session: its RunSchema; 404 outside the session', async (t) => {
+  const rt = withRuns(t);
+  const res = await rt.app.inject({ url: '/sessions/s-alice/runs/r-2' });
+  t.equal(res.statusCode, 200);
+  t.same(res.json(), {
+    run_id: 'r-2',
+    parent_run_id: null,
+    agent_id: 'a1',
+    user_id: 'alice',
+    status: 'COMPLETED',
+    run_input: 'hello',
+    content: 'Echo: hello',
+    run_response_format: 'text',
+    metrics: null,
+    events: [],
+    created_at: isoAt(20),
+  });
+  const team = await rt.app.inject({ url: '/sessions/s-team/runs/r-team?type=team' });
+  t.match(team.json(), { run_id: 'r-team', team_id: 't1' });
+
+  const alice = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
+  const bob = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
+  const rows = [
+    {
+      name: 'an unknown run',
+      url: '/sessions/s-alice/runs/nope',
+      headers: {},
+      detail: 'Run with ID nope not found in session s-alice',
+    },
+    {
+      name: 'a run of another session',
+      url: '/sessions/s-alice/runs/r-team',
+      headers: {},
+      detail: 'Run with ID r-team not found in session s-alice',
+    },
+    {
+      name: 'an unknown session',
+      url: '/sessions/nope/runs/r-1',
+      headers: {},
+      detail: 'Session with ID nope not found',
+    },
+    {
+      name: 'a session of another kind',
+      url: '/sessions/s-alice/runs/r-1?type=workflow',
+      headers: {},
+      detail: 'Session with ID s-alice not found',
+    },
+    {
+      name: 'another user’s session, confined',
+      url: '/sessions/s-alice/runs/r-1',
+      headers: bob,
+      detail: 'Session with ID s-alice not found',
+    },
+    {
+      name: 'another user’s session, confined, naming the owner',
+      url: '/sessions/s-alice/runs/r-1?user_id=alice',
+      headers: bob,
+      detail: 'Session with ID s-alice not found',
+    },
+    {
+      name: 'the ownerless session, confined',
+      url: '/sessions/s-flow/runs/r-1',
+      headers: alice,
+      detail: 'Session with ID s-flow not found',
+    },
+  ];
+  for (const row of rows) {
+    const miss = await rt.app.inject({ url: row.url, headers: row.headers });
+    t.equal(miss.statusCode, 404, `${row.name}: 404`);
+    t.same(miss.json(), { detail: row.detail }, `${row.name}: detail`);
+  }
+  const own = await rt.app.inject({ url: '/sessions/s-alice/runs/r-1', headers: alice });
+  t.equal(own.statusCode, 200, 'the owner reads it');
+  const other = await rt.app.inject({ url: '/sessions/s-alice/runs/r-1?db_id=x' });
+  t.same(other.json(), { detail: "No database found with id 'x'" });
+});
+
+t.test('one session: a bad type is 422; user_id filters for unconfined callers', async (t) => {
+  const rt = seeded(t);
+  const bad = await rt.app.inject({ url: '/sessions/s-alice?type=robot' });
+  t.equal(bad.statusCode, 422);
+  t.same(bad.json(), {
+    detail: [
+      {
+        type: 'enum',
+        loc: ['query', 'type'],
+        msg: "Input should be 'agent', 'team' or 'workflow'",
+        input: 'robot',
+        ctx: { expected: "'agent', 'team' or 'workflow'" },
+      },
+    ],
+  });
+  const other = await rt.app.inject({ url: '/sessions/s-alice?user_id=bob' });
+  t.equal(other.statusCode, 404);
+  t.same(other.json(), { detail: "Session with id 's-alice' not found" });
+  const typed = await rt.app.inject({ url: '/sessions/nope?type=workflow' });
+  t.same(typed.json(), { detail: "Workflow Session with id 'nope' not found" });
+  const own = await rt.app.inject({ url: '/sessions/s-alice?user_id=alice' });
+  t.equal(own.statusCode, 200);
+});
+
+t.test('the list and the detail render a stored summary', async (t) => {
+  const rt = seeded(t);
+  rt.store.putSession({
+    ...SESSIONS[0]!,
+    session_summary: { summary: 'About Paris.', topics: ['weather'], updated_at: TEST_NOW + 7 },
+  });
+  const summary = { summary: 'About Paris.', topics: ['weather'], updated_at: isoAt(7) };
+  const listed = await list(rt, '?user_id=alice&type=agent');
+  t.match(listed.body.data, [{ session_id: 's-alice', session_summary: summary }]);
+  const one = await rt.app.inject({ url: '/sessions/s-alice' });
+  t.same((one.json() as { session_summary: unknown }).session_summary, summary);
+});

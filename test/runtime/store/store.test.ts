@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { RuntimeStoreError } from '../../../src/runtime/store/errors.js';
-import { MIGRATIONS } from '../../../src/runtime/store/migrations.js';
+import { openConnection } from '../../../src/runtime/store/connection.js';
+import { MIGRATIONS, migrate } from '../../../src/runtime/store/migrations.js';
 import type { RunRecord, SessionRecord } from '../../../src/runtime/store/records.js';
 import { Sqlite } from '../../../src/runtime/store/sqlite.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../src/runtime/store/store.js';
@@ -170,6 +171,151 @@ t.test('deleteSession removes the session and its runs, and nothing else', async
   t.doesNotThrow(() => store.deleteSession('sess-unknown'), 'an unknown id is not an error');
 });
 
+t.test('a session summary round-trips; topics may be null', async (t) => {
+  const store = fileStore(t);
+  const rows: SessionRecord[] = [
+    aliceSession({
+      session_summary: { summary: 'Paris, sunny.', topics: ['weather', 'é'], updated_at: 5 },
+    }),
+    aliceSession({
+      session_id: 'sess-no-topics',
+      session_summary: { summary: '', topics: null, updated_at: 1_700_000_000 },
+    }),
+  ];
+  for (const session of rows) {
+    store.putSession(session);
+    t.strictSame(store.getSession(session.session_id), session, session.session_id);
+  }
+  t.strictSame(
+    store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }).rows,
+    rows,
+    'the list reads it too',
+  );
+});
+
+t.test('insertSession writes a new id only, and says whether it did', async (t) => {
+  const store = fileStore(t);
+  store.putSession(aliceSession());
+  store.putRun(completedRun());
+  t.equal(store.insertSession(aliceSession({ session_name: 'Other', user_id: 'bob' })), false);
+  t.strictSame(store.getSession('sess-alice'), aliceSession(), 'the stored session is kept');
+  t.same(
+    store.listRuns('sess-alice').map((r) => r.run_id),
+    ['run-1'],
+    'and so are its runs',
+  );
+  const fresh = aliceSession({ session_id: 'sess-new', session_summary: null });
+  t.equal(store.insertSession(fresh), true);
+  t.strictSame(store.getSession('sess-new'), fresh);
+});
+
+t.test('deleteSessions: by kind and owner, runs with them, returns the count', async (t) => {
+  /**
+   * | id     | type | owner |
+   * | s-a1   | agent| alice |
+   * | s-a2   | agent| bob   |
+   * | s-t1   | team | alice |
+   * | s-anon | agent| null  |
+   */
+  function seeded(): RuntimeStore {
+    const store = openRuntimeStore(':memory:');
+    t.teardown(() => store.close());
+    store.putSession(aliceSession({ session_id: 's-a1' }));
+    store.putSession(aliceSession({ session_id: 's-a2', user_id: 'bob' }));
+    store.putSession(aliceSession({ session_id: 's-t1', session_type: 'team' }));
+    store.putSession(aliceSession({ session_id: 's-anon', user_id: null }));
+    store.putRun(completedRun({ run_id: 'run-a1', session_id: 's-a1' }));
+    store.putRun(completedRun({ run_id: 'run-a2', session_id: 's-a2' }));
+    return store;
+  }
+  const ALL = ['s-a1', 's-a2', 's-t1', 's-anon'];
+  const rows: {
+    name: string;
+    refs: { sessionId: string; type?: 'agent' | 'team' | 'workflow' }[];
+    owner?: string | null;
+    deleted: string[];
+  }[] = [
+    { name: 'no refs', refs: [], deleted: [] },
+    {
+      name: 'any kind, any owner',
+      refs: [{ sessionId: 's-a1' }, { sessionId: 's-t1' }],
+      deleted: ['s-a1', 's-t1'],
+    },
+    {
+      name: 'the kind must match',
+      refs: [
+        { sessionId: 's-a1', type: 'team' },
+        { sessionId: 's-t1', type: 'team' },
+        { sessionId: 's-a2', type: 'agent' },
+      ],
+      deleted: ['s-a2', 's-t1'],
+    },
+    {
+      name: 'an owner: only theirs',
+      refs: ALL.map((sessionId) => ({ sessionId })),
+      owner: 'alice',
+      deleted: ['s-a1', 's-t1'],
+    },
+    {
+      name: 'owner null: only the ownerless',
+      refs: ALL.map((sessionId) => ({ sessionId })),
+      owner: null,
+      deleted: ['s-anon'],
+    },
+    {
+      name: 'kind and owner together',
+      refs: ALL.map((sessionId) => ({ sessionId, type: 'agent' as const })),
+      owner: 'alice',
+      deleted: ['s-a1'],
+    },
+    {
+      name: 'unknown ids and repeats are skipped',
+      refs: [{ sessionId: 'nope' }, { sessionId: 's-a2' }, { sessionId: 's-a2' }],
+      deleted: ['s-a2'],
+    },
+  ];
+  for (const row of rows) {
+    const store = seeded();
+    const count =
+      'owner' in row ? store.deleteSessions(row.refs, row.owner) : store.deleteSessions(row.refs);
+    t.equal(count, row.deleted.length, `${row.name}: count`);
+    t.same(
+      ALL.filter((id) => store.getSession(id) === null),
+      row.deleted,
+      `${row.name}: deleted`,
+    );
+    for (const [run, session] of [
+      ['run-a1', 's-a1'],
+      ['run-a2', 's-a2'],
+    ]) {
+      t.equal(
+        store.getRun(run as string) === null,
+        row.deleted.includes(session as string),
+        `${row.name}: ${run}`,
+      );
+    }
+  }
+});
+
+t.test('deleteSessions is one transaction: a failing ref deletes nothing', async (t) => {
+  const store = fileStore(t);
+  store.putSession(aliceSession({ session_id: 's-1' }));
+  store.putSession(aliceSession({ session_id: 's-2' }));
+  store.putRun(completedRun({ session_id: 's-1' }));
+  t.throws(
+    () =>
+      store.deleteSessions([
+        { sessionId: 's-1' },
+        // Not a value SQLite can bind: the statement throws after s-1 was deleted.
+        { sessionId: { not: 'an id' } as never },
+      ]),
+    TypeError,
+  );
+  t.ok(store.getSession('s-1'), 'the first delete was rolled back');
+  t.ok(store.getRun('run-1'), 'with its run');
+  t.ok(store.getSession('s-2'));
+});
+
 t.test('writes the schema refuses', async (t) => {
   const store = fileStore(t);
   store.putSession(aliceSession());
@@ -216,6 +362,42 @@ t.test('nothing is lost on restart', async (t) => {
   t.strictSame(second.listRuns('sess-alice'), [completedRun()]);
   t.equal(second.getSession('sess-2'), null, 'a delete survives the restart too');
   t.equal(second.getRun('run-2'), null);
+});
+
+t.test('a version 2 database opens with its sessions, which have no summary', async (t) => {
+  const path = join(t.testdir(), 'runtime.db');
+  const old = openConnection(path);
+  migrate(old, path, MIGRATIONS.slice(0, 2));
+  old
+    .prepare(
+      'INSERT INTO sessions (session_id, session_type, component_id, user_id, session_name, ' +
+        "session_state, metadata, created_at, updated_at) VALUES ('sess-old', 'agent', 'a1', " +
+        "'alice', 'Before summaries', '{\"k\":1}', NULL, 10, 20)",
+    )
+    .run();
+  old.close();
+
+  const store = openRuntimeStore(path);
+  t.teardown(() => store.close());
+  t.strictSame(store.getSession('sess-old'), {
+    session_id: 'sess-old',
+    session_type: 'agent',
+    component_id: 'a1',
+    user_id: 'alice',
+    session_name: 'Before summaries',
+    session_state: { k: 1 },
+    metadata: null,
+    created_at: 10,
+    updated_at: 20,
+    session_summary: null,
+  });
+  const summary = { summary: 'Now it has one.', topics: null, updated_at: 30 };
+  store.putSession({
+    ...(store.getSession('sess-old') as SessionRecord),
+    session_summary: summary,
+  });
+  t.same(store.getSession('sess-old')?.session_summary, summary);
+  t.equal(inspect(t, path).pragma('user_version', { simple: true }), MIGRATIONS.length);
 });
 
 t.test('a file database is in WAL mode, migrated to the latest version', async (t) => {
