@@ -18,7 +18,10 @@ async function main(): Promise<void> {
   if (role === 'upstream') {
     const body = JSON.stringify({ id: 'a1', name: 'Agent One', description: 'benchmark agent' });
     const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
     });
     server.keepAliveTimeout = 65_000;
@@ -29,7 +32,14 @@ async function main(): Promise<void> {
     const agent = new Agent({ keepAlive: true, maxSockets: 256 });
     const server = createServer((req, res) => {
       const upstream = request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, agent },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+          agent,
+        },
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);

@@ -18,6 +18,7 @@ import { createKeySet } from './jwt/keys.js';
 import { createJwtVerifier } from './jwt/verify.js';
 import { ANONYMOUS, type Principal } from './principal.js';
 import { createSecurityKeyAuthenticator } from './security-key.js';
+import { SERVICE_ACCOUNT_PREFIX } from './service-accounts/token.js';
 import type { AuthSettings } from './settings.js';
 
 export type { AuthFailure } from './failure.js';
@@ -61,8 +62,7 @@ export interface AuthChain {
   readonly tokenCache: TokenCache | null;
 }
 
-/** The service-account token prefix (SPEC.md §5.1.2). */
-export const SERVICE_ACCOUNT_PREFIX = 'svc_pat_';
+export { SERVICE_ACCOUNT_PREFIX };
 
 /** Default bound of the verified-JWT cache. */
 export const DEFAULT_TOKEN_CACHE_MAX = 10_000;

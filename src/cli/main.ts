@@ -4,6 +4,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { accounts } from './accounts.js';
 import { check } from './check.js';
 import { explain } from './explain.js';
 import { processIo, type Command, type CommandIo } from './io.js';
@@ -19,6 +20,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   explain,
   token,
   'test-policies': testPolicies,
+  accounts,
 };
 
 const USAGE = `usage: scopegate <command> [options]
@@ -30,7 +32,12 @@ commands:
   explain [--config F] METHOD PATH [--scopes a,b]  show how a request is decided
   token [--config F] --sub S --scopes a,b [--ttl 1h] [--aud X] [--claim k=v]
                                                    mint a development JWT
-  test-policies [--config F] FILE...               run policy decision tests`;
+  test-policies [--config F] FILE...               run policy decision tests
+  accounts create --name N [--scopes a,b] [--expires-in-days D | --never-expires]
+                  [--allow-privileged-scopes] [--config F]
+                                                   mint a service-account token (printed once)
+  accounts list [--json] [--config F]              list service accounts
+  accounts revoke ID [--config F]                  revoke a service account`;
 
 /** Runs one command line; returns the exit code. Argument errors are exit 2. */
 export async function main(argv: readonly string[], io: CommandIo = processIo): Promise<number> {

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { mintToken } from '../auth/jwt/mint.js';
-import { assembleGateway } from '../gateway/assemble.js';
+import { assembleGateway, closeGatewayState } from '../gateway/assemble.js';
 import { startGatewayServer } from '../gateway/server.js';
 import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
@@ -78,7 +78,7 @@ export const serve: Command = async (args, io) => {
   try {
     server = await startGatewayServer(() => state, config.listen);
   } catch (err) {
-    await state.upstream.pool.close();
+    await closeGatewayState(state);
     await runtime?.close();
     // e.g. "listen EADDRINUSE: address already in use 127.0.0.1:8080"
     io.err(`error: ${loaded.file} listen: ${(err as Error).message}`);
@@ -120,7 +120,7 @@ export const serve: Command = async (args, io) => {
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
   io.out(`scopegate: ${signal}, closing`);
   await server.close();
-  await state.upstream.pool.close();
+  await closeGatewayState(state);
   await runtime?.close();
   return 0;
 };

@@ -26,9 +26,20 @@ import { packageRoot } from '../shared/package-root.js';
 import type { ConfigDraft, Problem } from '../shared/problem.js';
 import { createAuthChain } from '../auth/chain.js';
 import { loadOrCreateDevKeys } from '../auth/jwt/dev-keys.js';
+import {
+  inspectServiceAccountStore,
+  openServiceAccountStore,
+  type ServiceAccountStore,
+} from '../auth/service-accounts/store.js';
+import {
+  createServiceAccountVerifier,
+  type ServiceAccountTokenVerifier,
+} from '../auth/service-accounts/verifier.js';
+import { createScopeCatalogue } from '../policy/grantable.js';
 import type { Clock } from '../shared/clock.js';
 import { createIdentityCache } from './identity.js';
 import type { DecisionState, GatewayState } from './pipeline.js';
+import { createServiceAccountsApi } from './service-accounts-api.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
 
@@ -234,6 +245,7 @@ export async function assembleGateway(
       });
     }
   }
+  const accounts = openAccounts(loaded, deps, problems);
   const {
     chain,
     problems: authProblems,
@@ -243,7 +255,7 @@ export async function assembleGateway(
     serviceId: config.service_id,
     configFile: loaded.file,
     resolvePath: (p) => loaded.resolvePath(p),
-    serviceAccounts: null,
+    serviceAccounts: accounts?.verifier ?? null,
     extraKeys,
   });
   const withLine = (p: Problem): Problem => ({
@@ -258,6 +270,7 @@ export async function assembleGateway(
     ...modeWarnings(loaded),
   ];
   if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
+    accounts?.store.close();
     return { state: null, policy, problems, warnings, devKeys };
   }
   const fresh = createUpstreamIfChanged(
@@ -282,8 +295,64 @@ export async function assembleGateway(
       identitySecret: config.upstream.identity_secret,
     },
     upstream: fresh,
+    serviceAccounts:
+      accounts === null
+        ? null
+        : createServiceAccountsApi({
+            store: accounts.store,
+            verifier: accounts.verifier,
+            clock: deps.clock,
+            catalogue: createScopeCatalogue(policy.state.policy),
+          }),
   });
   return { state, policy, problems, warnings, devKeys };
+}
+
+/**
+ * Releases what a state holds: the upstream pool and the service-account store. For a gateway
+ * that is shutting down (a reload keeps a pool it reuses, so it must not call this).
+ */
+export async function closeGatewayState(state: GatewayState): Promise<void> {
+  state.serviceAccounts?.close();
+  await state.upstream.pool.close();
+}
+
+/**
+ * Opens the service-account store and its verifier when `auth.service_accounts.enabled`. A
+ * store that cannot be opened is a start-up problem naming the file. `check` only inspects an
+ * existing file read-only, and never creates one.
+ */
+function openAccounts(
+  loaded: LoadedConfig,
+  deps: AssembleDeps,
+  problems: Problem[],
+): { store: ServiceAccountStore; verifier: ServiceAccountTokenVerifier } | null {
+  const settings = loaded.config.auth.service_accounts;
+  if (!settings.enabled) return null;
+  const path = loaded.resolvePath(settings.store.slice('sqlite:'.length));
+  const problemOf = (message: string): Problem => ({
+    file: loaded.file,
+    key: 'auth.service_accounts.store',
+    line: loaded.lineOf(['auth', 'service_accounts', 'store']),
+    message,
+  });
+  if (deps.checkOnly === true) {
+    const problem = inspectServiceAccountStore(path);
+    if (problem !== null) problems.push(problemOf(problem));
+    return null;
+  }
+  try {
+    const store = openServiceAccountStore(path);
+    const verifier = createServiceAccountVerifier({
+      store,
+      clock: deps.clock,
+      cacheTtlSeconds: settings.cache_ttl_seconds,
+    });
+    return { store, verifier };
+  } catch (err) {
+    problems.push(problemOf((err as Error).message));
+    return null;
+  }
 }
 
 /** Warnings about settings that weaken or limit authentication, each with its code. */

@@ -1,8 +1,9 @@
 /**
  * The only place that orders the request stages: normalize → exempt → authenticate → authorize
- * → inject-identity → forward. `evaluateRequest` runs the decision stages with no socket, so the
- * server, `scopegate explain` and `scopegate test-policies` share one decision path. Stages
- * return verdicts; this module threads them and hands refusals to respond.ts.
+ * → (the gateway's own `/service-accounts` API, or) inject-identity → forward. `evaluateRequest`
+ * runs the decision stages with no socket, so the server, `scopegate explain` and
+ * `scopegate test-policies` share one decision path. Stages return verdicts; this module threads
+ * them and hands refusals and replies to respond.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthChain } from '../auth/chain.js';
@@ -12,8 +13,20 @@ import type { Decision } from '../policy/decide.js';
 import type { Grants } from '../policy/scopes.js';
 import { createRequestContext } from './context.js';
 import type { IdentityCache, IdentitySettings } from './identity.js';
-import { reject, describeRefusal, type Refusal, type Verdict } from './rejections.js';
-import { writeRefusal } from './respond.js';
+import { readBoundedBody } from './body.js';
+import {
+  reject,
+  describeRefusal,
+  MAX_SERVICE_ACCOUNT_BODY_BYTES,
+  type Refusal,
+  type Verdict,
+} from './rejections.js';
+import { writeRefusal, writeReply } from './respond.js';
+import {
+  serveServiceAccounts,
+  SERVICE_ACCOUNTS_SEGMENT,
+  type ServiceAccountsApi,
+} from './service-accounts-api.js';
 import { authenticateRequest, type CredentialNames } from './stages/authenticate.js';
 import { authorizeRequest } from './stages/authorize.js';
 import { isExemptRoute } from './stages/exempt.js';
@@ -37,6 +50,11 @@ export interface GatewayState extends DecisionState {
   readonly identities: IdentityCache;
   readonly forwardHeaders: ForwardHeaderSettings;
   readonly upstream: Upstream;
+  /**
+   * The service-account API and its store, when `auth.service_accounts.enabled`; `null` leaves
+   * `/service-accounts` to the upstream like any other route (still always scope-checked).
+   */
+  readonly serviceAccounts: ServiceAccountsApi | null;
 }
 
 /** The outcome of the decision stages for one request. */
@@ -77,7 +95,12 @@ export function evaluateRequest(
 ): Evaluation | Promise<Evaluation> {
   const normalized = normalizePath(target);
   if (!normalized.ok) return refused(normalized, null, null, null);
-  if (isExemptRoute(state.policy, normalized.value.segments)) {
+  // `/service-accounts` is never exempt: minting and revoking tokens always needs a caller
+  // with the right scopes, whatever excluded_route_paths says (CONTRACT.md §9.16).
+  if (
+    normalized.value.segments[0] !== SERVICE_ACCOUNTS_SEGMENT &&
+    isExemptRoute(state.policy, normalized.value.segments)
+  ) {
     return {
       status: 200,
       refusal: null,
@@ -100,6 +123,10 @@ function authorized(
   auth: Verdict<Principal>,
 ): Evaluation {
   if (!auth.ok) return refused(auth, normalized, null, null);
+  // Anonymous callers never reach the service-account API, even with allow_anonymous (§9.25).
+  if (auth.value.type === 'anonymous' && normalized.segments[0] === SERVICE_ACCOUNTS_SEGMENT) {
+    return refused(reject('SG_ERR_SA_ANONYMOUS'), normalized, auth.value, null);
+  }
   const decision = authorizeRequest(state, state.grantsOf, method, normalized.segments, auth.value);
   if (!decision.allow) {
     const refusal =
@@ -152,6 +179,21 @@ export async function handleRequest(
     return;
   }
   const normalized = evaluation.normalized as NormalizedPath;
+  if (state.serviceAccounts !== null && normalized.segments[0] === SERVICE_ACCOUNTS_SEGMENT) {
+    const principal = evaluation.principal as Principal;
+    const outcome = await serveServiceAccounts(state.serviceAccounts, {
+      method,
+      segments: normalized.segments,
+      query: normalized.query,
+      caller: principal,
+      grants: state.grantsOf(principal),
+      readBody: () => readBoundedBody(req, MAX_SERVICE_ACCOUNT_BODY_BYTES),
+    });
+    if (outcome === null) return;
+    if (outcome.ok) writeReply(res, outcome.value, responseHeaders);
+    else writeRefusal(res, outcome, responseHeaders);
+    return;
+  }
   const identity =
     evaluation.decision === null
       ? state.identities.anonymous

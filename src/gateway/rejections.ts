@@ -11,7 +11,34 @@ export interface RejectionParams {
   readonly route?: string;
   /** Where a credential was expected (401 missing credential): names as configured. */
   readonly expected?: { readonly header?: string; readonly cookie?: string };
+  /** What failed validation (422): sent as the body's `detail` list, SPEC.md §2. */
+  readonly validation?: readonly ValidationIssue[];
+  /** One phrase per offending item, each naming its field (400 malformed / unknown scope). */
+  readonly problems?: readonly string[];
+  /** The field at fault, when the detail names one (default per code). */
+  readonly field?: string;
+  /** A service-account name (409). */
+  readonly name?: string;
+  /** A service-account id from the path (404). */
+  readonly id?: string;
+  /** The methods a path supports (405): the detail and the `Allow` header. */
+  readonly allow?: readonly string[];
 }
+
+/** One entry of an HTTPValidationError's `detail` (SPEC.md §2 ValidationError). */
+export interface ValidationIssue {
+  /** Machine-readable kind (`missing`, `string_type`, `int_type`, `extra_forbidden`, …). */
+  readonly type: string;
+  /** Where: `body` or `query`, then keys and indexes. */
+  readonly loc: readonly (string | number)[];
+  /** What is wrong, naming the field. */
+  readonly msg: string;
+  /** The value at fault (`null` when it is missing). */
+  readonly input: unknown;
+}
+
+/** The largest `/service-accounts` request body the gateway reads. */
+export const MAX_SERVICE_ACCOUNT_BODY_BYTES = 65_536;
 
 /**
  * Which `WWW-Authenticate` challenge a refusal carries (RFC 6750 §3): a bare challenge when no
@@ -149,6 +176,76 @@ export const REJECTIONS = {
     status: 503,
     detail: 'Service account store unavailable',
     reason: 'service_account_store_unavailable',
+  },
+  SG_ERR_SA_ANONYMOUS: {
+    status: 401,
+    detail: 'Not authenticated: service accounts are never managed anonymously',
+    reason: 'service_account_anonymous',
+    challenge: 'bearer',
+  },
+  SG_ERR_SA_REQUEST_INVALID: {
+    status: 422,
+    detail: (p) =>
+      `Request validation failed: ${(p.validation ?? []).map((issue) => issue.msg).join('; ')}`,
+    reason: 'service_account_request_invalid',
+  },
+  SG_ERR_SA_BODY_TOO_LARGE: {
+    status: 413,
+    detail: `Request body too large: a /service-accounts request body may be at most ${MAX_SERVICE_ACCOUNT_BODY_BYTES} bytes`,
+    reason: 'service_account_body_too_large',
+  },
+  SG_ERR_SA_SCOPE_MALFORMED: {
+    status: 400,
+    detail: (p) =>
+      `Malformed scope(s): ${(p.problems ?? []).join('; ')}. A scope is the admin scope, or two ` +
+      'or three non-empty ":"-separated parts without whitespace where "*" may only be the whole ' +
+      'middle part',
+    reason: 'service_account_scope_malformed',
+  },
+  SG_ERR_SA_SCOPE_UNKNOWN: {
+    status: 400,
+    detail: (p) => `Unknown scope(s): ${(p.problems ?? []).join('; ')}`,
+    reason: 'service_account_scope_unknown',
+  },
+  SG_ERR_SA_SCOPE_PRIVILEGED: {
+    status: 400,
+    detail: (p) =>
+      `${p.field ?? 'scopes'}: privileged scope(s) ${(p.scopes ?? []).join(', ')} need ` +
+      '"allow_privileged_scopes": true (write and delete actions, the admin scope and every ' +
+      'service_accounts scope are privileged)',
+    reason: 'service_account_scope_privileged',
+  },
+  SG_ERR_SA_SCOPE_NOT_HELD: {
+    status: 403,
+    detail: (p) =>
+      `${p.field ?? 'scopes'}: a caller may grant only scopes it holds; not held: ` +
+      (p.scopes ?? []).join(', '),
+    reason: 'service_account_scope_not_held',
+  },
+  SG_ERR_SA_NAME_TAKEN: {
+    status: 409,
+    detail: (p) =>
+      `name: an active service account named "${p.name ?? ''}" already exists ` +
+      '(revoke it first, or choose another name)',
+    reason: 'service_account_name_taken',
+  },
+  SG_ERR_SA_NOT_FOUND: {
+    status: 404,
+    detail: (p) => `id: no service account has the id ${JSON.stringify(p.id ?? '')}`,
+    reason: 'service_account_not_found',
+  },
+  SG_ERR_SA_ROUTE_UNKNOWN: {
+    status: 404,
+    detail:
+      'Not found: the gateway serves GET /service-accounts, POST /service-accounts and ' +
+      'DELETE /service-accounts/{id}',
+    reason: 'service_account_route_unknown',
+  },
+  SG_ERR_SA_METHOD_NOT_ALLOWED: {
+    status: 405,
+    detail: (p) =>
+      `Method not allowed: ${p.route ?? 'this route'} supports ${(p.allow ?? []).join(', ')}`,
+    reason: 'service_account_method_not_allowed',
   },
   SG_ERR_SCOPE_INSUFFICIENT: {
     status: 403,

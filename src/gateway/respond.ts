@@ -1,6 +1,7 @@
 /**
- * The only writer of the responses the gateway makes itself (refusals). Bodies are
- * `{"detail": "..."}` and never carry a token, claim, key or stack trace.
+ * The only writer of the responses the gateway makes itself: refusals, and the replies of the
+ * one API it serves (`/service-accounts`). Refusal bodies are `{"detail": "..."}` (a 422's detail
+ * is the HTTPValidationError list) and never carry a token, claim, key or stack trace.
  */
 import type { ServerResponse } from 'node:http';
 import { describeRefusal, type Refusal } from './rejections.js';
@@ -32,7 +33,8 @@ export function writeRefusal(
     return;
   }
   const { status, detail } = describeRefusal(refusal);
-  const body = JSON.stringify({ detail });
+  const validation = refusal.params?.validation;
+  const body = JSON.stringify({ detail: validation ?? detail });
   const headers: Record<string, string | number> = {
     ...extraHeaders,
     'content-type': 'application/json',
@@ -41,6 +43,37 @@ export function writeRefusal(
   };
   const challenge = challengeOf(refusal);
   if (challenge !== undefined) headers['www-authenticate'] = challenge;
+  const allow = refusal.params?.allow;
+  if (allow !== undefined) headers['allow'] = allow.join(', ');
   res.writeHead(status, headers);
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+/** A successful answer the gateway gives itself: a status and a JSON body, or none (204). */
+export interface Reply {
+  readonly status: number;
+  /** Serialized as JSON; `undefined` sends no body. */
+  readonly body?: unknown;
+}
+
+/**
+ * Writes a reply. Never cached by anything between (a minted token is in the body once), and a
+ * HEAD gets the headers of the GET without its body.
+ */
+export function writeReply(
+  res: ServerResponse,
+  reply: Reply,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): void {
+  const headers: Record<string, string | number> = { ...extraHeaders, 'cache-control': 'no-store' };
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  const body = JSON.stringify(reply.body);
+  headers['content-type'] = 'application/json';
+  headers['content-length'] = Buffer.byteLength(body);
+  res.writeHead(reply.status, headers);
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }

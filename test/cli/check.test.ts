@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { runCli } from '../fixtures/cli.js';
 
@@ -193,4 +195,24 @@ t.test('config and policy problems are listed together in one run', async (t) =>
   t.equal(h.code, 1);
   t.match(h.err, /h\.yaml:1 auth: /);
   t.notMatch(h.err, /policies\//, 'the shipped policies compile cleanly under the defaults');
+});
+
+t.test('check looks at the service-account store without writing anything', async (t) => {
+  const dir = t.testdir({
+    'fresh.yaml': 'policies: []\nauth:\n  service_accounts: { store: "sqlite:data/sa.db" }\n',
+    'broken.yaml': 'policies: []\nauth:\n  service_accounts: { store: "sqlite:junk.db" }\n',
+    'junk.db': 'x'.repeat(100),
+  });
+  const fresh = await runCli(['check', '--config', join(dir, 'fresh.yaml')]);
+  t.equal(fresh.code, 0, fresh.err);
+  t.notOk(existsSync(join(dir, 'data')), 'no store created, not even its folder');
+  const broken = await runCli(['check', '--config', join(dir, 'broken.yaml')]);
+  t.equal(broken.code, 1);
+  t.match(
+    broken.err,
+    new RegExp(
+      `^error: .*broken\\.yaml:3 auth\\.service_accounts\\.store: service-account store '${join(dir, 'junk.db')}': not a SQLite database$`,
+      'm',
+    ),
+  );
 });

@@ -298,3 +298,27 @@ t.test('a port in use is exit 1 with one error line, not a crash', async (t) => 
   t.equal(r.code, 1, r.err);
   t.match(r.err, /^error: .*(EADDRINUSE|in use)/);
 });
+
+t.test('a service-account store that cannot be opened: exit 1, one line naming it', async (t) => {
+  const dir = t.testdir({
+    'gateway.yaml': [
+      'policies: []',
+      'upstream: { embedded: false }',
+      'auth:',
+      '  security_key: k',
+      '  service_accounts: { enabled: true, store: "sqlite:state/sa.db" }',
+      '',
+    ].join('\n'),
+    state: { 'sa.db': 'this file is not a SQLite database '.repeat(10) },
+  });
+  const r = await serveInProcess(['--config', join(dir, 'gateway.yaml')]);
+  t.equal(r.code, 1);
+  t.equal(r.out, '');
+  t.match(r.err.split('\n'), [
+    new RegExp(
+      `^error: .*gateway\\.yaml:5 auth\\.service_accounts\\.store: service-account store '${join(dir, 'state', 'sa.db')}': cannot open: SqliteError: file is not a database$`,
+    ),
+    /gateway\.yaml: invalid \(1 problem\)$/,
+    /^the gateway did not start$/,
+  ]);
+});

@@ -39,6 +39,8 @@ async function assemble(
   const assembly = await assembleGateway(loaded, { clock: CLOCK, ...deps });
   const pool = assembly.state?.upstream.pool;
   if (pool !== undefined && pool !== deps.previousUpstream?.pool) t.teardown(() => pool.destroy());
+  const accounts = assembly.state?.serviceAccounts;
+  if (accounts) t.teardown(() => accounts.close());
   return assembly;
 }
 

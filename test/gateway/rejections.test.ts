@@ -61,3 +61,43 @@ t.test('parameterized details are built from params only', async (t) => {
     challenge: undefined,
   });
 });
+
+t.test('service-account details without their params still read', async (t) => {
+  const rows: [RejectionCode, string][] = [
+    ['SG_ERR_SA_REQUEST_INVALID', 'Request validation failed: '],
+    [
+      'SG_ERR_SA_SCOPE_MALFORMED',
+      'Malformed scope(s): . A scope is the admin scope, or two or three non-empty ":"-separated parts without whitespace where "*" may only be the whole middle part',
+    ],
+    ['SG_ERR_SA_SCOPE_UNKNOWN', 'Unknown scope(s): '],
+    [
+      'SG_ERR_SA_SCOPE_PRIVILEGED',
+      'scopes: privileged scope(s)  need "allow_privileged_scopes": true (write and delete actions, the admin scope and every service_accounts scope are privileged)',
+    ],
+    ['SG_ERR_SA_SCOPE_NOT_HELD', 'scopes: a caller may grant only scopes it holds; not held: '],
+    [
+      'SG_ERR_SA_NAME_TAKEN',
+      'name: an active service account named "" already exists (revoke it first, or choose another name)',
+    ],
+    ['SG_ERR_SA_NOT_FOUND', 'id: no service account has the id ""'],
+    ['SG_ERR_SA_METHOD_NOT_ALLOWED', 'Method not allowed: this route supports '],
+  ];
+  for (const [code, detail] of rows) t.equal(describeRefusal(reject(code)).detail, detail, code);
+  t.equal(
+    describeRefusal(
+      reject('SG_ERR_SA_REQUEST_INVALID', {
+        validation: [
+          { type: 'missing', loc: ['body', 'name'], msg: 'name is required', input: null },
+          { type: 'bool_type', loc: ['body', 'x'], msg: 'x must be true or false', input: 1 },
+        ],
+      }),
+    ).detail,
+    'Request validation failed: name is required; x must be true or false',
+  );
+  t.same(describeRefusal(reject('SG_ERR_SA_ANONYMOUS')), {
+    status: 401,
+    detail: 'Not authenticated: service accounts are never managed anonymously',
+    reason: 'service_account_anonymous',
+    challenge: 'bearer',
+  });
+});

@@ -12,7 +12,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { reject, type Refusal } from '../../src/gateway/rejections.js';
-import { challengeOf, writeRefusal } from '../../src/gateway/respond.js';
+import { challengeOf, writeRefusal, writeReply } from '../../src/gateway/respond.js';
 
 interface Answer {
   readonly status: number;
@@ -195,4 +195,51 @@ t.test('a response whose headers already went out is cut off, not rewritten', as
   t.equal(answer.status, 200, 'the status already sent stays');
   t.equal(answer.body, 'event: first\n\n', 'no refusal body is appended');
   t.equal(answer.complete, false, 'the response is cut off');
+});
+
+t.test('a 422 sends its validation list as detail; a 405 sends Allow', async (t) => {
+  const validation = [
+    { type: 'missing', loc: ['body', 'name'], msg: 'name is required', input: null },
+  ];
+  const send422 = await serve(t, (_req, res) =>
+    writeRefusal(res, reject('SG_ERR_SA_REQUEST_INVALID', { validation })),
+  );
+  const invalid = await send422();
+  t.equal(invalid.status, 422);
+  t.same(JSON.parse(invalid.body), { detail: validation });
+  t.equal(invalid.headers['allow'], undefined);
+  const send405 = await serve(t, (_req, res) =>
+    writeRefusal(
+      res,
+      reject('SG_ERR_SA_METHOD_NOT_ALLOWED', { route: 'PUT /x', allow: ['GET', 'POST'] }),
+    ),
+  );
+  const notAllowed = await send405('PUT');
+  t.equal(notAllowed.status, 405);
+  t.equal(notAllowed.headers['allow'], 'GET, POST');
+  t.same(JSON.parse(notAllowed.body), {
+    detail: 'Method not allowed: PUT /x supports GET, POST',
+  });
+});
+
+t.test('writeReply: JSON with no-store, HEAD without a body, 204 with none', async (t) => {
+  const json = await serve(t, (_req, res) =>
+    writeReply(res, { status: 201, body: { id: 'x' } }, { 'x-request-id': 'r-1' }),
+  );
+  const created = await json();
+  t.equal(created.status, 201);
+  t.same(JSON.parse(created.body), { id: 'x' });
+  t.equal(created.headers['content-type'], 'application/json');
+  t.equal(created.headers['content-length'], String(Buffer.byteLength('{"id":"x"}')));
+  t.equal(created.headers['cache-control'], 'no-store');
+  t.equal(created.headers['x-request-id'], 'r-1');
+  const head = await json('HEAD');
+  t.equal(head.body, '');
+  t.equal(head.headers['content-length'], String(Buffer.byteLength('{"id":"x"}')));
+  const empty = await serve(t, (_req, res) => writeReply(res, { status: 204 }));
+  const none = await empty('DELETE');
+  t.equal(none.status, 204);
+  t.equal(none.body, '');
+  t.equal(none.headers['content-type'], undefined);
+  t.equal(none.headers['cache-control'], 'no-store');
 });

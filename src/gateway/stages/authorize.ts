@@ -3,9 +3,15 @@
  * Compiles each principal's scopes once (cached per principal object). Never writes responses.
  */
 import type { Principal } from '../../auth/principal.js';
-import type { CompiledPolicy } from '../../policy/compile.js';
+import type { CompiledPolicy, Requirement } from '../../policy/compile.js';
 import { decide, type Decision } from '../../policy/decide.js';
-import { compileGrants, type Grants } from '../../policy/scopes.js';
+import {
+  compileGrants,
+  parseScope,
+  satisfies,
+  type Grants,
+  type ParsedScope,
+} from '../../policy/scopes.js';
 
 /** Authorization settings fixed at load. */
 export interface AuthorizeSettings {
@@ -35,6 +41,26 @@ export function createGrantsCache(adminScope: string): (principal: Principal) =>
 
 const SERVICE_ACCOUNTS = 'service-accounts';
 
+/** A requirement on one (non-admin) scope. */
+type ScopeRequirement = Requirement & { readonly scope: ParsedScope };
+
+function requirement(raw: string): ScopeRequirement {
+  return Object.freeze({ raw, scope: parseScope(raw, '') as ParsedScope });
+}
+
+/** The built-in requirement of each `/service-accounts` method (SPEC.md §4.2). */
+const SERVICE_ACCOUNTS_FLOOR = {
+  read: requirement('service_accounts:read'),
+  write: requirement('service_accounts:write'),
+  delete: requirement('service_accounts:delete'),
+} as const;
+
+/** `service_accounts:read` for GET/HEAD, `:delete` for DELETE, `:write` for any other method. */
+export function serviceAccountsFloorOf(method: string): ScopeRequirement {
+  if (method === 'GET' || method === 'HEAD') return SERVICE_ACCOUNTS_FLOOR.read;
+  return method === 'DELETE' ? SERVICE_ACCOUNTS_FLOOR.delete : SERVICE_ACCOUNTS_FLOOR.write;
+}
+
 /**
  * Decides the request. Service-account tokens, anonymous callers and every `/service-accounts`
  * route are always scope-checked (CONTRACT.md §4, §9.16); the internal token gets no listing
@@ -47,13 +73,41 @@ export function authorizeRequest(
   segments: readonly string[],
   principal: Principal,
 ): Decision {
+  const serviceAccounts = segments[0] === SERVICE_ACCOUNTS;
   const enforce =
     settings.rbacEnabled ||
     principal.type === 'service_account' ||
     principal.type === 'anonymous' ||
-    segments[0] === SERVICE_ACCOUNTS;
-  return decide(settings.policy, method, segments, grantsOf(principal), {
+    serviceAccounts;
+  const grants = grantsOf(principal);
+  const decision = decide(settings.policy, method, segments, grants, {
     enforce,
     strictListing: principal.type === 'internal',
   });
+  return serviceAccounts ? withServiceAccountsFloor(decision, method, grants) : decision;
+}
+
+/**
+ * Adds the built-in `service_accounts:<action>` requirement to a `/service-accounts` decision
+ * when the matched mapping does not already require it. Like the native family scope (SPEC.md
+ * §5.7.4), a remapping can add requirements there but never remove this one, and a policy
+ * without the SPEC mappings (`policies: []`) still never opens the API to any caller: minting
+ * tokens is always scope-checked (CONTRACT.md §9.16).
+ */
+function withServiceAccountsFloor(decision: Decision, method: string, grants: Grants): Decision {
+  const floor = serviceAccountsFloorOf(method);
+  const key = floor.scope.key;
+  if (decision.required.some((r) => r.scope !== 'admin' && r.scope.key === key)) return decision;
+  const required = [...decision.required, floor];
+  const held = satisfies(floor.scope, grants, null);
+  if (!decision.allow) {
+    if (decision.reason !== 'insufficient_scope') return decision;
+    return {
+      ...decision,
+      required,
+      missing: held ? decision.missing : [...decision.missing, floor],
+    };
+  }
+  if (held) return { ...decision, reason: grants.admin ? 'admin' : 'scopes_satisfied', required };
+  return { ...decision, allow: false, reason: 'insufficient_scope', required, missing: [floor] };
 }

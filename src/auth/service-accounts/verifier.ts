@@ -1,0 +1,158 @@
+/**
+ * Verifies `svc_pat_` tokens against the store (CONTRACT.md §3, §5, §7): unknown, revoked and
+ * expired tokens fail alike; failures are throttled per client address; verified accounts are
+ * cached briefly by token digest. Never writes responses, never holds or logs a token.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Clock } from '../../shared/clock.js';
+import type { AuthFailure } from '../failure.js';
+import { createPrincipal, type Principal } from '../principal.js';
+import type { ServiceAccountRecord, ServiceAccountStore } from './store.js';
+import { createFailureThrottle, type FailureThrottle } from './throttle.js';
+import {
+  hashServiceAccountToken,
+  isWellFormedServiceAccountToken,
+  sameTokenHash,
+} from './token.js';
+
+/** What verifying a token comes to; assignable to the auth chain's `AuthResult`. */
+export type ServiceAccountVerification =
+  | { readonly ok: true; readonly principal: Principal }
+  | { readonly ok: false; readonly failure: AuthFailure; readonly presented: true };
+
+/** The verifier the auth chain calls for `svc_pat_` tokens, and the API evicts from. */
+export interface ServiceAccountTokenVerifier {
+  /** Verifies `token` presented from `clientAddress` (the socket's peer). Synchronous. */
+  verify(token: string, clientAddress: string): ServiceAccountVerification;
+  /** Drops the cached verification of the token with this digest (revocation). */
+  forget(tokenHash: string): void;
+  /** Cached verifications held. */
+  readonly cacheSize: number;
+}
+
+/** Default bound of the verification cache. */
+export const DEFAULT_SERVICE_ACCOUNT_CACHE_MAX = 10_000;
+
+/** `last_used_at` is written at most this often per account. */
+export const LAST_USED_INTERVAL_SECONDS = 60;
+
+/** Dependencies and bounds of {@link createServiceAccountVerifier}. */
+export interface ServiceAccountVerifierOptions {
+  readonly store: ServiceAccountStore;
+  readonly clock: Clock;
+  /** How long a verification is reused before the store is asked again. */
+  readonly cacheTtlSeconds: number;
+  readonly cacheMax?: number;
+  /** The failure throttle (default: 20 failures per address per 60 s). */
+  readonly throttle?: FailureThrottle;
+}
+
+interface Entry {
+  readonly principal: Principal;
+  readonly id: string;
+  /** Epoch ms from which the entry is not used: the TTL or the account's expiry, if sooner. */
+  readonly deadline: number;
+  /** The last `last_used_at` written or read, epoch seconds. */
+  lastUsedAt: number | null;
+}
+
+function refusal(failure: AuthFailure): ServiceAccountVerification {
+  return Object.freeze({ ok: false, failure, presented: true });
+}
+
+const INVALID = refusal('service_account_invalid');
+const THROTTLED = refusal('service_account_throttled');
+const UNAVAILABLE = refusal('service_account_store_unavailable');
+
+/** The principal a stored account authenticates as: `sa:<name>` with its stored scopes. */
+export function principalOfAccount(record: ServiceAccountRecord): Principal {
+  return createPrincipal({
+    type: 'service_account',
+    userId: `sa:${record.name}`,
+    scopes: record.scopes,
+    serviceAccountName: record.name,
+    expiresAt: record.expires_at,
+  });
+}
+
+/**
+ * Creates the verifier. A cache hit skips only the store look-up (STYLE.md §8.6): expiry is
+ * re-checked on every hit by the entry's deadline, revocation on this gateway evicts at once
+ * ({@link ServiceAccountTokenVerifier.forget}), and other replicas see it within the TTL. While
+ * the store is unavailable the cache is not trusted: every request asks the store, so a broken
+ * store answers 503 and never lets a request through on stale knowledge.
+ */
+export function createServiceAccountVerifier(
+  options: ServiceAccountVerifierOptions,
+): ServiceAccountTokenVerifier {
+  const { store, clock } = options;
+  const ttlMs = options.cacheTtlSeconds * 1000;
+  const throttle = options.throttle ?? createFailureThrottle({ clock });
+  const cache = new LRUCache<string, Entry>({
+    max: options.cacheMax ?? DEFAULT_SERVICE_ACCOUNT_CACHE_MAX,
+  });
+
+  const failed = (clientAddress: string): ServiceAccountVerification =>
+    throttle.fail(clientAddress) ? THROTTLED : INVALID;
+
+  /** Answers a verified entry, writing `last_used_at` when the last write is a minute old. */
+  const accepted = (entry: Entry, nowMs: number): ServiceAccountVerification => {
+    const now = Math.floor(nowMs / 1000);
+    if (entry.lastUsedAt === null || now - entry.lastUsedAt >= LAST_USED_INTERVAL_SECONDS) {
+      try {
+        store.touch(entry.id, now);
+      } catch {
+        // The store wraps every failure in its own error: fail closed.
+        return UNAVAILABLE;
+      }
+      entry.lastUsedAt = now;
+    }
+    return { ok: true, principal: entry.principal };
+  };
+
+  return {
+    verify(token, clientAddress) {
+      // A token this gateway could never have minted needs no look-up, but is still a failure.
+      if (!isWellFormedServiceAccountToken(token)) return failed(clientAddress);
+      const hash = hashServiceAccountToken(token);
+      const nowMs = clock.now();
+      if (store.available) {
+        const entry = cache.get(hash);
+        if (entry !== undefined && nowMs < entry.deadline) return accepted(entry, nowMs);
+        if (entry !== undefined) cache.delete(hash);
+      }
+      let record: ServiceAccountRecord | null;
+      try {
+        record = store.findByHash(hash);
+      } catch {
+        return UNAVAILABLE;
+      }
+      const now = Math.floor(nowMs / 1000);
+      if (
+        record === null ||
+        !sameTokenHash(record.token_hash, hash) ||
+        record.revoked_at !== null ||
+        (record.expires_at !== null && record.expires_at <= now)
+      ) {
+        return failed(clientAddress);
+      }
+      const entry: Entry = {
+        principal: principalOfAccount(record),
+        id: record.id,
+        deadline: Math.min(
+          nowMs + ttlMs,
+          record.expires_at === null ? Number.POSITIVE_INFINITY : record.expires_at * 1000,
+        ),
+        lastUsedAt: record.last_used_at,
+      };
+      cache.set(hash, entry);
+      return accepted(entry, nowMs);
+    },
+    forget(tokenHash) {
+      cache.delete(tokenHash);
+    },
+    get cacheSize() {
+      return cache.size;
+    },
+  };
+}

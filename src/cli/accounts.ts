@@ -1,0 +1,270 @@
+/**
+ * `scopegate accounts create|list|revoke`: manage service accounts directly in the store a config
+ * names, so the first token can be minted without any other credential (CONTRACT.md §9.1).
+ * Argv and printing only; the rules are the API's (gateway/service-accounts-api.ts).
+ */
+import { userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
+import {
+  openServiceAccountStore,
+  type ServiceAccountRecord,
+  type ServiceAccountStore,
+} from '../auth/service-accounts/store.js';
+import type { LoadedConfig } from '../config/load.js';
+import { describeRefusal } from '../gateway/rejections.js';
+import {
+  createServiceAccountsApi,
+  listedAccount,
+  mintServiceAccount,
+  parseMintBody,
+  principalOfName,
+  revokeServiceAccount,
+  type ServiceAccountsApi,
+} from '../gateway/service-accounts-api.js';
+import { createScopeCatalogue } from '../policy/grantable.js';
+import type { DecisionState } from '../gateway/pipeline.js';
+import { systemClock, type Clock } from '../shared/clock.js';
+import type { Command, CommandIo } from './io.js';
+import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
+
+const USAGE = `usage: scopegate accounts create --name N [--scopes a,b] [--expires-in-days D | --never-expires]
+                                [--allow-privileged-scopes] [--config F]
+       scopegate accounts list [--json] [--config F]
+       scopegate accounts revoke ID [--config F]`;
+
+/** Who the CLI records as `created_by`: `cli:<OS user>`. */
+function cliUser(): string {
+  try {
+    return `cli:${userInfo().username}`;
+    /* c8 ignore next 3 - only for a process whose uid has no passwd entry */
+  } catch {
+    return 'cli';
+  }
+}
+
+function isoOf(seconds: number | null): string {
+  return seconds === null ? 'never' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/** `active`, `revoked` or `expired` at `now` (epoch seconds). */
+export function statusOf(record: ServiceAccountRecord, now: number): string {
+  if (record.revoked_at !== null) return 'revoked';
+  return record.expires_at !== null && record.expires_at <= now ? 'expired' : 'active';
+}
+
+/** Every stored account, newest first, read a page at a time. */
+function allAccounts(store: ServiceAccountStore): ServiceAccountRecord[] {
+  const out: ServiceAccountRecord[] = [];
+  for (;;) {
+    const { rows, total } = store.list(out.length, 100);
+    out.push(...rows);
+    if (rows.length === 0 || out.length >= total) return out;
+  }
+}
+
+/** What a subcommand does once the store is open. */
+type Run = (api: ServiceAccountsApi, io: CommandIo, context: RunContext) => number;
+
+interface RunContext {
+  readonly clock: Clock;
+  readonly cacheTtlSeconds: number;
+}
+
+/** A parsed subcommand: its config file and what it runs; or an exit code for bad arguments. */
+type Plan = { readonly config: string; readonly run: Run } | number;
+
+function planCreate(args: readonly string[], io: CommandIo): Plan {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+      'never-expires': { type: 'boolean', default: false },
+      'allow-privileged-scopes': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const days = values['expires-in-days'];
+  const parsed = parseMintBody({
+    name: values.name,
+    scopes: values.scopes
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+      .map((scope) => ({ scope })),
+    // Integer text becomes a number; anything else stays text and is refused as not an integer.
+    expires_in_days: days !== undefined && /^-?\d+$/.test(days) ? Number(days) : days,
+    never_expires: values['never-expires'],
+    allow_privileged_scopes: values['allow-privileged-scopes'],
+  });
+  if (!parsed.ok) {
+    for (const issue of parsed.issues) io.err(`error: ${issue.msg}`);
+    io.err(USAGE);
+    return 2;
+  }
+  const request = parsed.value;
+  return {
+    config: values.config,
+    run(api, io) {
+      const minted = mintServiceAccount(api, request, { grants: null, createdBy: cliUser() });
+      if (!minted.ok) {
+        const hint =
+          minted.code === 'SG_ERR_SA_SCOPE_PRIVILEGED' ? ' (pass --allow-privileged-scopes)' : '';
+        io.err(`error: ${describeRefusal(minted).detail}${hint}`);
+        return 1;
+      }
+      const account = minted.value;
+      io.err(
+        `created service account ${account.name} (id ${account.id}), principal ${account.principal}`,
+      );
+      io.err(`scopes: ${account.scopes.map((s) => s.raw).join(' ') || '(none)'}`);
+      io.err(`expires: ${isoOf(account.expires_at)}`);
+      io.err('the token (on stdout) is shown this once: store it now');
+      io.out(account.token);
+      return 0;
+    },
+  };
+}
+
+function planList(args: readonly string[]): Plan {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  return {
+    config: values.config,
+    run(api, io, { clock }) {
+      const accounts = allAccounts(api.store);
+      if (values.json) {
+        io.out(JSON.stringify(accounts.map(listedAccount), null, 2));
+        return 0;
+      }
+      if (accounts.length === 0) {
+        io.out(`no service accounts in ${api.store.path}`);
+        return 0;
+      }
+      const now = Math.floor(clock.now() / 1000);
+      const rows = [
+        ['ID', 'PRINCIPAL', 'STATUS', 'EXPIRES', 'LAST USED', 'SCOPES'],
+        ...accounts.map((a) => [
+          a.id,
+          principalOfName(a.name),
+          statusOf(a, now),
+          isoOf(a.expires_at),
+          a.last_used_at === null ? '-' : isoOf(a.last_used_at),
+          a.scopes.join(' '),
+        ]),
+      ];
+      const widths = (rows[0] as string[]).map((_, i) =>
+        Math.max(...rows.map((r) => (r[i] as string).length)),
+      );
+      for (const row of rows) {
+        io.out(
+          row
+            .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number)))
+            .join('  ')
+            .trimEnd(),
+        );
+      }
+      return 0;
+    },
+  };
+}
+
+function planRevoke(args: readonly string[], io: CommandIo): Plan {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
+    strict: true,
+    allowPositionals: true,
+  });
+  const [id, ...extra] = positionals;
+  if (id === undefined || extra.length > 0) {
+    io.err(USAGE);
+    return 2;
+  }
+  return {
+    config: values.config,
+    run(api, io, { cacheTtlSeconds }) {
+      const outcome = revokeServiceAccount(api, id);
+      if (outcome === 'not_found') {
+        io.err(`error: no service account has the id ${JSON.stringify(id)}`);
+        return 1;
+      }
+      io.out(
+        outcome === 'revoked'
+          ? `revoked ${id}; running gateways stop accepting its token within ${cacheTtlSeconds} s`
+          : `${id} was already revoked`,
+      );
+      return 0;
+    },
+  };
+}
+
+/** Opens the store a loaded config names, or prints why it cannot. */
+function openStoreOf(loaded: LoadedConfig, io: CommandIo): ServiceAccountStore | null {
+  const settings = loaded.config.auth.service_accounts;
+  if (!settings.enabled) {
+    io.err(
+      `error: ${loaded.file} auth.service_accounts.enabled is false: the gateway accepts no service-account tokens`,
+    );
+    return null;
+  }
+  try {
+    return openServiceAccountStore(loaded.resolvePath(settings.store.slice('sqlite:'.length)));
+  } catch (err) {
+    io.err(`error: ${loaded.file} auth.service_accounts.store: ${(err as Error).message}`);
+    return null;
+  }
+}
+
+/** Builds the command over an injectable clock (tests pass their own). */
+export function createAccountsCommand(clock: Clock): Command {
+  return async (args, io) => {
+    const [sub, ...rest] = args;
+    let plan: Plan;
+    if (sub === 'create') plan = planCreate(rest, io);
+    else if (sub === 'list') plan = planList(rest);
+    else if (sub === 'revoke') plan = planRevoke(rest, io);
+    else {
+      io.err(
+        sub === undefined ? USAGE : `scopegate accounts: unknown subcommand "${sub}"\n${USAGE}`,
+      );
+      return 2;
+    }
+    if (typeof plan === 'number') return plan;
+    const ready = loadAndAssemble(plan.config, io);
+    if (ready === null) return 1;
+    const store = openStoreOf(ready.loaded, io);
+    if (store === null) return 1;
+    const api = createServiceAccountsApi({
+      store,
+      verifier: null,
+      clock,
+      // loadAndAssemble answers only with a state.
+      catalogue: createScopeCatalogue((ready.assembled.state as DecisionState).policy),
+    });
+    let code: number;
+    try {
+      code = plan.run(api, io, {
+        clock,
+        cacheTtlSeconds: ready.loaded.config.auth.service_accounts.cache_ttl_seconds,
+      });
+    } catch (err) {
+      // The store wraps every failure in its own error, whose message names the file.
+      io.err(`error: ${(err as Error).message}`);
+      code = 1;
+    }
+    store.close();
+    return code;
+  };
+}
+
+/** `scopegate accounts …` on the system clock. */
+export const accounts: Command = createAccountsCommand(systemClock);

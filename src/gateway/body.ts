@@ -1,0 +1,45 @@
+/**
+ * Reads a request body the gateway must inspect itself, bounded: refused on a declared
+ * `Content-Length` over the bound before reading, or as soon as the streamed bytes pass it.
+ * Only the routes the gateway answers itself call this; forwarded bodies are streamed untouched.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** The body, or why there is none. */
+export type BodyRead =
+  | { readonly ok: true; readonly body: Buffer }
+  | { readonly ok: false; readonly reason: 'too_large' | 'aborted' };
+
+/**
+ * Reads `req`'s body up to `maxBytes`. Past the bound the rest is drained unread (the stream
+ * keeps flowing into nothing), so the connection stays usable for the 413.
+ */
+export function readBoundedBody(req: IncomingMessage, maxBytes: number): Promise<BodyRead> {
+  // The client left before anyone read its body (the socket closed mid-body while the caller
+  // was being authenticated): the stream will emit nothing more.
+  if (req.destroyed) return Promise.resolve({ ok: false, reason: 'aborted' });
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    return Promise.resolve({ ok: false, reason: 'too_large' });
+  }
+  return new Promise<BodyRead>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (read: BodyRead): void => {
+      if (settled) return;
+      settled = true;
+      resolve(read);
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > maxBytes) settle({ ok: false, reason: 'too_large' });
+      else chunks.push(chunk);
+    });
+    req.once('end', () => settle({ ok: true, body: Buffer.concat(chunks) }));
+    // A client that goes away mid-body: 'close' without 'end' (or an 'error').
+    req.once('error', () => settle({ ok: false, reason: 'aborted' }));
+    req.once('close', () => settle({ ok: false, reason: 'aborted' }));
+  });
+}

@@ -1,0 +1,372 @@
+/**
+ * The service-account store (CONTRACT.md §7): one `service_accounts` table in a WAL SQLite file,
+ * versioned in user_version; only digests stored; active-name uniqueness; newest-first pages;
+ * revoke and last-used writes; failures after opening fail closed; `check`'s read-only look.
+ */
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import {
+  BUSY_TIMEOUT_MS,
+  inspectServiceAccountStore,
+  isServiceAccountStoreError,
+  openServiceAccountStore,
+  ServiceAccountStoreError,
+  STORE_MIGRATIONS,
+  type ServiceAccountRecord,
+  type ServiceAccountStore,
+} from '../../../src/auth/service-accounts/store.js';
+
+interface RawDb {
+  prepare(sql: string): { all(...p: unknown[]): unknown[]; get(...p: unknown[]): unknown };
+  exec(sql: string): unknown;
+  pragma(sql: string, o?: { simple?: boolean }): unknown;
+  close(): unknown;
+}
+const Sqlite = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => RawDb;
+
+const NOW = 1_900_000_000;
+
+function record(over: Partial<ServiceAccountRecord> = {}): ServiceAccountRecord {
+  const name = over.name ?? 'ci';
+  return {
+    id: `id-${name}`,
+    name,
+    token_hash: (over.id ?? name).padEnd(64, '0').slice(0, 64),
+    token_prefix: 'svc_pat_abcdefgh',
+    scopes: ['agents:run', 'config:read'],
+    created_at: NOW,
+    expires_at: NOW + 90 * 86_400,
+    last_used_at: null,
+    revoked_at: null,
+    created_by: 'user-1',
+    ...over,
+  };
+}
+
+function open(t: Test, path?: string): ServiceAccountStore {
+  const store = openServiceAccountStore(path ?? join(t.testdir(), 'gateway.db'));
+  t.teardown(() => store.close());
+  return store;
+}
+
+/** A second, plain connection to the same file (what an operator's sqlite3 shell would be). */
+function raw(t: Test, path: string): RawDb {
+  const db = new Sqlite(path);
+  t.teardown(() => db.close());
+  return db;
+}
+
+t.test(
+  'opening creates the folders and the file, in WAL, at the last schema version',
+  async (t) => {
+    const path = join(t.testdir(), 'a', 'b', 'gateway.db');
+    const store = open(t, path);
+    t.equal(store.path, path);
+    t.equal(store.available, true);
+    const db = raw(t, path);
+    t.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    t.equal(db.pragma('user_version', { simple: true }), STORE_MIGRATIONS.length);
+    t.equal(BUSY_TIMEOUT_MS, 2_000);
+  },
+);
+
+t.test('the table has exactly the columns of CONTRACT.md §7', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  open(t, path);
+  const columns = raw(t, path).prepare("PRAGMA table_info('service_accounts')").all() as {
+    name: string;
+    type: string;
+    pk: number;
+  }[];
+  t.same(
+    columns.map((c) => [c.name, c.type, c.pk]),
+    [
+      ['id', 'TEXT', 1],
+      ['name', 'TEXT', 0],
+      ['token_hash', 'TEXT', 0],
+      ['token_prefix', 'TEXT', 0],
+      ['scopes', 'TEXT', 0],
+      ['created_at', 'INTEGER', 0],
+      ['expires_at', 'INTEGER', 0],
+      ['last_used_at', 'INTEGER', 0],
+      ['revoked_at', 'INTEGER', 0],
+      ['created_by', 'TEXT', 0],
+    ],
+  );
+  const tables = raw(t, path)
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+    .all() as { name: string }[];
+  t.same(
+    tables.map((r) => r.name),
+    ['service_accounts'],
+    'one table',
+  );
+  const plan = raw(t, path)
+    .prepare("EXPLAIN QUERY PLAN SELECT * FROM service_accounts WHERE token_hash = 'x'")
+    .all() as { detail: string }[];
+  t.match(plan[0]?.detail, /USING INDEX/, 'look-ups by digest use an index');
+});
+
+t.test('reopening an existing store keeps its rows', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const first = openServiceAccountStore(path);
+  t.equal(first.insert(record(), NOW), 'inserted');
+  first.close();
+  const second = open(t, path);
+  t.same(second.findByHash(record().token_hash), record());
+});
+
+t.test('insert and find by digest; scopes round-trip as a JSON array', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const store = open(t, path);
+  t.equal(store.findByHash(record().token_hash), null, 'nothing yet');
+  t.equal(store.insert(record(), NOW), 'inserted');
+  const found = store.findByHash(record().token_hash);
+  t.same(found, record());
+  t.ok(Object.isFrozen(found) && Object.isFrozen(found?.scopes), 'records are frozen');
+  const row = raw(t, path).prepare('SELECT scopes FROM service_accounts').get() as {
+    scopes: string;
+  };
+  t.equal(row.scopes, '["agents:run","config:read"]', 'plain JSON an operator can read');
+});
+
+t.test('hand-edited scopes: only a JSON array is stored, and only its strings grant', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const store = open(t, path);
+  store.insert(record(), NOW);
+  const db = raw(t, path);
+  for (const bad of [`'{"x": 1}'`, `'not json'`, `'"config:read"'`]) {
+    t.throws(() => db.exec(`UPDATE service_accounts SET scopes = ${bad}`), {
+      code: 'SQLITE_CONSTRAINT_CHECK',
+    });
+  }
+  t.throws(() => db.exec(`UPDATE service_accounts SET token_hash = 'short'`), {
+    code: 'SQLITE_CONSTRAINT_CHECK',
+  });
+  db.exec(`UPDATE service_accounts SET scopes = '["config:read", 7, null]'`);
+  t.same(store.findByHash(record().token_hash)?.scopes, ['config:read']);
+});
+
+t.test('a name is taken only while an account with it is active', async (t) => {
+  const store = open(t);
+  t.equal(store.insert(record({ id: 'one' }), NOW), 'inserted');
+  t.equal(store.insert(record({ id: 'two' }), NOW), 'name_taken', 'active: taken');
+  t.equal(store.revoke('one', NOW + 1).outcome, 'revoked');
+  t.equal(store.insert(record({ id: 'two' }), NOW + 2), 'inserted', 'revoked: free again');
+  t.equal(
+    store.insert(record({ id: 'three', name: 'short', expires_at: NOW + 10 }), NOW),
+    'inserted',
+  );
+  t.equal(
+    store.insert(record({ id: 'four', name: 'short' }), NOW + 9),
+    'name_taken',
+    'before expiry: taken',
+  );
+  t.equal(
+    store.insert(record({ id: 'four', name: 'short' }), NOW + 10),
+    'inserted',
+    'expired: free again',
+  );
+  t.equal(store.insert(record({ id: 'five', name: 'forever', expires_at: null }), NOW), 'inserted');
+  t.equal(
+    store.insert(record({ id: 'six', name: 'forever' }), NOW + 10 ** 8),
+    'name_taken',
+    'never expires: always taken',
+  );
+});
+
+t.test('two stores on one file cannot both mint the same active name', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const a = open(t, path);
+  const b = open(t, path);
+  t.equal(a.insert(record({ id: 'one' }), NOW), 'inserted');
+  t.equal(b.insert(record({ id: 'two' }), NOW), 'name_taken');
+});
+
+t.test('list pages newest first and counts every account', async (t) => {
+  const store = open(t);
+  t.same(store.list(0, 10), { rows: [], total: 0 });
+  for (let i = 0; i < 5; i++) {
+    store.insert(record({ id: `id-${i}`, name: `n${i}`, created_at: NOW + i }), NOW + i);
+  }
+  store.insert(record({ id: 'id-5b', name: 'n5b', created_at: NOW + 4 }), NOW + 4);
+  const first = store.list(0, 2);
+  t.equal(first.total, 6);
+  t.same(
+    first.rows.map((r) => r.id),
+    ['id-4', 'id-5b'],
+    'newest first; the same second ordered by id',
+  );
+  t.same(
+    store.list(2, 2).rows.map((r) => r.id),
+    ['id-3', 'id-2'],
+  );
+  t.same(
+    store.list(4, 10).rows.map((r) => r.id),
+    ['id-1', 'id-0'],
+  );
+  t.same(store.list(6, 10).rows, [], 'past the end');
+});
+
+t.test('revoke: revoked, already revoked, not found', async (t) => {
+  const store = open(t);
+  store.insert(record(), NOW);
+  t.same(store.revoke('id-ci', NOW + 5), { outcome: 'revoked', tokenHash: record().token_hash });
+  t.equal(store.findByHash(record().token_hash)?.revoked_at, NOW + 5);
+  t.same(store.revoke('id-ci', NOW + 9), {
+    outcome: 'already_revoked',
+    tokenHash: record().token_hash,
+  });
+  t.equal(store.findByHash(record().token_hash)?.revoked_at, NOW + 5, 'the first time stays');
+  t.same(store.revoke('nope', NOW), { outcome: 'not_found' });
+});
+
+t.test('touch writes last_used_at and never moves it back', async (t) => {
+  const store = open(t);
+  store.insert(record(), NOW);
+  store.touch('id-ci', NOW + 60);
+  t.equal(store.findByHash(record().token_hash)?.last_used_at, NOW + 60);
+  store.touch('id-ci', NOW + 30);
+  t.equal(store.findByHash(record().token_hash)?.last_used_at, NOW + 60, 'not back');
+  store.touch('unknown', NOW);
+});
+
+t.test('a database newer than this build is refused untouched, naming the file', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const db = new Sqlite(path);
+  db.pragma('user_version = 7');
+  db.close();
+  t.throws(() => openServiceAccountStore(path), {
+    name: 'ServiceAccountStoreError',
+    code: 'ERR_SERVICE_ACCOUNT_STORE',
+    path,
+    message: `service-account store '${path}': schema version 7 is newer than version 1, the newest this build knows; refusing to open it (run a newer scopegate, or point auth.service_accounts.store at another file)`,
+  });
+  const after = new Sqlite(path);
+  t.equal(after.pragma('journal_mode', { simple: true }), 'delete', 'not switched to WAL');
+  after.close();
+});
+
+t.test('files that cannot be a store fail to open, naming the file', async (t) => {
+  const dir = t.testdir({ 'garbage.db': 'this is not a database '.repeat(20), plain: 'x' });
+  const rows: [string, string, RegExp][] = [
+    ['not a database', join(dir, 'garbage.db'), /cannot open: SqliteError: file is not a database/],
+    ['a folder under a file', join(dir, 'plain', 'x.db'), /cannot open: Error: EEXIST/],
+    ['a folder', dir, /cannot open: /],
+  ];
+  for (const [name, path, message] of rows) {
+    t.throws(() => openServiceAccountStore(path), { path, message }, name);
+    try {
+      openServiceAccountStore(path);
+    } catch (err) {
+      t.ok((err as Error).message.startsWith(`service-account store '${path}': `), name);
+    }
+  }
+});
+
+t.test('a migration that fails applies nothing', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  t.throws(
+    () =>
+      openServiceAccountStore(path, {
+        migrations: [
+          { version: 1, name: 'ok', sql: 'CREATE TABLE a (x INTEGER)' },
+          { version: 2, name: 'bad', sql: 'CREATE TABLE nonsense (' },
+        ],
+      }),
+    { message: /cannot open: SqliteError: incomplete input/ },
+  );
+  const db = raw(t, path);
+  t.equal(db.pragma('user_version', { simple: true }), 0);
+  t.same(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all(), []);
+});
+
+t.test('a file at the last version without the table is refused at start', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const db = new Sqlite(path);
+  db.pragma('user_version = 1');
+  db.close();
+  t.throws(() => openServiceAccountStore(path), { message: /no such table: service_accounts/ });
+});
+
+t.test('failures after opening are store errors and mark the store unavailable', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const store = open(t, path);
+  store.insert(record(), NOW);
+  const db = raw(t, path);
+  db.exec('ALTER TABLE service_accounts RENAME TO parked');
+  const ops: [string, () => unknown, string][] = [
+    ['look-up', () => store.findByHash('x'), 'look-up'],
+    ['insert', () => store.insert(record({ name: 'other' }), NOW), 'insert'],
+    ['list', () => store.list(0, 10), 'list'],
+    ['revoke', () => store.revoke('id-ci', NOW), 'revoke'],
+    ['touch', () => store.touch('id-ci', NOW), 'last_used_at update'],
+  ];
+  for (const [name, op, what] of ops) {
+    t.throws(
+      op,
+      {
+        code: 'ERR_SERVICE_ACCOUNT_STORE',
+        message: new RegExp(`^service-account store '.*': ${what} failed: .*no such table`),
+      },
+      name,
+    );
+    t.equal(store.available, false, `${name}: unavailable`);
+  }
+  db.exec('ALTER TABLE parked RENAME TO service_accounts');
+  t.same(store.findByHash(record().token_hash), record(), 'the table is back');
+  t.equal(store.available, true, 'a success makes it available again');
+});
+
+t.test('a closed store is unavailable and every call is a store error', async (t) => {
+  const store = openServiceAccountStore(join(t.testdir(), 'gateway.db'));
+  store.close();
+  store.close();
+  t.equal(store.available, false);
+  t.throws(() => store.findByHash('x'), { code: 'ERR_SERVICE_ACCOUNT_STORE' });
+});
+
+t.test('isServiceAccountStoreError matches on the code only', async (t) => {
+  t.ok(isServiceAccountStoreError(new ServiceAccountStoreError('p', 'x')));
+  t.notOk(isServiceAccountStoreError(new Error('service-account store')));
+  t.notOk(isServiceAccountStoreError(null));
+  t.notOk(isServiceAccountStoreError('ERR_SERVICE_ACCOUNT_STORE'));
+});
+
+t.test('inspect (check) reads the header only and writes nothing', async (t) => {
+  const dir = t.testdir({
+    'empty.db': '',
+    'short.db': 'SQLite format 3\0',
+    'garbage.db': 'x'.repeat(200),
+    sub: {},
+  });
+  const good = join(dir, 'good.db');
+  openServiceAccountStore(good).close();
+  const newer = join(dir, 'newer.db');
+  const db = new Sqlite(newer);
+  db.pragma('user_version = 3');
+  db.close();
+  const before = readdirSync(dir).sort();
+  t.equal(inspectServiceAccountStore(join(dir, 'missing.db')), null, 'not created yet: fine');
+  t.equal(inspectServiceAccountStore(join(dir, 'empty.db')), null, 'empty: serve initialises it');
+  t.equal(inspectServiceAccountStore(good), null, 'a store of this build');
+  t.equal(
+    inspectServiceAccountStore(join(dir, 'short.db')),
+    `service-account store '${join(dir, 'short.db')}': not a SQLite database`,
+  );
+  t.equal(
+    inspectServiceAccountStore(join(dir, 'garbage.db')),
+    `service-account store '${join(dir, 'garbage.db')}': not a SQLite database`,
+  );
+  t.equal(
+    inspectServiceAccountStore(newer),
+    `service-account store '${newer}': schema version 3 is newer than version 1, the newest this build knows`,
+  );
+  t.match(
+    inspectServiceAccountStore(join(dir, 'sub')),
+    /^service-account store '.*sub': cannot read: Error: EISDIR/,
+  );
+  t.same(readdirSync(dir).sort(), before, 'no file created (no -shm, no -wal, no missing.db)');
+});

@@ -1,0 +1,257 @@
+/**
+ * Verifying `svc_pat_` tokens (CONTRACT.md §3, §5, §7, §9.22) against a real store: one generic
+ * failure for unknown, revoked and expired; the principal `sa:<name>`; a bounded TTL cache whose
+ * hits still honour expiry and revocation; last_used_at at most once a minute; the per-address
+ * throttle; and fail-closed 503s when the store breaks.
+ */
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import {
+  openServiceAccountStore,
+  type ServiceAccountRecord,
+  type ServiceAccountStore,
+} from '../../../src/auth/service-accounts/store.js';
+import { createFailureThrottle } from '../../../src/auth/service-accounts/throttle.js';
+import {
+  hashServiceAccountToken,
+  mintServiceAccountToken,
+  tokenPrefixOf,
+} from '../../../src/auth/service-accounts/token.js';
+import {
+  createServiceAccountVerifier,
+  DEFAULT_SERVICE_ACCOUNT_CACHE_MAX,
+  LAST_USED_INTERVAL_SECONDS,
+  type ServiceAccountVerifierOptions,
+} from '../../../src/auth/service-accounts/verifier.js';
+import { createTestClock, TEST_NOW, type TestClock } from '../../fixtures/tokens.js';
+
+const Sqlite = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => {
+  exec(sql: string): unknown;
+  close(): unknown;
+};
+
+const INVALID = { ok: false, failure: 'service_account_invalid', presented: true };
+const THROTTLED = { ok: false, failure: 'service_account_throttled', presented: true };
+const UNAVAILABLE = { ok: false, failure: 'service_account_store_unavailable', presented: true };
+const PEER = '198.51.100.7';
+
+interface Harness {
+  readonly clock: TestClock;
+  readonly store: ServiceAccountStore;
+  readonly path: string;
+  readonly verifier: ReturnType<typeof createServiceAccountVerifier>;
+  /** Stores an account and returns its token. */
+  add(over?: Partial<ServiceAccountRecord>): string;
+  /** Runs SQL on a second connection (what an operator's shell would do). */
+  sql(text: string): void;
+  lastUsed(token: string): number | null | undefined;
+}
+
+function harness(t: Test, options: Partial<ServiceAccountVerifierOptions> = {}): Harness {
+  const clock = createTestClock();
+  const path = join(t.testdir(), 'gateway.db');
+  const store = openServiceAccountStore(path);
+  t.teardown(() => store.close());
+  const verifier = createServiceAccountVerifier({ store, clock, cacheTtlSeconds: 30, ...options });
+  let n = 0;
+  return {
+    clock,
+    store,
+    path,
+    verifier,
+    add(over = {}) {
+      const token = mintServiceAccountToken();
+      n += 1;
+      store.insert(
+        {
+          id: `id-${n}`,
+          name: `robot-${n}`,
+          token_hash: hashServiceAccountToken(token),
+          token_prefix: tokenPrefixOf(token),
+          scopes: ['agents:run', 'config:read'],
+          created_at: TEST_NOW,
+          expires_at: TEST_NOW + 86_400,
+          last_used_at: null,
+          revoked_at: null,
+          created_by: 'user-1',
+          ...over,
+        },
+        TEST_NOW,
+      );
+      return token;
+    },
+    sql(text) {
+      const db = new Sqlite(path);
+      db.exec(text);
+      db.close();
+    },
+    lastUsed(token) {
+      return store.findByHash(hashServiceAccountToken(token))?.last_used_at;
+    },
+  };
+}
+
+t.test('a stored token authenticates as sa:<name> with its stored scopes', async (t) => {
+  const h = harness(t);
+  const token = h.add({ name: 'ci-bot', scopes: ['agents:a1:run', 'config:read'] });
+  const result = h.verifier.verify(token, PEER);
+  t.equal(result.ok, true);
+  if (!result.ok) return;
+  t.same(result.principal, {
+    type: 'service_account',
+    authenticated: true,
+    userId: 'sa:ci-bot',
+    sessionId: null,
+    scopes: ['agents:a1:run', 'config:read'],
+    claims: {},
+    audience: null,
+    dependencies: {},
+    sessionState: {},
+    serviceAccountName: 'ci-bot',
+    expiresAt: TEST_NOW + 86_400,
+  });
+  t.ok(Object.isFrozen(result.principal));
+  t.equal(DEFAULT_SERVICE_ACCOUNT_CACHE_MAX, 10_000);
+});
+
+t.test('unknown, revoked and expired tokens fail alike', async (t) => {
+  const h = harness(t);
+  const revoked = h.add({ revoked_at: TEST_NOW - 1 });
+  const expired = h.add({ expires_at: TEST_NOW });
+  const never = h.add({ expires_at: null });
+  t.same(h.verifier.verify(mintServiceAccountToken(), PEER), INVALID, 'unknown');
+  t.same(h.verifier.verify(revoked, PEER), INVALID, 'revoked');
+  t.same(h.verifier.verify(expired, PEER), INVALID, 'expired (expires_at = now)');
+  t.equal(h.verifier.verify(never, PEER).ok, true, 'never expires');
+});
+
+t.test('a malformed token fails without asking the store', async (t) => {
+  const h = harness(t);
+  h.store.close();
+  // A closed store would answer 503 to a look-up; these never get that far.
+  for (const token of ['svc_pat_', 'svc_pat_short', `svc_pat_${'!'.repeat(43)}`]) {
+    t.same(h.verifier.verify(token, PEER), INVALID, token);
+  }
+});
+
+t.test('a verification is cached for cache_ttl_seconds, then asked again', async (t) => {
+  const h = harness(t);
+  const token = h.add();
+  t.equal(h.verifier.verify(token, PEER).ok, true);
+  t.equal(h.verifier.cacheSize, 1);
+  // Deleted behind the gateway's back (another replica revoking would be the same).
+  h.sql('DELETE FROM service_accounts');
+  h.clock.advance(29_999);
+  t.equal(h.verifier.verify(token, PEER).ok, true, 'a hit within the TTL skips the store');
+  h.clock.advance(1);
+  t.same(h.verifier.verify(token, PEER), INVALID, 'past the TTL the store decides');
+  t.equal(h.verifier.cacheSize, 0, 'the stale entry is gone');
+});
+
+t.test('a hit re-checks the account expiry', async (t) => {
+  const h = harness(t, { cacheTtlSeconds: 3600 });
+  const token = h.add({ expires_at: TEST_NOW + 10 });
+  t.equal(h.verifier.verify(token, PEER).ok, true);
+  h.clock.advance(9_999);
+  t.equal(h.verifier.verify(token, PEER).ok, true);
+  h.clock.advance(1);
+  t.same(h.verifier.verify(token, PEER), INVALID, 'expired on the second, cache or not');
+});
+
+t.test('forget evicts at once: revocation on this gateway is immediate', async (t) => {
+  const h = harness(t);
+  const token = h.add();
+  t.equal(h.verifier.verify(token, PEER).ok, true);
+  h.store.revoke('id-1', TEST_NOW);
+  t.equal(h.verifier.verify(token, PEER).ok, true, 'cached (as on another replica)');
+  h.verifier.forget(hashServiceAccountToken(token));
+  t.same(h.verifier.verify(token, PEER), INVALID, 'gone once forgotten');
+});
+
+t.test('the cache is bounded', async (t) => {
+  const h = harness(t, { cacheMax: 2 });
+  for (let i = 0; i < 5; i++) h.verifier.verify(h.add(), PEER);
+  t.equal(h.verifier.cacheSize, 2);
+});
+
+t.test('last_used_at is written at most once a minute per account', async (t) => {
+  const h = harness(t, { cacheTtlSeconds: 3600 });
+  t.equal(LAST_USED_INTERVAL_SECONDS, 60);
+  const token = h.add();
+  t.equal(h.lastUsed(token), null);
+  h.verifier.verify(token, PEER);
+  t.equal(h.lastUsed(token), TEST_NOW, 'first use');
+  h.clock.advance(59_000);
+  h.verifier.verify(token, PEER);
+  t.equal(h.lastUsed(token), TEST_NOW, 'not again within the minute');
+  h.clock.advance(1_000);
+  h.verifier.verify(token, PEER);
+  t.equal(h.lastUsed(token), TEST_NOW + 60, 'a minute later');
+});
+
+t.test('a recent last_used_at in the store is not written again on a miss', async (t) => {
+  const h = harness(t);
+  const token = h.add({ last_used_at: TEST_NOW - 30 });
+  h.verifier.verify(token, PEER);
+  t.equal(h.lastUsed(token), TEST_NOW - 30, 'written 30 s ago by another replica: kept');
+  h.clock.advance(30_000);
+  h.verifier.forget(hashServiceAccountToken(token));
+  h.verifier.verify(token, PEER);
+  t.equal(h.lastUsed(token), TEST_NOW + 30, 'a minute after that write: written');
+});
+
+t.test('20 failed look-ups from one address are 401, then 429; a valid token passes', async (t) => {
+  const h = harness(t);
+  const valid = h.add();
+  for (let i = 1; i <= 20; i++) {
+    t.same(h.verifier.verify(mintServiceAccountToken(), PEER), INVALID, `failure ${i}`);
+  }
+  t.same(h.verifier.verify(mintServiceAccountToken(), PEER), THROTTLED, '21st');
+  t.same(h.verifier.verify('svc_pat_malformed', PEER), THROTTLED, 'malformed ones count too');
+  t.equal(h.verifier.verify(valid, PEER).ok, true, 'a valid token from there is not throttled');
+  t.same(h.verifier.verify(mintServiceAccountToken(), '203.0.113.1'), INVALID, 'other address');
+  h.clock.advance(60_000);
+  t.same(h.verifier.verify(mintServiceAccountToken(), PEER), INVALID, 'after the window');
+});
+
+t.test('an injected throttle is used', async (t) => {
+  const h = harness(t, {
+    throttle: createFailureThrottle({ clock: createTestClock(), limit: 0 }),
+  });
+  t.same(h.verifier.verify(mintServiceAccountToken(), PEER), THROTTLED);
+});
+
+t.test('a store that breaks answers 503, even for a cached token, until it works', async (t) => {
+  const h = harness(t);
+  const cached = h.add();
+  const fresh = h.add();
+  t.equal(h.verifier.verify(cached, PEER).ok, true);
+  h.sql('ALTER TABLE service_accounts RENAME TO parked');
+  t.same(h.verifier.verify(fresh, PEER), UNAVAILABLE, 'a look-up fails: 503, not 401');
+  t.same(h.verifier.verify(cached, PEER), UNAVAILABLE, 'the cache is not trusted meanwhile');
+  for (let i = 0; i < 25; i++) h.verifier.verify(fresh, PEER);
+  t.same(h.verifier.verify(fresh, PEER), UNAVAILABLE, 'never counted as failures: no 429');
+  h.sql('ALTER TABLE parked RENAME TO service_accounts');
+  t.equal(h.verifier.verify(cached, PEER).ok, true, 'back');
+  t.equal(h.verifier.verify(fresh, PEER).ok, true, 'back');
+});
+
+t.test('a failing last_used_at write is a 503 too', async (t) => {
+  const h = harness(t, { cacheTtlSeconds: 3600 });
+  const token = h.add();
+  t.equal(h.verifier.verify(token, PEER).ok, true);
+  h.sql(
+    "CREATE TRIGGER no_writes BEFORE UPDATE ON service_accounts BEGIN SELECT RAISE(ABORT, 'read-only'); END",
+  );
+  h.clock.advance(60_000);
+  t.same(h.verifier.verify(token, PEER), UNAVAILABLE);
+});
+
+t.test('a closed store answers 503 for cached tokens too', async (t) => {
+  const h = harness(t);
+  const token = h.add();
+  t.equal(h.verifier.verify(token, PEER).ok, true);
+  h.store.close();
+  t.same(h.verifier.verify(token, PEER), UNAVAILABLE);
+});
