@@ -382,3 +382,59 @@ t.test('cancel a streaming run through the gateway', async (t) => {
   t.equal(runs.status, 200);
   t.match(runs.json, { status: 'CANCELLED' });
 });
+
+t.test(
+  'a service account is confined to its own sessions and runs with isolation off',
+  async (t) => {
+    const { gateway } = await stack(t, [
+      'user_isolation: false',
+      'service_accounts: { enabled: true, store: "sqlite:sa.db" }',
+    ]);
+    const admin = await goodToken({ sub: 'root', scopes: ['agent_os:admin'] });
+    const minted = await send(gateway.url, {
+      method: 'POST',
+      path: '/service-accounts',
+      headers: { ...bearer(admin), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'ci-bot' }),
+    });
+    t.equal(minted.status, 201);
+    const bot = (minted.json as { token: string }).token;
+    const alice = await goodToken({ sub: 'alice', scopes: ['agents:run', 'sessions:read'] });
+    const run = async (token: string) =>
+      (
+        await send(gateway.url, {
+          method: 'POST',
+          path: '/agents/a2/runs',
+          headers: { ...bearer(token), ...FORM },
+          body: form({ message: 'hello', stream: 'false' }),
+        })
+      ).json as { session_id: string; run_id: string; user_id: string };
+    const aliceRun = await run(alice);
+    const botRun = await run(bot);
+    t.equal(botRun.user_id, 'sa:ci-bot', 'the run is attributed to the account');
+    const list = async (token: string) =>
+      (
+        (await send(gateway.url, { path: '/sessions', headers: bearer(token) })).json as {
+          data: { user_id: string }[];
+        }
+      ).data.map((s) => s.user_id);
+    t.same(await list(bot), ['sa:ci-bot'], 'the account sees only its own sessions');
+    t.same(
+      (await list(alice)).sort(),
+      ['alice', 'sa:ci-bot'],
+      'a user without isolation sees every session',
+    );
+    const peek = await send(gateway.url, {
+      path: `/sessions/${aliceRun.session_id}`,
+      headers: bearer(bot),
+    });
+    t.equal(peek.status, 404, "another user's session is not found");
+    const cancel = await send(gateway.url, {
+      method: 'POST',
+      path: `/agents/a2/runs/${aliceRun.run_id}/cancel?session_id=${aliceRun.session_id}`,
+      headers: bearer(bot),
+    });
+    t.equal(cancel.status, 404, "cancelling another user's run is not found");
+    t.same(cancel.json, { detail: 'Run not found' });
+  },
+);
