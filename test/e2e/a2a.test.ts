@@ -4,9 +4,6 @@
  * HTTP+JSON binding, streaming over JSON-RPC, scope refusals, user isolation, and a team reached
  * through the deprecated dynamic dispatch.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Message, Task, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import {
   ClientFactory,
@@ -16,11 +13,9 @@ import {
   type Client,
 } from '@a2a-js/sdk/client';
 import t, { type Test } from 'tap';
-import { startRuntime } from '../../src/runtime/server.js';
 import { bearer, send } from '../fixtures/e2e.js';
-import { startGateway } from '../fixtures/gateway.js';
-import { RSA_KEY } from '../fixtures/keys.js';
-import { createTestClock, goodToken, TEST_SERVICE_ID } from '../fixtures/tokens.js';
+import { startRuntimeStack } from '../fixtures/runtime-stack.js';
+import { goodToken } from '../fixtures/tokens.js';
 
 const RUNTIME = {
   os_id: 'e2e-a2a',
@@ -35,29 +30,7 @@ const RUNTIME = {
 
 /** The runtime (its own folder) behind a gateway with RS256 keys and RBAC on. */
 async function stack(t: Test, authYaml: string[] = []): Promise<{ gatewayUrl: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'scopegate-a2a-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const runtime = await startRuntime({
-    settings: RUNTIME,
-    dir,
-    host: '127.0.0.1',
-    port: 0,
-    clock: createTestClock(),
-  });
-  t.teardown(() => runtime.close());
-  const gateway = await startGateway(t, {
-    upstreamUrl: runtime.url,
-    clock: createTestClock(),
-    files: { 'rs.pem': RSA_KEY.publicPem },
-    yaml: [
-      `service_id: ${TEST_SERVICE_ID}`,
-      'auth:',
-      '  algorithm: RS256',
-      '  verification_keys: ["file:rs.pem"]',
-      '  authorization: true',
-      ...authYaml.map((line) => `  ${line}`),
-    ].join('\n'),
-  });
+  const { gateway } = await startRuntimeStack(t, RUNTIME, authYaml);
   return { gatewayUrl: gateway.url };
 }
 

@@ -4,16 +4,11 @@
  * interrupt and its resume, the 403 without `agents:run` — and `@ag-ui/client`'s HttpAgent
  * running the agent through the gateway.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildResumeArray, HttpAgent } from '@ag-ui/client';
 import t, { type Test } from 'tap';
-import { startRuntime } from '../../src/runtime/server.js';
 import { bearer, send, type Answer } from '../fixtures/e2e.js';
-import { startGateway } from '../fixtures/gateway.js';
-import { RSA_KEY } from '../fixtures/keys.js';
-import { createTestClock, goodToken, TEST_SERVICE_ID, TEST_SUBJECT } from '../fixtures/tokens.js';
+import { startRuntimeStack } from '../fixtures/runtime-stack.js';
+import { goodToken, TEST_SUBJECT } from '../fixtures/tokens.js';
 import { aguiFrames, runRecording, typesOf, type Frame } from '../runtime/fixtures/agui.js';
 
 const RUNTIME = {
@@ -27,29 +22,7 @@ const WEATHER = { name: 'ask_weather', description: 'Asks the browser for the we
 
 /** The runtime (its own SQLite file) behind a gateway that checks RS256 JWTs and scopes. */
 async function stack(t: Test) {
-  const dir = mkdtempSync(join(tmpdir(), 'scopegate-agui-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const runtime = await startRuntime({
-    settings: RUNTIME,
-    dir,
-    host: '127.0.0.1',
-    port: 0,
-    clock: createTestClock(),
-  });
-  t.teardown(() => runtime.close());
-  const gateway = await startGateway(t, {
-    upstreamUrl: runtime.url,
-    clock: createTestClock(),
-    files: { 'rs.pem': RSA_KEY.publicPem },
-    yaml: [
-      `service_id: ${TEST_SERVICE_ID}`,
-      'auth:',
-      '  algorithm: RS256',
-      '  verification_keys: ["file:rs.pem"]',
-      '  authorization: true',
-    ].join('\n'),
-  });
-  return { runtime, gateway };
+  return startRuntimeStack(t, RUNTIME);
 }
 
 /** A RunAgentInput: thread th-1, run r-1, one user message; `fields` replace. */

@@ -1,15 +1,11 @@
 /**
  * The bundled runtime behind a real gateway: real JWTs (RS256), a real SQLite file, real HTTP.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { startRuntime, type RunningRuntime } from '../../src/runtime/server.js';
+import { startRuntime } from '../../src/runtime/server.js';
 import { bearer, send } from '../fixtures/e2e.js';
-import { startGateway } from '../fixtures/gateway.js';
-import { RSA_KEY } from '../fixtures/keys.js';
-import { createTestClock, goodToken, TEST_SERVICE_ID } from '../fixtures/tokens.js';
+import { startRuntimeStack, runtimeIn } from '../fixtures/runtime-stack.js';
+import { createTestClock, goodToken } from '../fixtures/tokens.js';
 
 const RUNTIME = {
   os_id: 'e2e',
@@ -38,38 +34,7 @@ const RUNTIME = {
   ],
 };
 
-async function runtimeIn(t: Test, dir: string): Promise<RunningRuntime> {
-  const clock = createTestClock();
-  const running = await startRuntime({ settings: RUNTIME, dir, host: '127.0.0.1', port: 0, clock });
-  t.teardown(() => running.close());
-  return running;
-}
-
-/** A folder of its own for a runtime database (the gateway fixture owns the test dir). */
-function runtimeDir(t: Test): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scopegate-runtime-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function stack(t: Test, authYaml: string[] = []) {
-  const dir = runtimeDir(t);
-  const runtime = await runtimeIn(t, dir);
-  const gateway = await startGateway(t, {
-    upstreamUrl: runtime.url,
-    clock: createTestClock(),
-    files: { 'rs.pem': RSA_KEY.publicPem },
-    yaml: [
-      `service_id: ${TEST_SERVICE_ID}`,
-      'auth:',
-      '  algorithm: RS256',
-      '  verification_keys: ["file:rs.pem"]',
-      '  authorization: true',
-      ...authYaml.map((l) => `  ${l}`),
-    ].join('\n'),
-  });
-  return { dir, runtime, gateway };
-}
+const stack = (t: Test, authYaml: string[] = []) => startRuntimeStack(t, RUNTIME, authYaml);
 
 /** SSE frame names in order. */
 const eventNames = (body: string): string[] =>
@@ -260,7 +225,7 @@ t.test('restarting the runtime keeps sessions and runs', async (t) => {
   });
   const sessionId = (run.json as { session_id: string }).session_id;
   await first.close();
-  const second = await runtimeIn(t, dir);
+  const second = await runtimeIn(t, RUNTIME, dir);
   const session = await send(second.url, { path: `/sessions/${sessionId}` });
   t.equal(session.status, 200);
   t.match(session.json, { session_id: sessionId, agent_id: 'a2', session_name: 'remember me' });
@@ -274,7 +239,7 @@ t.test(
   'without a gateway the caller is anonymous; a reserved client user id is refused',
   async (t) => {
     const dir = t.testdir({});
-    const runtime = await runtimeIn(t, dir);
+    const runtime = await runtimeIn(t, RUNTIME, dir);
     const reserved = await send(runtime.url, {
       method: 'POST',
       path: '/agents/a1/runs',

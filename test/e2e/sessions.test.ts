@@ -4,15 +4,10 @@
  * deletes, the gateway refuses a token without them (403), and two users never touch each
  * other's sessions.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { startRuntime } from '../../src/runtime/server.js';
 import { bearer, send, type Answer } from '../fixtures/e2e.js';
-import { startGateway } from '../fixtures/gateway.js';
-import { RSA_KEY } from '../fixtures/keys.js';
-import { createTestClock, goodToken, TEST_SERVICE_ID } from '../fixtures/tokens.js';
+import { startRuntimeStack } from '../fixtures/runtime-stack.js';
+import { goodToken } from '../fixtures/tokens.js';
 
 const RUNTIME = {
   os_id: 'e2e-sessions',
@@ -25,29 +20,7 @@ const ALL = ['sessions:read', 'sessions:write', 'sessions:delete'];
 
 /** A runtime on its own SQLite file behind a gateway with user isolation; both close with `t`. */
 async function stack(t: Test): Promise<{ url: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'scopegate-sessions-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const runtime = await startRuntime({
-    settings: RUNTIME,
-    dir,
-    host: '127.0.0.1',
-    port: 0,
-    clock: createTestClock(),
-  });
-  t.teardown(() => runtime.close());
-  const gateway = await startGateway(t, {
-    upstreamUrl: runtime.url,
-    clock: createTestClock(),
-    files: { 'rs.pem': RSA_KEY.publicPem },
-    yaml: [
-      `service_id: ${TEST_SERVICE_ID}`,
-      'auth:',
-      '  algorithm: RS256',
-      '  verification_keys: ["file:rs.pem"]',
-      '  authorization: true',
-      '  user_isolation: true',
-    ].join('\n'),
-  });
+  const { gateway } = await startRuntimeStack(t, RUNTIME, ['user_isolation: true']);
   return { url: gateway.url };
 }
 
