@@ -128,10 +128,26 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
   ): AsyncGenerator<RunEvent, RunResult, void> {
     live.set(record.run_id, cancel);
     try {
-      let step = await source.next();
-      while (!step.done) {
-        yield step.value;
+      let step: IteratorResult<RunEvent, RunResult>;
+      try {
         step = await source.next();
+        while (!step.done) {
+          yield step.value;
+          step = await source.next();
+        }
+      } catch (error) {
+        // The engine itself failed (a bug, or a checkpoint it cannot read): the run must not stay
+        // RUNNING forever. Stored as ERROR with the message; the caller still sees the throw.
+        if (store.getSession(record.session_id) !== null) {
+          store.putRun({
+            ...record,
+            status: 'ERROR',
+            output: { ...record.output, status: 'ERROR', content: String(error) },
+            checkpoint: null,
+            updated_at: nowSeconds(),
+          });
+        }
+        throw error;
       }
       const result = step.value;
       // Read again: another request may have renamed the session while this run went on, or

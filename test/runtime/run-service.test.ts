@@ -138,3 +138,43 @@ t.test('a session deleted while its run goes on is not brought back', async (t) 
   t.equal(store.getSession('s'), null);
   t.equal(store.getRun(run.runId), null);
 });
+
+t.test('an engine that throws leaves the run stored as ERROR, not RUNNING', async (t) => {
+  const { runs, agent, store } = setup(t);
+  const run = runs.start({
+    entity: agent,
+    caller: ANONYMOUS_CALLER,
+    clientUserId: null,
+    sessionId: 's',
+    message: '/tool pick_color {}',
+  });
+  await drain(run);
+  const paused = store.getRun(run.runId)!;
+  // A checkpoint that names its pending call but belongs to another run: the engine refuses it.
+  const checkpoint = structuredClone(paused.checkpoint) as { run: { runId: string } };
+  checkpoint.run.runId = 'someone-else';
+  store.putRun({ ...paused, checkpoint });
+  const [call] = runs.pendingCalls(store.getRun(run.runId)!);
+  const resumed = runs.continue(
+    { entity: agent, caller: ANONYMOUS_CALLER, runId: run.runId, sessionId: 's' },
+    [{ toolCallId: call!.toolCallId, content: 'red', error: false }],
+  );
+  await t.rejects(drain(resumed), { name: 'TypeError' });
+  t.match(store.getRun(run.runId), {
+    status: 'ERROR',
+    checkpoint: null,
+    output: {
+      status: 'ERROR',
+      content: `TypeError: Run ${run.runId} has no checkpoint to continue from`,
+    },
+  });
+  // And when the session went away in the meantime, nothing is written back.
+  store.putRun({ ...paused, checkpoint });
+  const again = runs.continue(
+    { entity: agent, caller: ANONYMOUS_CALLER, runId: run.runId, sessionId: 's' },
+    [{ toolCallId: call!.toolCallId, content: 'red', error: false }],
+  );
+  store.deleteSession('s');
+  await t.rejects(drain(again), { name: 'TypeError' });
+  t.equal(store.getRun(run.runId), null);
+});

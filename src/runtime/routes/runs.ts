@@ -53,6 +53,7 @@ export function registerRunRoutes(
         sessionId: formString(form, 'session_id'),
         message,
         sessionState: sessionStateOf(form, caller, store, entity),
+        dependencies: dependenciesOf(form, caller),
       });
       return answer(reply, run, stream);
     });
@@ -152,6 +153,19 @@ function sessionStateOf(
   const stored = sessionId === null ? null : store.getSession(sessionId);
   const base = stored !== null && stored.component_id === entity.id ? stored.session_state : {};
   return { ...base, ...(given as Record<string, unknown> | null), ...caller.sessionState };
+}
+
+/**
+ * The run's dependencies: the form's `dependencies` (a JSON object), then the claims the gateway
+ * extracted into `dependencies` over it; null when neither is given.
+ */
+function dependenciesOf(form: Form, caller: Caller): Record<string, unknown> | null {
+  const given = formJson(form, 'dependencies');
+  if (given !== null && (typeof given !== 'object' || Array.isArray(given))) {
+    throw new HttpError(400, 'dependencies must be a JSON object');
+  }
+  if (given === null && caller.dependencies === null) return null;
+  return { ...(given as Record<string, unknown> | null), ...caller.dependencies };
 }
 
 /**

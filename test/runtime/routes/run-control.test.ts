@@ -487,3 +487,26 @@ t.test('a repeated urlencoded field: the last value counts', async (t) => {
   });
   t.match(res.json(), { content: 'Echo: two' });
 });
+
+t.test('dependencies from the form and from the claims reach the system prompt', async (t) => {
+  const rt = runtimeApp(t);
+  const res = await post(
+    rt,
+    '/agents/a2/runs',
+    { message: 'hi', stream: 'false', dependencies: '{"region": "eu", "tier": "free"}' },
+    contextHeader({ dependencies: { tier: 'pro' } }),
+  );
+  t.equal(res.statusCode, 200);
+  const messages = (res.json() as { messages: { role: string; content: string }[] }).messages;
+  const system = messages.find((m) => m.role === 'system')?.content ?? '';
+  t.match(system, /"region": "eu"/);
+  t.match(system, /"tier": "pro"/, 'the claim wins over the form');
+  const bad = await post(rt, '/agents/a2/runs', { message: 'hi', dependencies: '"x"' });
+  t.equal(bad.statusCode, 400);
+  t.same(bad.json(), { detail: 'dependencies must be a JSON object' });
+  const none = await post(rt, '/agents/a2/runs', { message: 'hi', stream: 'false' });
+  t.notOk(
+    (none.json() as { messages: { role: string }[] }).messages.some((m) => m.role === 'system'),
+    'no dependencies, no system prompt for an agent without instructions',
+  );
+});
