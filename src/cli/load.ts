@@ -2,6 +2,7 @@
  * Shared start of every command that reads a config: load it and assemble the policy, printing
  * every problem by file and key. Argv handling only; the work is in config/ and gateway/.
  */
+import { hasJwtSource } from '../shared/jwt-source.js';
 import { loadConfig, type GatewayConfig, type LoadedConfig } from '../config/load.js';
 import { assemblePolicy, draftPolicyProblems, type AssembleResult } from '../gateway/assemble.js';
 import { ConfigError, formatProblem, type Problem } from '../shared/problem.js';
@@ -49,11 +50,21 @@ export function loadAndAssemble(
 }
 
 /**
- * The bundled runtime's settings: the config's `runtime:` section, plus the gateway's
- * `a2a.prefix` as `a2a_prefix` unless the section sets its own, so the runtime serves A2A where
- * the gateway guards it.
+ * The bundled runtime's settings: the config's `runtime:` section, plus, unless the section sets
+ * its own, the gateway's `a2a.prefix` as `a2a_prefix` (so the runtime serves A2A where the
+ * gateway guards it) and the gateway's authentication as `auth_mode` (for `GET /info`).
  */
 export function runtimeSettingsOf(config: GatewayConfig): Readonly<Record<string, unknown>> {
-  const { runtime } = config;
-  return 'a2a_prefix' in runtime ? runtime : { ...runtime, a2a_prefix: config.a2a.prefix };
+  const { runtime, auth } = config;
+  // What GET /info reports (RUNTIME_API.md §2): how callers authenticate at the gateway.
+  const authMode = hasJwtSource(auth)
+    ? 'jwt'
+    : (auth.security_key ?? '') !== ''
+      ? 'security_key'
+      : 'none';
+  return {
+    a2a_prefix: config.a2a.prefix,
+    auth_mode: authMode,
+    ...runtime,
+  };
 }

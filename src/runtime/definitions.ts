@@ -159,6 +159,11 @@ export const runtimeSettingsSchema = z.strictObject({
   workflows: z.array(workflowSchema).default([]),
   /** The entity behind `POST /agui`; default: the first agent (none: no AG-UI routes). */
   agui: aguiSchema.optional(),
+  /**
+   * How callers authenticate in front of this runtime, as `GET /info` reports it; `scopegate
+   * serve` passes the gateway's (`jwt` with a JWT source, else `security_key`, else `none`).
+   */
+  auth_mode: z.enum(['none', 'security_key', 'jwt']).default('none'),
 });
 
 export type ToolDefinition = z.output<typeof toolSchema>;

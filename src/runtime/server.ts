@@ -20,6 +20,7 @@ import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
+import { registerSystemRoutes } from './routes/system.js';
 import { createRunService } from './run-service.js';
 import { openRuntimeStore, type RuntimeStore } from './store/store.js';
 
@@ -74,6 +75,12 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const { catalogue } = live;
   registerCatalogueRoutes(app, catalogue, 'runtime-db', live);
   registerComponentRoutes(app, live, parts.store.components, parts.deps.clock);
+  registerSystemRoutes(app, {
+    settings: parts.settings,
+    catalogue,
+    store: parts.store,
+    dbId: 'runtime-db',
+  });
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);

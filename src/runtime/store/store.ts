@@ -64,6 +64,8 @@ export interface RuntimeStore {
   getRun(runId: string): RunRecord | null;
   /** The session's runs, oldest first (same second: first stored first); `[]` for no session. */
   listRuns(sessionId: string): RunRecord[];
+  /** Applies any pending schema step (none after a successful open); the version it is at. */
+  migrate(): number;
   /** Close the database; later calls on this store throw. Closing twice is harmless. */
   close(): void;
 }
@@ -273,6 +275,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     listRuns(sessionId) {
       return (listRuns.all(sessionId) as RunRow[]).map(fromRunRow);
     },
+    migrate: () => migrate(db, path),
     close() {
       db.close();
     },
