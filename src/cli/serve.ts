@@ -4,7 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import { mintToken } from '../auth/jwt/mint.js';
-import { assembleGateway, closeGatewayState } from '../gateway/assemble.js';
+import { createStateSlot } from '../config/reload.js';
+import { assembleGateway } from '../gateway/assemble.js';
+import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/generation.js';
 import { startGatewayServer } from '../gateway/server.js';
 import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
@@ -74,17 +76,30 @@ export const serve: Command = async (args, io) => {
     return 1;
   }
   const state = assembly.state;
+  // Requests hold the state they arrived with; a reload swaps the slot (docs/reload.md).
+  const slot = createStateSlot(state, resourcesOf);
   let server: Awaited<ReturnType<typeof startGatewayServer>>;
   try {
-    server = await startGatewayServer(() => state, config.listen);
+    server = await startGatewayServer(slot, config.listen);
   } catch (err) {
-    await closeGatewayState(state);
+    await slot.close();
     await runtime?.close();
     // e.g. "listen EADDRINUSE: address already in use 127.0.0.1:8080"
     io.err(`error: ${loaded.file} listen: ${(err as Error).message}`);
     io.err('the gateway did not start');
     return 1;
   }
+  // Ready for SIGHUP before the banner: whoever reads `listening` may reload at once.
+  const reloader = await startGatewayReloader({
+    slot,
+    initial: generationOf(loaded, assembly, state),
+    clock: systemClock,
+    env: io.env,
+    log: io,
+    signals: ['SIGHUP'],
+    // TODO(#6): count reloads here: scopegate_config_reloads_total{result}.
+    onReload: undefined,
+  });
   const { port } = server.address();
   const base = `http://${displayHost(config.listen.host)}:${port}`;
   io.out(
@@ -119,8 +134,9 @@ export const serve: Command = async (args, io) => {
   }
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
   io.out(`scopegate: ${signal}, closing`);
+  await reloader.close();
   await server.close();
-  await closeGatewayState(state);
+  await slot.close();
   await runtime?.close();
   return 0;
 };

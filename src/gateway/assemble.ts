@@ -199,13 +199,27 @@ export interface GatewayAssembly {
   readonly problems: readonly Problem[];
   readonly warnings: readonly Problem[];
   readonly devKeys: DevKeyInfo | null;
+  /** The open service-account store and verifier the state uses (null when disabled or none). */
+  readonly accounts: OpenServiceAccounts | null;
 }
 
-/** Injected dependencies of assembly (time; a pool to reuse across reloads). */
+/** An open service-account store, its verifier, and the cache TTL the verifier was built with. */
+export interface OpenServiceAccounts {
+  readonly store: ServiceAccountStore;
+  readonly verifier: ServiceAccountTokenVerifier;
+  readonly cacheTtlSeconds: number;
+}
+
+/** Injected dependencies of assembly (time; a pool and a store to reuse across reloads). */
 export interface AssembleDeps {
   readonly clock: Clock;
   /** An upstream pool to keep when the URL and time-out did not change (reload). */
   readonly previousUpstream?: Upstream | undefined;
+  /**
+   * An open store to keep when it is the same file (reload: SQLite is never reopened), with its
+   * verifier when the cache TTL did not change either (its cache and throttle carry over).
+   */
+  readonly previousAccounts?: OpenServiceAccounts | null | undefined;
   /**
    * Check only (`scopegate check`): never write a file — a development key that does not exist
    * yet is not created — and build no upstream pool; `state` is then always null.
@@ -270,8 +284,10 @@ export async function assembleGateway(
     ...modeWarnings(loaded),
   ];
   if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
-    accounts?.store.close();
-    return { state: null, policy, problems, warnings, devKeys };
+    // A store kept from the running state is still in use there: only a fresh one is closed.
+    if (accounts !== null && accounts.store !== deps.previousAccounts?.store)
+      accounts.store.close();
+    return { state: null, policy, problems, warnings, devKeys, accounts: null };
   }
   const fresh = createUpstreamIfChanged(
     config.upstream.url,
@@ -305,12 +321,13 @@ export async function assembleGateway(
             catalogue: createScopeCatalogue(policy.state.policy),
           }),
   });
-  return { state, policy, problems, warnings, devKeys };
+  return { state, policy, problems, warnings, devKeys, accounts };
 }
 
 /**
- * Releases what a state holds: the upstream pool and the service-account store. For a gateway
- * that is shutting down (a reload keeps a pool it reuses, so it must not call this).
+ * Releases what a state holds: the upstream pool and the service-account store. For a single
+ * state that is shutting down; a reloading gateway closes through its `StateSlot` instead
+ * (config/reload.ts), since generations share the pool and the store.
  */
 export async function closeGatewayState(state: GatewayState): Promise<void> {
   state.serviceAccounts?.close();
@@ -326,7 +343,7 @@ function openAccounts(
   loaded: LoadedConfig,
   deps: AssembleDeps,
   problems: Problem[],
-): { store: ServiceAccountStore; verifier: ServiceAccountTokenVerifier } | null {
+): OpenServiceAccounts | null {
   const settings = loaded.config.auth.service_accounts;
   if (!settings.enabled) return null;
   const path = loaded.resolvePath(settings.store.slice('sqlite:'.length));
@@ -341,14 +358,21 @@ function openAccounts(
     if (problem !== null) problems.push(problemOf(problem));
     return null;
   }
+  const cacheTtlSeconds = settings.cache_ttl_seconds;
+  const previous = deps.previousAccounts;
+  if (previous != null && previous.store.path === path) {
+    if (previous.cacheTtlSeconds === cacheTtlSeconds) return previous;
+    const verifier = createServiceAccountVerifier({
+      store: previous.store,
+      clock: deps.clock,
+      cacheTtlSeconds,
+    });
+    return { store: previous.store, verifier, cacheTtlSeconds };
+  }
   try {
     const store = openServiceAccountStore(path);
-    const verifier = createServiceAccountVerifier({
-      store,
-      clock: deps.clock,
-      cacheTtlSeconds: settings.cache_ttl_seconds,
-    });
-    return { store, verifier };
+    const verifier = createServiceAccountVerifier({ store, clock: deps.clock, cacheTtlSeconds });
+    return { store, verifier, cacheTtlSeconds };
   } catch (err) {
     problems.push(problemOf((err as Error).message));
     return null;

@@ -20,18 +20,37 @@ export interface GatewayServer {
   close(graceMs?: number): Promise<void>;
 }
 
-/** Starts listening; `currentState` is read once per request. */
+/**
+ * Where requests get their state when a reload can replace it (config/reload.ts `StateSlot`):
+ * `acquire` once when a request arrives, `release` with the same state once it is done, so a
+ * replaced state is closed only after its last request.
+ */
+export interface StateSource {
+  acquire(): GatewayState;
+  release(state: GatewayState): void;
+}
+
+/** Starts listening; the state (a getter, or a {@link StateSource}) is read once per request. */
 export async function startGatewayServer(
-  currentState: () => GatewayState,
+  currentState: (() => GatewayState) | StateSource,
   listen: { readonly host: string; readonly port: number },
 ): Promise<GatewayServer> {
+  const source: StateSource =
+    typeof currentState === 'function'
+      ? { acquire: currentState, release: () => undefined }
+      : currentState;
   const server = createServer(
     { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0 },
     (req, res) => {
-      // The pipeline answers every expected failure itself; reaching here is a bug, and the
-      // caller still gets a well-formed 500 (or a cut-off stream) instead of a hanging socket.
-      handleRequest(currentState(), req, res).catch(() =>
-        writeRefusal(res, reject('SG_ERR_INTERNAL')),
+      const state = source.acquire();
+      handleRequest(state, req, res).then(
+        () => source.release(state),
+        () => {
+          // The pipeline answers every expected failure itself; reaching here is a bug, and the
+          // caller still gets a well-formed 500 (or a cut-off stream) instead of a hanging socket.
+          writeRefusal(res, reject('SG_ERR_INTERNAL'));
+          source.release(state);
+        },
       );
     },
   );
