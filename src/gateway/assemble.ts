@@ -37,6 +37,7 @@ import {
 } from '../auth/service-accounts/verifier.js';
 import { createScopeCatalogue } from '../policy/grantable.js';
 import type { Clock } from '../shared/clock.js';
+import { createCorsPolicy } from './cors.js';
 import { createIdentityCache } from './identity.js';
 import type { DecisionState, GatewayState } from './pipeline.js';
 import { createServiceAccountsApi } from './service-accounts-api.js';
@@ -304,6 +305,7 @@ export async function assembleGateway(
             clock: deps.clock,
             catalogue: createScopeCatalogue(policy.state.policy),
           }),
+    cors: createCorsPolicy(config.cors.allowed_origins, config.auth.token_header_key),
   });
   return { state, policy, problems, warnings, devKeys };
 }

@@ -1,9 +1,9 @@
 /**
- * The only place that orders the request stages: normalize → exempt → authenticate → authorize
- * → (the gateway's own `/service-accounts` API, or) inject-identity → forward. `evaluateRequest`
- * runs the decision stages with no socket, so the server, `scopegate explain` and
- * `scopegate test-policies` share one decision path. Stages return verdicts; this module threads
- * them and hands refusals and replies to respond.ts.
+ * The only place that orders the request stages: normalize → preflight → exempt → authenticate
+ * → authorize → (the gateway's own `/service-accounts` API, or) inject-identity → forward.
+ * `evaluateRequest` runs the decision stages with no socket, so the server, `scopegate explain`
+ * and `scopegate test-policies` share one decision path. Stages return verdicts; this module
+ * threads them and hands refusals and replies to respond.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthChain } from '../auth/chain.js';
@@ -12,6 +12,7 @@ import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import type { Grants } from '../policy/scopes.js';
 import { createRequestContext } from './context.js';
+import { responseHeadersOf, type CorsPolicy } from './cors.js';
 import type { IdentityCache, IdentitySettings } from './identity.js';
 import { readBoundedBody } from './body.js';
 import {
@@ -33,6 +34,7 @@ import { isExemptRoute } from './stages/exempt.js';
 import { forwardRequest, type Upstream } from './stages/forward.js';
 import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
+import { answerPreflight, isPreflight } from './stages/preflight.js';
 
 /** What the decision stages need from the frozen gateway state. */
 export interface DecisionState {
@@ -55,6 +57,8 @@ export interface GatewayState extends DecisionState {
    * `/service-accounts` to the upstream like any other route (still always scope-checked).
    */
   readonly serviceAccounts: ServiceAccountsApi | null;
+  /** `cors.allowed_origins`, compiled. */
+  readonly cors: CorsPolicy;
 }
 
 /** The outcome of the decision stages for one request. */
@@ -156,7 +160,8 @@ function refused(
 
 /**
  * Serves one live request with the state current when it arrived: decide, then either refuse or
- * forward exactly the path that was authorized, with the verified identity.
+ * forward exactly the path that was authorized, with the verified identity. Every response to
+ * an allowed CORS origin carries the CORS headers, refusals included.
  */
 export async function handleRequest(
   state: GatewayState,
@@ -164,9 +169,18 @@ export async function handleRequest(
   res: ServerResponse,
 ): Promise<void> {
   const context = createRequestContext(req);
-  const responseHeaders = { 'x-request-id': context.requestId };
+  const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);
   // A request parsed by node:http always has a method and a URL.
   const method = req.method as string;
+  if (isPreflight(method, req.headers)) {
+    // After normalize (a malformed path is 400 for every caller), before anything else: the
+    // preflight carries no credential, on excluded routes too, and never reaches the upstream.
+    const normalized = normalizePath(req.url as string);
+    const answer = normalized.ok ? answerPreflight(state.cors, req.headers) : normalized;
+    if (answer.ok) writeReply(res, answer.value, responseHeaders);
+    else writeRefusal(res, answer, responseHeaders);
+    return;
+  }
   const pending = evaluateRequest(state, method, req.url as string, () =>
     authenticateRequest(state.chain, state.credentialNames, {
       headers: req.headers,
