@@ -1,9 +1,9 @@
 /**
  * The only place that orders the request stages: normalize → preflight → exempt → authenticate
- * → authorize → (the gateway's own `/service-accounts` API, or) inject-identity → forward.
- * `evaluateRequest` runs the decision stages with no socket, so the server, `scopegate explain`
- * and `scopegate test-policies` share one decision path. Stages return verdicts; this module
- * threads them and hands refusals and replies to respond.ts.
+ * → authorize → (the gateway's own `/service-accounts` API, or) dispatch → inject-identity →
+ * forward. `evaluateRequest` runs the decision stages with no socket, so the server,
+ * `scopegate explain` and `scopegate test-policies` share one decision path. Stages return
+ * verdicts; this module threads them and hands refusals and replies to respond.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthChain } from '../auth/chain.js';
@@ -11,9 +11,9 @@ import type { Principal } from '../auth/principal.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import type { Grants } from '../policy/scopes.js';
-import { createRequestContext } from './context.js';
+import { createRequestContext, type RequestContext } from './context.js';
 import { responseHeadersOf, type CorsPolicy } from './cors.js';
-import type { IdentityCache, IdentitySettings } from './identity.js';
+import type { EncodedIdentity, IdentityCache, IdentitySettings } from './identity.js';
 import { readBoundedBody } from './body.js';
 import {
   reject,
@@ -29,7 +29,8 @@ import {
   type ServiceAccountsApi,
 } from './service-accounts-api.js';
 import { authenticateRequest, type CredentialNames } from './stages/authenticate.js';
-import { authorizeRequest } from './stages/authorize.js';
+import { authorizeRequest, scopesEnforced } from './stages/authorize.js';
+import { checkDispatch, isDispatchRoute, type DispatchSettings } from './stages/dispatch.js';
 import { isExemptRoute } from './stages/exempt.js';
 import { forwardRequest, type Upstream } from './stages/forward.js';
 import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
@@ -59,6 +60,8 @@ export interface GatewayState extends DecisionState {
   readonly serviceAccounts: ServiceAccountsApi | null;
   /** `cors.allowed_origins`, compiled. */
   readonly cors: CorsPolicy;
+  /** Dynamic A2A dispatch: the route, the body bound and the upstream catalogue. */
+  readonly dispatch: DispatchSettings;
 }
 
 /** The outcome of the decision stages for one request. */
@@ -158,6 +161,36 @@ function refused(
   };
 }
 
+/** The decision stages for a live request: its credential comes from its own headers. */
+function evaluateLive(
+  state: GatewayState,
+  req: IncomingMessage,
+  method: string,
+  context: RequestContext,
+): Evaluation | Promise<Evaluation> {
+  return evaluateRequest(state, method, req.url as string, () =>
+    authenticateRequest(state.chain, state.credentialNames, {
+      headers: req.headers,
+      clientAddress: context.clientAddress,
+    }),
+  );
+}
+
+/** The identity the upstream receives for an allowed evaluation (anonymous when exempt). */
+function identityOf(
+  state: GatewayState,
+  principal: Principal | null,
+  decision: Decision | null,
+): EncodedIdentity {
+  return decision === null
+    ? state.identities.anonymous
+    : state.identities.forDecision(
+        principal as Principal,
+        state.grantsOf(principal as Principal),
+        decision,
+      );
+}
+
 /**
  * Serves one live request with the state current when it arrived: decide, then either refuse or
  * forward exactly the path that was authorized, with the verified identity. Every response to
@@ -181,12 +214,7 @@ export async function handleRequest(
     else writeRefusal(res, answer, responseHeaders);
     return;
   }
-  const pending = evaluateRequest(state, method, req.url as string, () =>
-    authenticateRequest(state.chain, state.credentialNames, {
-      headers: req.headers,
-      clientAddress: context.clientAddress,
-    }),
-  );
+  const pending = evaluateLive(state, req, method, context);
   const evaluation = pending instanceof Promise ? await pending : pending;
   if (evaluation.refusal !== null) {
     writeRefusal(res, evaluation.refusal, responseHeaders);
@@ -208,14 +236,30 @@ export async function handleRequest(
     else writeRefusal(res, outcome, responseHeaders);
     return;
   }
-  const identity =
-    evaluation.decision === null
-      ? state.identities.anonymous
-      : state.identities.forDecision(
-          evaluation.principal as Principal,
-          state.grantsOf(evaluation.principal as Principal),
-          evaluation.decision,
-        );
+  let decision = evaluation.decision;
+  let body: Buffer | undefined;
+  // Dynamic dispatch, where scopes are checked for this caller (with RBAC off for JWT callers
+  // nothing is authorized, so the body is streamed on untouched like any other).
+  if (
+    decision !== null &&
+    isDispatchRoute(state.dispatch, method, normalized.segments) &&
+    scopesEnforced(state.rbacEnabled, evaluation.principal as Principal)
+  ) {
+    const checked = await checkDispatch(state.dispatch, {
+      headers: req.headers,
+      agentIdHeaders: req.headersDistinct['x-agent-id'],
+      decision,
+      grants: state.grantsOf(evaluation.principal as Principal),
+      readBody: (maxBytes) => readBoundedBody(req, maxBytes),
+    });
+    if (checked === null) return;
+    if (!checked.ok) {
+      writeRefusal(res, checked, responseHeaders);
+      return;
+    }
+    ({ body, decision } = checked.value);
+  }
+  const identity = identityOf(state, evaluation.principal, decision);
   const headers = upstreamHeadersFor(req.headers, identity, context, state.forwardHeaders);
   const outcome = await forwardRequest(
     state.upstream,
@@ -224,6 +268,7 @@ export async function handleRequest(
     normalized.path + normalized.query,
     headers,
     responseHeaders,
+    body,
   );
   if (!outcome.ok && outcome.code !== null)
     writeRefusal(res, reject(outcome.code), responseHeaders);

@@ -74,6 +74,8 @@ export function proxiedResponseHeaders(
  * Forwards `req` to `pathAndQuery` with `headers`, streaming the response into `res` with
  * backpressure. A client that goes away aborts the upstream request. Failures before the
  * response started are returned as codes for respond.ts; after that the response is cut off.
+ * `body`, when given, is a body the gateway already read (dynamic dispatch): those exact bytes
+ * are sent instead of the request stream.
  *
  * Built on undici's dispatch handler rather than `request()` + `pipeline()`: no AbortSignal,
  * no intermediate Readable and no promise per chunk, which is most of a proxy's own CPU time.
@@ -85,6 +87,7 @@ export function forwardRequest(
   pathAndQuery: string,
   headers: Record<string, string | string[]>,
   extraResponseHeaders: Readonly<Record<string, string>>,
+  body?: Buffer,
 ): Promise<ForwardOutcome> {
   return new Promise<ForwardOutcome>((resolve) => {
     let controller: Dispatcher.DispatchController | null = null;
@@ -104,7 +107,7 @@ export function forwardRequest(
         path: upstream.basePath + pathAndQuery,
         method: req.method as Dispatcher.HttpMethod,
         headers,
-        body: hasBody(req) ? req : null,
+        body: body ?? (hasBody(req) ? req : null),
       },
       {
         onRequestStart(c) {
