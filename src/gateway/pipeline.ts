@@ -1,11 +1,13 @@
 /**
  * The only place that orders the request stages: normalize → preflight → exempt → authenticate
  * → authorize → (the gateway's own `/service-accounts` API, or) dispatch → inject-identity →
- * forward. `evaluateRequest` runs the decision stages with no socket, so the server,
- * `scopegate explain` and `scopegate test-policies` share one decision path. Stages return
- * verdicts; this module threads them and hands refusals and replies to respond.ts.
+ * forward. A protocol upgrade (WebSocket) takes the same decision stages, then is tunnelled.
+ * `evaluateRequest` runs the decision stages with no socket, so the server, `scopegate explain`
+ * and `scopegate test-policies` share one decision path. Stages return verdicts; this module
+ * threads them and hands refusals and replies to respond.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AuthChain } from '../auth/chain.js';
 import type { Principal } from '../auth/principal.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -22,7 +24,7 @@ import {
   type Refusal,
   type Verdict,
 } from './rejections.js';
-import { writeRefusal, writeReply } from './respond.js';
+import { writeRefusal, writeRefusalToSocket, writeReply } from './respond.js';
 import {
   serveServiceAccounts,
   SERVICE_ACCOUNTS_SEGMENT,
@@ -33,6 +35,7 @@ import { authorizeRequest, scopesEnforced } from './stages/authorize.js';
 import { checkDispatch, isDispatchRoute, type DispatchSettings } from './stages/dispatch.js';
 import { isExemptRoute } from './stages/exempt.js';
 import { forwardRequest, type Upstream } from './stages/forward.js';
+import { forwardUpgrade } from './stages/forward-upgrade.js';
 import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
 import { answerPreflight, isPreflight } from './stages/preflight.js';
@@ -273,3 +276,51 @@ export async function handleRequest(
   if (!outcome.ok && outcome.code !== null)
     writeRefusal(res, reject(outcome.code), responseHeaders);
 }
+
+/**
+ * Serves one protocol upgrade (WebSocket): the same decision stages and identity headers as any
+ * request, then the tunnel. A refusal is written on the socket as an ordinary HTTP response and
+ * the socket closed: a refused upgrade never sees a `101`.
+ */
+export async function handleUpgrade(
+  state: GatewayState,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<void> {
+  // A client that resets the connection mid-decision must not take the process down.
+  socket.on('error', ignore);
+  const context = createRequestContext(req);
+  const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);
+  const method = req.method as string;
+  const pending = evaluateLive(state, req, method, context);
+  const evaluation = pending instanceof Promise ? await pending : pending;
+  if (evaluation.refusal !== null) {
+    writeRefusalToSocket(socket, evaluation.refusal, responseHeaders);
+    return;
+  }
+  const normalized = evaluation.normalized as NormalizedPath;
+  // Only GET switches protocols (RFC 6455), and the gateway's own API is never tunnelled.
+  if (
+    method !== 'GET' ||
+    (state.serviceAccounts !== null && normalized.segments[0] === SERVICE_ACCOUNTS_SEGMENT)
+  ) {
+    writeRefusalToSocket(socket, reject('SG_ERR_UPGRADE_REFUSED'), responseHeaders);
+    return;
+  }
+  const identity = identityOf(state, evaluation.principal, evaluation.decision);
+  const headers = upstreamHeadersFor(req.headers, identity, context, state.forwardHeaders);
+  const outcome = await forwardUpgrade(
+    state.upstream,
+    req,
+    socket,
+    head,
+    normalized.path + normalized.query,
+    headers,
+    responseHeaders,
+  );
+  if (!outcome.ok && outcome.code !== null)
+    writeRefusalToSocket(socket, reject(outcome.code), responseHeaders);
+}
+
+function ignore(): void {}
