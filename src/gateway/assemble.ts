@@ -37,11 +37,16 @@ import {
 } from '../auth/service-accounts/verifier.js';
 import { createScopeCatalogue } from '../policy/grantable.js';
 import type { Clock } from '../shared/clock.js';
+import { createCatalogue } from './catalogue.js';
+import { createCorsPolicy } from './cors.js';
 import { createIdentityCache } from './identity.js';
 import type { DecisionState, GatewayState } from './pipeline.js';
 import { createServiceAccountsApi } from './service-accounts-api.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
+
+/** The longest a dynamic-dispatch catalogue read may take (bounded further by `timeout_ms`). */
+const CATALOGUE_TIMEOUT_MS = 10_000;
 
 /** The result of assembling: the state, or the problems that prevent it. */
 export interface AssembleResult {
@@ -320,6 +325,20 @@ export async function assembleGateway(
             clock: deps.clock,
             catalogue: createScopeCatalogue(policy.state.policy),
           }),
+    cors: createCorsPolicy(config.cors.allowed_origins, config.auth.token_header_key),
+    dispatch: {
+      prefix: policy.state.policy.a2aPrefix,
+      maxBodyBytes: config.a2a.max_dispatch_body_bytes,
+      catalogue: createCatalogue({
+        dispatcher: fresh.pool,
+        basePath: fresh.basePath,
+        token: config.auth.internal_service_token,
+        ttlSeconds: config.a2a.catalogue_ttl_seconds,
+        // A catalogue read is a few small listings: it never needs a run's long time-out.
+        timeoutMs: Math.min(config.upstream.timeout_ms, CATALOGUE_TIMEOUT_MS),
+        clock: deps.clock,
+      }),
+    },
   });
   return { state, policy, problems, warnings, devKeys, accounts };
 }

@@ -1,18 +1,21 @@
 /**
- * The only place that orders the request stages: normalize → exempt → authenticate → authorize
- * → (the gateway's own `/service-accounts` API, or) inject-identity → forward. `evaluateRequest`
- * runs the decision stages with no socket, so the server, `scopegate explain` and
- * `scopegate test-policies` share one decision path. Stages return verdicts; this module threads
- * them and hands refusals and replies to respond.ts.
+ * The only place that orders the request stages: normalize → preflight → exempt → authenticate
+ * → authorize → (the gateway's own `/service-accounts` API, or) dispatch → inject-identity →
+ * forward. A protocol upgrade (WebSocket) takes the same decision stages, then is tunnelled.
+ * `evaluateRequest` runs the decision stages with no socket, so the server, `scopegate explain`
+ * and `scopegate test-policies` share one decision path. Stages return verdicts; this module
+ * threads them and hands refusals and replies to respond.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AuthChain } from '../auth/chain.js';
 import type { Principal } from '../auth/principal.js';
 import type { CompiledPolicy } from '../policy/compile.js';
 import type { Decision } from '../policy/decide.js';
 import type { Grants } from '../policy/scopes.js';
-import { createRequestContext } from './context.js';
-import type { IdentityCache, IdentitySettings } from './identity.js';
+import { createRequestContext, type RequestContext } from './context.js';
+import { responseHeadersOf, type CorsPolicy } from './cors.js';
+import type { EncodedIdentity, IdentityCache, IdentitySettings } from './identity.js';
 import { readBoundedBody } from './body.js';
 import {
   reject,
@@ -21,18 +24,21 @@ import {
   type Refusal,
   type Verdict,
 } from './rejections.js';
-import { writeRefusal, writeReply } from './respond.js';
+import { writeRefusal, writeRefusalToSocket, writeReply } from './respond.js';
 import {
   serveServiceAccounts,
   SERVICE_ACCOUNTS_SEGMENT,
   type ServiceAccountsApi,
 } from './service-accounts-api.js';
 import { authenticateRequest, type CredentialNames } from './stages/authenticate.js';
-import { authorizeRequest } from './stages/authorize.js';
+import { authorizeRequest, scopesEnforced } from './stages/authorize.js';
+import { checkDispatch, isDispatchRoute, type DispatchSettings } from './stages/dispatch.js';
 import { isExemptRoute } from './stages/exempt.js';
 import { forwardRequest, type Upstream } from './stages/forward.js';
+import { forwardUpgrade } from './stages/forward-upgrade.js';
 import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
+import { answerPreflight, isPreflight } from './stages/preflight.js';
 
 /** What the decision stages need from the frozen gateway state. */
 export interface DecisionState {
@@ -55,6 +61,10 @@ export interface GatewayState extends DecisionState {
    * `/service-accounts` to the upstream like any other route (still always scope-checked).
    */
   readonly serviceAccounts: ServiceAccountsApi | null;
+  /** `cors.allowed_origins`, compiled. */
+  readonly cors: CorsPolicy;
+  /** Dynamic A2A dispatch: the route, the body bound and the upstream catalogue. */
+  readonly dispatch: DispatchSettings;
 }
 
 /** The outcome of the decision stages for one request. */
@@ -154,9 +164,40 @@ function refused(
   };
 }
 
+/** The decision stages for a live request: its credential comes from its own headers. */
+function evaluateLive(
+  state: GatewayState,
+  req: IncomingMessage,
+  method: string,
+  context: RequestContext,
+): Evaluation | Promise<Evaluation> {
+  return evaluateRequest(state, method, req.url as string, () =>
+    authenticateRequest(state.chain, state.credentialNames, {
+      headers: req.headers,
+      clientAddress: context.clientAddress,
+    }),
+  );
+}
+
+/** The identity the upstream receives for an allowed evaluation (anonymous when exempt). */
+function identityOf(
+  state: GatewayState,
+  principal: Principal | null,
+  decision: Decision | null,
+): EncodedIdentity {
+  return decision === null
+    ? state.identities.anonymous
+    : state.identities.forDecision(
+        principal as Principal,
+        state.grantsOf(principal as Principal),
+        decision,
+      );
+}
+
 /**
  * Serves one live request with the state current when it arrived: decide, then either refuse or
- * forward exactly the path that was authorized, with the verified identity.
+ * forward exactly the path that was authorized, with the verified identity. Every response to
+ * an allowed CORS origin carries the CORS headers, refusals included.
  */
 export async function handleRequest(
   state: GatewayState,
@@ -164,15 +205,19 @@ export async function handleRequest(
   res: ServerResponse,
 ): Promise<void> {
   const context = createRequestContext(req);
-  const responseHeaders = { 'x-request-id': context.requestId };
+  const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);
   // A request parsed by node:http always has a method and a URL.
   const method = req.method as string;
-  const pending = evaluateRequest(state, method, req.url as string, () =>
-    authenticateRequest(state.chain, state.credentialNames, {
-      headers: req.headers,
-      clientAddress: context.clientAddress,
-    }),
-  );
+  if (isPreflight(method, req.headers)) {
+    // After normalize (a malformed path is 400 for every caller), before anything else: the
+    // preflight carries no credential, on excluded routes too, and never reaches the upstream.
+    const normalized = normalizePath(req.url as string);
+    const answer = normalized.ok ? answerPreflight(state.cors, req.headers) : normalized;
+    if (answer.ok) writeReply(res, answer.value, responseHeaders);
+    else writeRefusal(res, answer, responseHeaders);
+    return;
+  }
+  const pending = evaluateLive(state, req, method, context);
   const evaluation = pending instanceof Promise ? await pending : pending;
   if (evaluation.refusal !== null) {
     writeRefusal(res, evaluation.refusal, responseHeaders);
@@ -194,14 +239,30 @@ export async function handleRequest(
     else writeRefusal(res, outcome, responseHeaders);
     return;
   }
-  const identity =
-    evaluation.decision === null
-      ? state.identities.anonymous
-      : state.identities.forDecision(
-          evaluation.principal as Principal,
-          state.grantsOf(evaluation.principal as Principal),
-          evaluation.decision,
-        );
+  let decision = evaluation.decision;
+  let body: Buffer | undefined;
+  // Dynamic dispatch, where scopes are checked for this caller (with RBAC off for JWT callers
+  // nothing is authorized, so the body is streamed on untouched like any other).
+  if (
+    decision !== null &&
+    isDispatchRoute(state.dispatch, method, normalized.segments) &&
+    scopesEnforced(state.rbacEnabled, evaluation.principal as Principal)
+  ) {
+    const checked = await checkDispatch(state.dispatch, {
+      headers: req.headers,
+      agentIdHeaders: req.headersDistinct['x-agent-id'],
+      decision,
+      grants: state.grantsOf(evaluation.principal as Principal),
+      readBody: (maxBytes) => readBoundedBody(req, maxBytes),
+    });
+    if (checked === null) return;
+    if (!checked.ok) {
+      writeRefusal(res, checked, responseHeaders);
+      return;
+    }
+    ({ body, decision } = checked.value);
+  }
+  const identity = identityOf(state, evaluation.principal, decision);
   const headers = upstreamHeadersFor(req.headers, identity, context, state.forwardHeaders);
   const outcome = await forwardRequest(
     state.upstream,
@@ -210,7 +271,56 @@ export async function handleRequest(
     normalized.path + normalized.query,
     headers,
     responseHeaders,
+    body,
   );
   if (!outcome.ok && outcome.code !== null)
     writeRefusal(res, reject(outcome.code), responseHeaders);
 }
+
+/**
+ * Serves one protocol upgrade (WebSocket): the same decision stages and identity headers as any
+ * request, then the tunnel. A refusal is written on the socket as an ordinary HTTP response and
+ * the socket closed: a refused upgrade never sees a `101`.
+ */
+export async function handleUpgrade(
+  state: GatewayState,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<void> {
+  // A client that resets the connection mid-decision must not take the process down.
+  socket.on('error', ignore);
+  const context = createRequestContext(req);
+  const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);
+  const method = req.method as string;
+  const pending = evaluateLive(state, req, method, context);
+  const evaluation = pending instanceof Promise ? await pending : pending;
+  if (evaluation.refusal !== null) {
+    writeRefusalToSocket(socket, evaluation.refusal, responseHeaders);
+    return;
+  }
+  const normalized = evaluation.normalized as NormalizedPath;
+  // Only GET switches protocols (RFC 6455), and the gateway's own API is never tunnelled.
+  if (
+    method !== 'GET' ||
+    (state.serviceAccounts !== null && normalized.segments[0] === SERVICE_ACCOUNTS_SEGMENT)
+  ) {
+    writeRefusalToSocket(socket, reject('SG_ERR_UPGRADE_REFUSED'), responseHeaders);
+    return;
+  }
+  const identity = identityOf(state, evaluation.principal, evaluation.decision);
+  const headers = upstreamHeadersFor(req.headers, identity, context, state.forwardHeaders);
+  const outcome = await forwardUpgrade(
+    state.upstream,
+    req,
+    socket,
+    head,
+    normalized.path + normalized.query,
+    headers,
+    responseHeaders,
+  );
+  if (!outcome.ok && outcome.code !== null)
+    writeRefusalToSocket(socket, reject(outcome.code), responseHeaders);
+}
+
+function ignore(): void {}

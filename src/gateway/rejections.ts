@@ -23,6 +23,10 @@ export interface RejectionParams {
   readonly id?: string;
   /** The methods a path supports (405): the detail and the `Allow` header. */
   readonly allow?: readonly string[];
+  /** A dynamic-dispatch target id as the caller sent it (404). */
+  readonly target?: string;
+  /** A size bound in bytes (413 dynamic-dispatch body). */
+  readonly limit?: number;
 }
 
 /** One entry of an HTTPValidationError's `detail` (SPEC.md §2 ValidationError). */
@@ -246,6 +250,67 @@ export const REJECTIONS = {
     detail: (p) =>
       `Method not allowed: ${p.route ?? 'this route'} supports ${(p.allow ?? []).join(', ')}`,
     reason: 'service_account_method_not_allowed',
+  },
+  SG_ERR_CORS_ORIGIN_NOT_ALLOWED: {
+    status: 403,
+    detail: 'CORS preflight refused: the origin is not allowed',
+    reason: 'cors_origin_not_allowed',
+  },
+  SG_ERR_DISPATCH_BODY_ENCODED: {
+    status: 415,
+    detail:
+      'Unsupported media type: a dynamic-dispatch body must not carry a Content-Encoding (the ' +
+      'gateway reads it to find the target)',
+    reason: 'dispatch_body_encoded',
+  },
+  SG_ERR_DISPATCH_BODY_TOO_LARGE: {
+    status: 413,
+    detail: (p) =>
+      `Request body too large: a dynamic-dispatch body may be at most ${p.limit ?? 0} bytes ` +
+      '(a2a.max_dispatch_body_bytes)',
+    reason: 'dispatch_body_too_large',
+  },
+  SG_ERR_DISPATCH_BODY_NOT_JSON: {
+    status: 400,
+    detail: 'Invalid dynamic-dispatch request: the body is not JSON',
+    reason: 'dispatch_body_not_json',
+  },
+  SG_ERR_DISPATCH_TARGET_MISSING: {
+    status: 400,
+    detail:
+      "Entity ID required. Provide it via 'agentId' in params.message or 'X-Agent-ID' header.",
+    reason: 'dispatch_target_missing',
+  },
+  SG_ERR_DISPATCH_TARGET_NOT_STRING: {
+    status: 400,
+    detail: 'Invalid dynamic-dispatch request: params.message.agentId must be a string',
+    reason: 'dispatch_target_not_string',
+  },
+  SG_ERR_DISPATCH_TARGET_CONFLICT: {
+    status: 400,
+    detail:
+      'Invalid dynamic-dispatch request: params.message.agentId and X-Agent-ID name different ' +
+      'targets (or X-Agent-ID is repeated)',
+    reason: 'dispatch_target_conflict',
+  },
+  SG_ERR_DISPATCH_TARGET_UNKNOWN: {
+    status: 404,
+    detail: (p) => `Agent, Team, or Workflow with ID '${p.target ?? ''}' not found`,
+    reason: 'dispatch_target_unknown',
+  },
+  SG_ERR_DISPATCH_CATALOGUE_UNAVAILABLE: {
+    status: 502,
+    detail:
+      "Bad gateway: the upstream's agents/teams/workflows catalogue could not be read to " +
+      'resolve the dispatch target',
+    reason: 'dispatch_catalogue_unavailable',
+  },
+  SG_ERR_UPGRADE_REFUSED: {
+    status: 400,
+    detail:
+      'This request cannot switch protocols: only GET requests to forwarded routes are ' +
+      'upgraded (WebSocket)',
+    reason: 'upgrade_refused',
   },
   SG_ERR_SCOPE_INSUFFICIENT: {
     status: 403,

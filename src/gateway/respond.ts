@@ -1,9 +1,11 @@
 /**
- * The only writer of the responses the gateway makes itself: refusals, and the replies of the
- * one API it serves (`/service-accounts`). Refusal bodies are `{"detail": "..."}` (a 422's detail
- * is the HTTPValidationError list) and never carry a token, claim, key or stack trace.
+ * The only writer of the responses the gateway makes itself: refusals (also on the raw socket of
+ * a refused protocol upgrade), CORS preflight answers, and the replies of the one API it serves
+ * (`/service-accounts`). Refusal bodies are `{"detail": "..."}` (a 422's detail is the
+ * HTTPValidationError list) and never carry a token, claim, key or stack trace.
  */
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { describeRefusal, type Refusal } from './rejections.js';
 
 const REALM = 'Bearer realm="scopegate"';
@@ -32,6 +34,16 @@ export function writeRefusal(
     res.destroy();
     return;
   }
+  const { status, headers, body } = refusalMessage(refusal, extraHeaders);
+  res.writeHead(status, headers);
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+/** A refusal's status, headers and JSON body. */
+function refusalMessage(
+  refusal: Refusal,
+  extraHeaders: Readonly<Record<string, string>>,
+): { status: number; headers: Record<string, string | number>; body: string } {
   const { status, detail } = describeRefusal(refusal);
   const validation = refusal.params?.validation;
   const body = JSON.stringify({ detail: validation ?? detail });
@@ -45,8 +57,41 @@ export function writeRefusal(
   if (challenge !== undefined) headers['www-authenticate'] = challenge;
   const allow = refusal.params?.allow;
   if (allow !== undefined) headers['allow'] = allow.join(', ');
-  res.writeHead(status, headers);
-  res.end(res.req.method === 'HEAD' ? undefined : body);
+  return { status, headers, body };
+}
+
+/**
+ * An HTTP/1.1 response head: status line and header lines, ending with the blank line. Values
+ * come from our catalogue or from headers node already parsed, so none holds a line break.
+ */
+export function responseHead(
+  status: number,
+  headers: Readonly<Record<string, string | number | readonly string[]>>,
+): string {
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n`;
+  for (const name in headers) {
+    const value = headers[name] as string | number | readonly string[];
+    if (Array.isArray(value)) for (const one of value) head += `${name}: ${one}\r\n`;
+    else head += `${name}: ${value as string | number}\r\n`;
+  }
+  return head + '\r\n';
+}
+
+/**
+ * Writes a refusal on the raw socket of a protocol upgrade the gateway refuses, then closes it:
+ * the client sees an ordinary HTTP status (401, 403, …), never a `101`. The socket is drained
+ * until the client closes its side, so the answer is not lost to a reset.
+ */
+export function writeRefusalToSocket(
+  socket: Duplex,
+  refusal: Refusal,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): void {
+  if (socket.destroyed) return;
+  const { status, headers, body } = refusalMessage(refusal, extraHeaders);
+  headers['connection'] = 'close';
+  socket.resume();
+  socket.end(responseHead(status, headers) + body);
 }
 
 /** A successful answer the gateway gives itself: a status and a JSON body, or none (204). */
@@ -54,6 +99,8 @@ export interface Reply {
   readonly status: number;
   /** Serialized as JSON; `undefined` sends no body. */
   readonly body?: unknown;
+  /** The reply's own headers (a preflight's CORS headers); they win over `extraHeaders`. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -65,7 +112,11 @@ export function writeReply(
   reply: Reply,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): void {
-  const headers: Record<string, string | number> = { ...extraHeaders, 'cache-control': 'no-store' };
+  const headers: Record<string, string | number> = {
+    ...extraHeaders,
+    'cache-control': 'no-store',
+    ...reply.headers,
+  };
   if (reply.body === undefined) {
     res.writeHead(reply.status, headers);
     res.end();

@@ -4,9 +4,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { handleRequest, type GatewayState } from './pipeline.js';
+import type { Duplex } from 'node:stream';
+import { handleRequest, handleUpgrade, type GatewayState } from './pipeline.js';
 import { reject } from './rejections.js';
-import { writeRefusal } from './respond.js';
+import { writeRefusal, writeRefusalToSocket } from './respond.js';
 
 /** A running gateway listener. */
 export interface GatewayServer {
@@ -54,6 +55,16 @@ export async function startGatewayServer(
       );
     },
   );
+  // Upgraded connections (WebSockets) leave node's HTTP bookkeeping: kept here so that close()
+  // can cut them off like any other connection once the grace period is over.
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    handleUpgrade(currentState(), req, socket, head).catch(() =>
+      writeRefusalToSocket(socket, reject('SG_ERR_INTERNAL')),
+    );
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listen.port, listen.host, () => {
@@ -66,7 +77,10 @@ export async function startGatewayServer(
     address: () => server.address() as AddressInfo,
     close: (graceMs = 10_000) =>
       new Promise<void>((resolve) => {
-        const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
+        const cutOff = setTimeout(() => {
+          server.closeAllConnections();
+          for (const socket of upgraded) socket.destroy();
+        }, graceMs);
         cutOff.unref();
         server.close(() => {
           clearTimeout(cutOff);

@@ -101,3 +101,32 @@ t.test('service-account details without their params still read', async (t) => {
     challenge: 'bearer',
   });
 });
+
+t.test('dispatch, CORS and upgrade details', async (t) => {
+  t.equal(
+    describeRefusal(reject('SG_ERR_DISPATCH_BODY_TOO_LARGE', { limit: 1024 })).detail,
+    'Request body too large: a dynamic-dispatch body may be at most 1024 bytes (a2a.max_dispatch_body_bytes)',
+  );
+  t.equal(
+    describeRefusal(reject('SG_ERR_DISPATCH_BODY_TOO_LARGE')).detail,
+    'Request body too large: a dynamic-dispatch body may be at most 0 bytes (a2a.max_dispatch_body_bytes)',
+  );
+  t.same(describeRefusal(reject('SG_ERR_DISPATCH_TARGET_UNKNOWN', { target: 't9' })), {
+    status: 404,
+    detail: "Agent, Team, or Workflow with ID 't9' not found",
+    reason: 'dispatch_target_unknown',
+    challenge: undefined,
+  });
+  t.equal(
+    describeRefusal(reject('SG_ERR_DISPATCH_TARGET_UNKNOWN')).detail,
+    "Agent, Team, or Workflow with ID '' not found",
+  );
+  t.same(describeRefusal(reject('SG_ERR_CORS_ORIGIN_NOT_ALLOWED')), {
+    status: 403,
+    detail: 'CORS preflight refused: the origin is not allowed',
+    reason: 'cors_origin_not_allowed',
+    challenge: undefined,
+  });
+  t.equal(describeRefusal(reject('SG_ERR_DISPATCH_BODY_ENCODED')).status, 415);
+  t.equal(describeRefusal(reject('SG_ERR_UPGRADE_REFUSED')).status, 400);
+});

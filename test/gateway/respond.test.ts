@@ -10,9 +10,16 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import t, { type Test } from 'tap';
 import { reject, type Refusal } from '../../src/gateway/rejections.js';
-import { challengeOf, writeRefusal, writeReply } from '../../src/gateway/respond.js';
+import {
+  challengeOf,
+  responseHead,
+  writeRefusal,
+  writeRefusalToSocket,
+  writeReply,
+} from '../../src/gateway/respond.js';
 
 interface Answer {
   readonly status: number;
@@ -242,4 +249,56 @@ t.test('writeReply: JSON with no-store, HEAD without a body, 204 with none', asy
   t.equal(none.body, '');
   t.equal(none.headers['content-type'], undefined);
   t.equal(none.headers['cache-control'], 'no-store');
+});
+
+t.test("writeReply: a reply's own headers win over the extra ones", async (t) => {
+  const get = await serve(t, (_req, res) =>
+    writeReply(
+      res,
+      { status: 204, headers: { vary: 'Origin, Access-Control-Request-Method' } },
+      { 'x-request-id': 'r-2', vary: 'Origin' },
+    ),
+  );
+  const answer = await get('OPTIONS');
+  t.equal(answer.status, 204);
+  t.equal(answer.headers.vary, 'Origin, Access-Control-Request-Method');
+  t.equal(answer.headers['x-request-id'], 'r-2');
+});
+
+t.test('responseHead: status line, one line per value, the blank line', async (t) => {
+  t.equal(
+    responseHead(101, { upgrade: 'websocket', 'set-cookie': ['a=1', 'b=2'], 'content-length': 0 }),
+    'HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nset-cookie: a=1\r\n' +
+      'set-cookie: b=2\r\ncontent-length: 0\r\n\r\n',
+  );
+  t.equal(responseHead(599, {}), 'HTTP/1.1 599 \r\n\r\n', 'a status without a reason phrase');
+});
+
+t.test('writeRefusalToSocket: a whole HTTP response, then the socket is ended', async (t) => {
+  const socket = new PassThrough();
+  const written: Buffer[] = [];
+  socket.on('data', (c: Buffer) => written.push(c));
+  const ended = new Promise<void>((r) => socket.once('finish', () => r()));
+  writeRefusalToSocket(
+    socket,
+    reject('SG_ERR_AUTH_MISSING', { expected: { header: 'Authorization' } }),
+    {
+      'x-request-id': 'u-1',
+    },
+  );
+  await ended;
+  const text = Buffer.concat(written).toString();
+  const body =
+    '{"detail":"Not authenticated: expected a bearer token in the Authorization header"}';
+  t.equal(
+    text,
+    'HTTP/1.1 401 Unauthorized\r\nx-request-id: u-1\r\ncontent-type: application/json\r\n' +
+      `content-length: ${body.length}\r\ncache-control: no-store\r\n` +
+      'www-authenticate: Bearer realm="scopegate"\r\nconnection: close\r\n\r\n' +
+      body,
+  );
+  const gone = new PassThrough();
+  gone.destroy();
+  writeRefusalToSocket(gone, reject('SG_ERR_INTERNAL'));
+  t.equal(gone.writableLength, 0, 'a socket already destroyed gets nothing');
 });

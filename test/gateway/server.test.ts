@@ -163,3 +163,49 @@ t.test('an unexpected throw inside the pipeline is a 500 Internal gateway error'
   t.notMatch(answer.body, /a bug in an authenticator/, 'no error text reaches the caller');
   t.equal(up.received.length, 0, 'nothing was forwarded');
 });
+
+t.test(
+  'an unexpected throw while deciding an upgrade is a 500 on the socket, never a 101',
+  async (t) => {
+    const up = await upstream(t);
+    const good = await stateFor(t, up.url);
+    const broken: GatewayState = {
+      ...good,
+      chain: {
+        tokenCache: null,
+        authenticate: () => {
+          throw new Error('a bug in an authenticator');
+        },
+      },
+    };
+    const server = await startGatewayServer(() => broken, { host: '127.0.0.1', port: 0 });
+    t.teardown(() => server.close());
+    const answer = await new Promise<Answer>((resolve, fail) => {
+      const req = request({
+        host: '127.0.0.1',
+        port: server.address().port,
+        path: '/ws',
+        headers: { connection: 'Upgrade', upgrade: 'websocket' },
+        agent: false,
+      });
+      req.on('upgrade', () => fail(new Error('upgraded')));
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      });
+      req.on('error', fail);
+      req.end();
+    });
+    t.equal(answer.status, 500);
+    t.same(JSON.parse(answer.body), { detail: 'Internal gateway error' });
+    t.equal(answer.headers.connection, 'close');
+    t.equal(up.received.length, 0, 'nothing was forwarded');
+  },
+);

@@ -62,6 +62,14 @@ export function serviceAccountsFloorOf(method: string): ScopeRequirement {
 }
 
 /**
+ * Whether a principal's scopes are checked outside `/service-accounts`: RBAC on, or a
+ * service-account token or anonymous caller, which are always checked (CONTRACT.md §4, §9.25).
+ */
+export function scopesEnforced(rbacEnabled: boolean, principal: Principal): boolean {
+  return rbacEnabled || principal.type === 'service_account' || principal.type === 'anonymous';
+}
+
+/**
  * Decides the request. Service-account tokens, anonymous callers and every `/service-accounts`
  * route are always scope-checked (CONTRACT.md §4, §9.16); the internal token gets no listing
  * fallback (§3.6); the security key is an unscoped root (§3.7).
@@ -74,11 +82,7 @@ export function authorizeRequest(
   principal: Principal,
 ): Decision {
   const serviceAccounts = segments[0] === SERVICE_ACCOUNTS;
-  const enforce =
-    settings.rbacEnabled ||
-    principal.type === 'service_account' ||
-    principal.type === 'anonymous' ||
-    serviceAccounts;
+  const enforce = scopesEnforced(settings.rbacEnabled, principal) || serviceAccounts;
   const grants = grantsOf(principal);
   const decision = decide(settings.policy, method, segments, grants, {
     enforce,

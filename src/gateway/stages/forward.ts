@@ -3,8 +3,9 @@
  * answer back as it arrives (an SSE event reaches the client when the upstream sends it).
  * Writes only the proxied response; refusals go through respond.ts. Never retries a request.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
+import { isCorsResponseHeader } from '../cors.js';
 import type { RejectionCode } from '../rejections.js';
 import { endToEndHeaders } from './inject-identity.js';
 
@@ -53,9 +54,28 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
+ * The headers of a proxied response: the upstream's end-to-end headers without its CORS headers
+ * (the gateway's own CORS decision is in `extra`), then `extra`. A `Vary` of both is merged, so
+ * a cache keeps the upstream's variants apart as well as the origins.
+ */
+export function proxiedResponseHeaders(
+  upstreamHeaders: IncomingHttpHeaders,
+  extra: Readonly<Record<string, string>>,
+): Record<string, string | string[]> {
+  const own = endToEndHeaders(upstreamHeaders, isCorsResponseHeader);
+  const headers = { ...own, ...extra };
+  const vary = own['vary'];
+  if (extra['vary'] !== undefined && vary !== undefined)
+    headers['vary'] = `${vary}, ${extra['vary']}`;
+  return headers;
+}
+
+/**
  * Forwards `req` to `pathAndQuery` with `headers`, streaming the response into `res` with
  * backpressure. A client that goes away aborts the upstream request. Failures before the
  * response started are returned as codes for respond.ts; after that the response is cut off.
+ * `body`, when given, is a body the gateway already read (dynamic dispatch): those exact bytes
+ * are sent instead of the request stream.
  *
  * Built on undici's dispatch handler rather than `request()` + `pipeline()`: no AbortSignal,
  * no intermediate Readable and no promise per chunk, which is most of a proxy's own CPU time.
@@ -67,6 +87,7 @@ export function forwardRequest(
   pathAndQuery: string,
   headers: Record<string, string | string[]>,
   extraResponseHeaders: Readonly<Record<string, string>>,
+  body?: Buffer,
 ): Promise<ForwardOutcome> {
   return new Promise<ForwardOutcome>((resolve) => {
     let controller: Dispatcher.DispatchController | null = null;
@@ -86,7 +107,7 @@ export function forwardRequest(
         path: upstream.basePath + pathAndQuery,
         method: req.method as Dispatcher.HttpMethod,
         headers,
-        body: hasBody(req) ? req : null,
+        body: body ?? (hasBody(req) ? req : null),
       },
       {
         onRequestStart(c) {
@@ -94,10 +115,7 @@ export function forwardRequest(
           if (clientGone) c.abort(new Error('client closed the connection'));
         },
         onResponseStart(_c, statusCode, responseHeaders) {
-          res.writeHead(statusCode, {
-            ...endToEndHeaders(responseHeaders),
-            ...extraResponseHeaders,
-          });
+          res.writeHead(statusCode, proxiedResponseHeaders(responseHeaders, extraResponseHeaders));
         },
         onResponseData(c, chunk) {
           if (!res.write(chunk)) {

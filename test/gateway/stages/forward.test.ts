@@ -17,6 +17,7 @@ import { writeRefusal } from '../../../src/gateway/respond.js';
 import {
   createUpstream,
   forwardRequest,
+  proxiedResponseHeaders,
   type ForwardOutcome,
   type Upstream,
 } from '../../../src/gateway/stages/forward.js';
@@ -481,3 +482,38 @@ t.test('a large body streams through with backpressure', async (t) => {
   t.same(await front.outcome(), { ok: true, status: 200 });
   t.same(answer, { length: big.length, same: true });
 });
+
+t.test(
+  'proxiedResponseHeaders: upstream CORS headers dropped, ours added, Vary merged',
+  async (t) => {
+    const upstream = {
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'access-control-allow-credentials': 'true',
+      connection: 'keep-alive',
+      vary: 'Accept-Encoding',
+    };
+    t.same(proxiedResponseHeaders(upstream, { 'x-request-id': 'r-1' }), {
+      'content-type': 'application/json',
+      vary: 'Accept-Encoding',
+      'x-request-id': 'r-1',
+    });
+    t.same(
+      proxiedResponseHeaders(upstream, {
+        'x-request-id': 'r-2',
+        'access-control-allow-origin': 'https://a.example',
+        vary: 'Origin',
+      }),
+      {
+        'content-type': 'application/json',
+        vary: 'Accept-Encoding, Origin',
+        'x-request-id': 'r-2',
+        'access-control-allow-origin': 'https://a.example',
+      },
+    );
+    t.same(proxiedResponseHeaders({ 'content-type': 'text/plain' }, { vary: 'Origin' }), {
+      'content-type': 'text/plain',
+      vary: 'Origin',
+    });
+  },
+);

@@ -1,0 +1,158 @@
+/**
+ * The upstream catalogue (CONTRACT.md §9.8) against a real HTTP upstream on port 0: the three
+ * listings, first family wins, both body shapes, the TTL on an injected clock, one refresh on a
+ * miss, one shared refresh for concurrent look-ups, the internal token, and every failure.
+ */
+import t, { type Test } from 'tap';
+import { Pool } from 'undici';
+import { createCatalogue, type Catalogue } from '../../src/gateway/catalogue.js';
+import { startCatalogueUpstream, type Listing } from '../fixtures/catalogue-upstream.js';
+import { closedPortUrl } from '../fixtures/e2e.js';
+import { createTestClock, type TestClock } from '../fixtures/tokens.js';
+
+interface Setup {
+  readonly catalogue: Catalogue;
+  readonly clock: TestClock;
+  readonly upstream: Awaited<ReturnType<typeof startCatalogueUpstream>>;
+}
+
+async function setup(
+  t: Test,
+  listings: Record<string, Listing>,
+  options: { token?: string | null; basePath?: string; url?: string; timeoutMs?: number } = {},
+): Promise<Setup> {
+  const upstream = await startCatalogueUpstream(t, listings);
+  const pool = new Pool(options.url ?? upstream.url);
+  t.teardown(() => pool.destroy());
+  const clock = createTestClock();
+  const catalogue = createCatalogue({
+    dispatcher: pool,
+    basePath: options.basePath ?? '',
+    token: options.token ?? null,
+    ttlSeconds: 30,
+    timeoutMs: options.timeoutMs ?? 5000,
+    clock,
+  });
+  return { catalogue, clock, upstream };
+}
+
+const LISTINGS = (): Record<string, Listing> => ({
+  '/agents': ['a1', 'both'],
+  '/teams': ['t1', 'both'],
+  '/workflows': ['w1', 't1'],
+});
+
+t.test('resolves each family; the first of agents, teams, workflows wins', async (t) => {
+  const { catalogue, upstream } = await setup(t, LISTINGS());
+  t.equal(await catalogue.familyOf('a1'), 'agents');
+  t.equal(await catalogue.familyOf('t1'), 'teams', 'teams before workflows');
+  t.equal(await catalogue.familyOf('w1'), 'workflows');
+  t.equal(await catalogue.familyOf('both'), 'agents', 'agents before teams');
+  t.same(
+    upstream.catalogueReads.map((r) => r.url).sort(),
+    ['/agents', '/teams', '/workflows'],
+    'one read of each listing served every hit',
+  );
+  t.equal(upstream.catalogueReads[0]?.headers.authorization, undefined, 'no credential');
+  t.equal(upstream.catalogueReads[0]?.headers.accept, 'application/json');
+});
+
+t.test('cached for the TTL, read again once it has passed', async (t) => {
+  const { catalogue, clock, upstream } = await setup(t, LISTINGS());
+  t.equal(await catalogue.familyOf('a1'), 'agents');
+  clock.advance(29_999);
+  t.equal(await catalogue.familyOf('t1'), 'teams');
+  t.equal(upstream.catalogueReads.length, 3, 'still the first read');
+  clock.advance(1);
+  upstream.listings['/agents'] = ['a9'];
+  t.equal(await catalogue.familyOf('a9'), 'agents', 'expired: read again');
+  t.equal(upstream.catalogueReads.length, 6);
+  t.equal(await catalogue.familyOf('a1'), 'unknown', 'gone from the new read');
+});
+
+t.test('a miss refreshes once: a new entity is found, an unknown id stays unknown', async (t) => {
+  const { catalogue, upstream } = await setup(t, LISTINGS());
+  t.equal(await catalogue.familyOf('a1'), 'agents');
+  upstream.listings['/teams'] = ['t1', 'fresh'];
+  t.equal(await catalogue.familyOf('fresh'), 'teams', 'found by the refresh on the miss');
+  t.equal(upstream.catalogueReads.length, 6, 'one refresh');
+  t.equal(await catalogue.familyOf('nobody'), 'unknown');
+  t.equal(upstream.catalogueReads.length, 9, 'one refresh for that miss, no second');
+});
+
+t.test('concurrent look-ups share one refresh', async (t) => {
+  const { catalogue, upstream } = await setup(t, LISTINGS());
+  upstream.hold();
+  const answers = Promise.all([
+    catalogue.familyOf('a1'),
+    catalogue.familyOf('nobody'),
+    catalogue.familyOf('w1'),
+  ]);
+  await upstream.catalogueReadCount(3);
+  upstream.release();
+  t.same(await answers, ['agents', 'unknown', 'workflows']);
+  t.equal(upstream.catalogueReads.length, 3, 'three look-ups, one read of each listing');
+});
+
+t.test('the internal service token is sent as a Bearer token; the base path applies', async (t) => {
+  const { catalogue, upstream } = await setup(
+    t,
+    { '/base/agents': ['a1'], '/base/teams': [], '/base/workflows': [] },
+    { token: 'internal-secret', basePath: '/base' },
+  );
+  t.equal(await catalogue.familyOf('a1'), 'agents');
+  t.same(
+    upstream.catalogueReads.map((r) => r.headers.authorization),
+    ['Bearer internal-secret', 'Bearer internal-secret', 'Bearer internal-secret'],
+  );
+});
+
+t.test('listings as {"data": [...]}; entries without a string id are skipped', async (t) => {
+  const { catalogue } = await setup(t, {
+    '/agents': {
+      status: 200,
+      body: JSON.stringify({ data: [{ id: 'a1' }, { id: 7 }, null, 'x'] }),
+    },
+    '/teams': { status: 200, body: JSON.stringify([{ name: 'no id' }, { id: 't1' }]) },
+    '/workflows': { status: 404, body: '{"detail":"Not Found"}' },
+  });
+  t.equal(await catalogue.familyOf('a1'), 'agents');
+  t.equal(await catalogue.familyOf('t1'), 'teams');
+  t.equal(await catalogue.familyOf('7'), 'unknown');
+  t.equal(await catalogue.familyOf('x'), 'unknown', 'a 404 listing is an empty family');
+});
+
+t.test('a listing that cannot be read makes the catalogue unavailable', async (t) => {
+  const rows: [string, Listing][] = [
+    ['a 500', { status: 500, body: '{}' }],
+    ['a 401', { status: 401, body: '{"detail":"no"}' }],
+    ['not JSON', { status: 200, body: '<html>' }],
+    ['an object without data', { status: 200, body: '{"items":[]}' }],
+    ['a string', { status: 200, body: '"agents"' }],
+    ['null', { status: 200, body: 'null' }],
+  ];
+  for (const [name, listing] of rows) {
+    await t.test(name, async (t) => {
+      const { catalogue, upstream } = await setup(t, { ...LISTINGS(), '/teams': listing });
+      t.equal(await catalogue.familyOf('a1'), 'unavailable');
+      upstream.listings['/teams'] = ['t1'];
+      t.equal(await catalogue.familyOf('t1'), 'teams', 'a failed read is not cached');
+    });
+  }
+});
+
+t.test('an unreachable upstream: unavailable; an expired read is not served', async (t) => {
+  const { catalogue } = await setup(t, LISTINGS(), { url: await closedPortUrl() });
+  t.equal(await catalogue.familyOf('a1'), 'unavailable');
+});
+
+t.test(
+  'a hit in an expired catalogue still refreshes; a failed refresh is unavailable',
+  async (t) => {
+    const { catalogue, clock, upstream } = await setup(t, LISTINGS());
+    t.equal(await catalogue.familyOf('a1'), 'agents');
+    clock.advance(30_000);
+    upstream.listings['/agents'] = { status: 503, body: '{}' };
+    t.equal(await catalogue.familyOf('a1'), 'unavailable', 'never an expired answer');
+  },
+);
