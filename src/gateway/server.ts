@@ -61,8 +61,14 @@ export async function startGatewayServer(
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
-    handleUpgrade(currentState(), req, socket, head).catch(() =>
-      writeRefusalToSocket(socket, reject('SG_ERR_INTERNAL')),
+    // Held like a request's: a reload closes a replaced state only after its upgrades were decided.
+    const state = source.acquire();
+    handleUpgrade(state, req, socket, head).then(
+      () => source.release(state),
+      () => {
+        writeRefusalToSocket(socket, reject('SG_ERR_INTERNAL'));
+        source.release(state);
+      },
     );
   });
   await new Promise<void>((resolve, reject) => {
