@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { mintToken } from '../auth/jwt/mint.js';
 import { assembleGateway, closeGatewayState } from '../gateway/assemble.js';
-import { startGatewayServer } from '../gateway/server.js';
+import { startGatewayServer, type DrainReport } from '../gateway/server.js';
 import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
@@ -24,6 +24,17 @@ function firstAgentId(runtime: unknown): string | null {
 function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The line that ends a drain: how many requests were in flight, and how many were cut off. */
+function drainSummary(report: DrainReport, graceMs: number): string {
+  const { inFlight, cutOff, otherConnections } = report;
+  const head = `scopegate: drained ${inFlight} in-flight request(s)`;
+  if (cutOff === 0 && otherConnections === 0) return `${head}, none cut off`;
+  return (
+    `${head}: ${cutOff} request(s) and ${otherConnections} other connection(s) ` +
+    `cut off at the ${graceMs} ms bound`
+  );
 }
 
 export const serve: Command = async (args, io) => {
@@ -118,8 +129,11 @@ export const serve: Command = async (args, io) => {
     io.out('');
   }
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
+  // Stop accepting first, then say so: once the line is out, new connections are refused.
+  const graceMs = config.listen.shutdown_grace_ms;
+  const drained = server.close(graceMs);
   io.out(`scopegate: ${signal}, closing`);
-  await server.close();
+  io.out(drainSummary(await drained, graceMs));
   await closeGatewayState(state);
   await runtime?.close();
   return 0;

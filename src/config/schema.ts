@@ -152,6 +152,13 @@ function section<T extends z.core.$ZodLooseShape>(shape: T, description: string)
 const listenShape = {
   host: text('0.0.0.0', 'Address the gateway listens on.'),
   port: integer(0, 65535, 8080, 'TCP port of the gateway (0 picks a free port).', 'TCP port'),
+  shutdown_grace_ms: integer(
+    0,
+    600_000,
+    10_000,
+    'On SIGTERM/SIGINT, how long in-flight requests may finish before they are cut off.',
+    'milliseconds',
+  ),
 };
 
 const adminShape = {
