@@ -9,7 +9,8 @@ import { startGatewayServer, type DrainReport } from '../gateway/server.js';
 import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
-import type { Command } from './io.js';
+import type { JwksFetchResult } from '../auth/chain.js';
+import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, reportProblems, runtimeSettingsOf } from './load.js';
 import { untilSignal } from './signals.js';
 
@@ -35,6 +36,16 @@ function drainSummary(report: DrainReport, graceMs: number): string {
     `${head}: ${cutOff} request(s) and ${otherConnections} other connection(s) ` +
     `cut off at the ${graceMs} ms bound`
   );
+}
+
+/** Logs `auth.jwks_url` fetch failures, and the first success after one. */
+function jwksFetchLogger(io: CommandIo): (result: JwksFetchResult, detail: string) => void {
+  let failing = false;
+  return (result, detail) => {
+    if (result === 'error') io.out(`scopegate: auth.jwks_url: fetch failed (${detail})`);
+    else if (failing) io.out('scopegate: auth.jwks_url: fetched again');
+    failing = result === 'error';
+  };
 }
 
 export const serve: Command = async (args, io) => {
@@ -76,7 +87,10 @@ export const serve: Command = async (args, io) => {
     }
     io.out(`bundled runtime listening on ${runtime.url} (loopback only)`);
   }
-  const assembly = await assembleGateway(loaded, { clock: systemClock });
+  const assembly = await assembleGateway(loaded, {
+    clock: systemClock,
+    jwks: { onFetch: jwksFetchLogger(io) },
+  });
   for (const warning of assembly.warnings) io.err(`warning: ${formatProblem(warning)}`);
   if (assembly.state === null) {
     reportProblems(loaded.file, assembly.problems, io);
