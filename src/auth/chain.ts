@@ -14,7 +14,16 @@ import type { AuthFailure } from './failure.js';
 import { createInternalTokenAuthenticator } from './internal-token.js';
 import { createTokenCache, type TokenCache } from './jwt/cache.js';
 import { principalFromClaims } from './jwt/claims.js';
+import { createKeySource, type KeySource } from './jwt/key-source.js';
 import { createKeySet } from './jwt/keys.js';
+import {
+  createRemoteJwks,
+  DEFAULT_JWKS_COOLDOWN_SECONDS,
+  DEFAULT_JWKS_MAX_STALE_SECONDS,
+  DEFAULT_JWKS_REFRESH_SECONDS,
+  type RemoteJwks,
+  type RemoteJwksDeps,
+} from './jwt/remote-jwks.js';
 import { createJwtVerifier } from './jwt/verify.js';
 import { ANONYMOUS, type Principal } from './principal.js';
 import { createSecurityKeyAuthenticator } from './security-key.js';
@@ -25,6 +34,7 @@ export type { AuthFailure } from './failure.js';
 export type { AuthSettings } from './settings.js';
 export type { ExpectedSource } from './extract.js';
 export type { TokenCache } from './jwt/cache.js';
+export type { RemoteJwks, JwksFetchResult } from './jwt/remote-jwks.js';
 
 /** A principal, or why there is none. `presented` says whether a credential was sent. */
 export type AuthResult =
@@ -60,6 +70,17 @@ export interface AuthChain {
   authenticate(request: CredentialRequest): AuthResult | Promise<AuthResult>;
   /** The verified-JWT cache, or null when no signature is verified (no JWT source, or `validate: false`). */
   readonly tokenCache: TokenCache | null;
+  /**
+   * The remote JWK set of `auth.jwks_url` (absent or null when none): the owner starts it
+   * (`start()`), asks it for readiness (`ready()`), and closes it when the state is released.
+   */
+  readonly remoteJwks?: RemoteJwks | null;
+}
+
+/** `auth.jwks_url` I/O and hooks: real ones unless injected (tests), and one to reuse. */
+export interface RemoteJwksHooks extends Omit<RemoteJwksDeps, 'clock'> {
+  /** A set to keep (with its keys and timer) when the URL and timings did not change (reload). */
+  readonly previous?: RemoteJwks | null | undefined;
 }
 
 export { SERVICE_ACCOUNT_PREFIX };
@@ -84,6 +105,8 @@ export interface AuthChainDeps {
   readonly extraKeys?: readonly { readonly key: KeyObject; readonly kid: string }[] | undefined;
   /** Bound of the verified-JWT cache (default {@link DEFAULT_TOKEN_CACHE_MAX}). */
   readonly tokenCacheMax?: number | undefined;
+  /** For `auth.jwks_url`: the fetcher, timers and fetch listener, and a set to reuse. */
+  readonly jwks?: RemoteJwksHooks | undefined;
 }
 
 /** The built chain with the problems (errors) and warnings found while importing keys. */
@@ -143,6 +166,7 @@ export async function createAuthChain(
   let warnings: Problem[] = [];
   let tokenCache: TokenCache | null = null;
   let jwt: ((token: string) => AuthResult | Promise<AuthResult>) | null = null;
+  let remoteJwks: RemoteJwks | null = null;
   if (jwtSource) {
     const keys = await createKeySet(settings, {
       configFile: deps.configFile,
@@ -151,8 +175,16 @@ export async function createAuthChain(
     });
     problems = keys.problems;
     warnings = keys.warnings;
+    // `validate: false` checks no signature, so it never needs (or fetches) remote keys.
+    remoteJwks =
+      settings.validate && settings.jwks_url !== null && settings.jwks_url !== ''
+        ? remoteJwksFor(settings.jwks_url, settings, deps)
+        : null;
+    const keySource: KeySource | undefined =
+      remoteJwks === null ? undefined : createKeySource(keys.keySet, remoteJwks);
     const verify = createJwtVerifier(settings, {
       keySet: keys.keySet,
+      keySource,
       clock: deps.clock,
       serviceId: deps.serviceId,
     });
@@ -164,18 +196,31 @@ export async function createAuthChain(
         })
       : null;
     tokenCache = cache;
+    // The keys the cached principals were verified with. When the remote keys change (a key
+    // rotated out) or go stale, the cache is emptied: a cached token is never accepted on keys
+    // the gateway no longer holds.
+    let cachedUnder = keySource?.current();
     const verifyAndBuild = async (token: string): Promise<AuthResult> => {
+      const keysBefore = keySource?.current();
       const verified = await verify(token);
       if (!verified.ok) return failed(verified.failure);
       const built = principalFromClaims(verified.payload, settings, verified.expiresAt);
       if (!built.ok) return failed(built.failure);
-      cache?.set(token, built.principal);
+      // Verified on keys that changed meanwhile: answered, but not cached past the change.
+      if (keySource?.current() === keysBefore) cache?.set(token, built.principal);
       return authenticated(built.principal);
     };
     jwt =
       cache === null
         ? verifyAndBuild
         : (token) => {
+            if (keySource !== undefined) {
+              const keysNow = keySource.current();
+              if (keysNow !== cachedUnder) {
+                cachedUnder = keysNow;
+                cache.clear();
+              }
+            }
             // A hit skips only the signature: the principal's subject and claims were checked
             // when it was built, it is immutable, and the cache re-checks expiry on every hit.
             const principal = cache.get(token);
@@ -188,6 +233,7 @@ export async function createAuthChain(
 
   const chain: AuthChain = Object.freeze({
     tokenCache,
+    remoteJwks,
     authenticate(request: CredentialRequest): AuthResult | Promise<AuthResult> {
       const extracted = extract(request.headers);
       if (!extracted.ok) return noCredential[extracted.expected];
@@ -208,4 +254,19 @@ export async function createAuthChain(
     },
   });
   return { chain, problems, warnings };
+}
+
+/** The remote set for `url`: the previous one when nothing about it changed, else a new one. */
+function remoteJwksFor(url: string, settings: AuthSettings, deps: AuthChainDeps): RemoteJwks {
+  const options = {
+    url,
+    refreshMs: (settings.jwks_refresh_seconds ?? DEFAULT_JWKS_REFRESH_SECONDS) * 1000,
+    cooldownMs: (settings.jwks_cooldown_seconds ?? DEFAULT_JWKS_COOLDOWN_SECONDS) * 1000,
+    maxStaleMs: (settings.jwks_max_stale_seconds ?? DEFAULT_JWKS_MAX_STALE_SECONDS) * 1000,
+  };
+  const { previous, ...hooks } = deps.jwks ?? {};
+  const timing = (o: RemoteJwks['options']): string =>
+    `${o.url} ${o.refreshMs} ${o.cooldownMs} ${o.maxStaleMs}`;
+  const same = previous != null && timing(previous.options) === timing(options);
+  return same ? previous : createRemoteJwks(options, { ...hooks, clock: deps.clock });
 }

@@ -17,8 +17,14 @@ export interface AuthSettings {
   /** PEM public keys, HS shared secrets, or `file:<path>`; tried in order. */
   readonly verification_keys: readonly string[];
   readonly jwks_file: string | null;
-  /** Counted as a JWT source; remote JWKS retrieval is not part of this module. */
+  /** Remote JWK set (jwt/remote-jwks.ts), its keys chosen by `kid` like the `jwks_file`'s. */
   readonly jwks_url: string | null;
+  /** Background refresh interval of `jwks_url` (config default 300). */
+  readonly jwks_refresh_seconds?: number;
+  /** Least time between two `jwks_url` fetches on an unknown `kid` or after a failure (30). */
+  readonly jwks_cooldown_seconds?: number;
+  /** How long the last good `jwks_url` keys are used after the last success (3600). */
+  readonly jwks_max_stale_seconds?: number;
   /** Deprecated spelling of one more verification key; the config already appends it. */
   readonly secret_key?: string | null;
   readonly issuer: OneOrMany<string> | null;

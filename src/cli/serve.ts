@@ -7,11 +7,12 @@ import { mintToken } from '../auth/jwt/mint.js';
 import { createStateSlot } from '../config/reload.js';
 import { assembleGateway } from '../gateway/assemble.js';
 import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/generation.js';
-import { startGatewayServer } from '../gateway/server.js';
+import { startGatewayServer, type DrainReport } from '../gateway/server.js';
 import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
-import type { Command } from './io.js';
+import type { JwksFetchResult } from '../auth/chain.js';
+import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, reportProblems, runtimeSettingsOf } from './load.js';
 import { untilSignal } from './signals.js';
 
@@ -26,6 +27,27 @@ function firstAgentId(runtime: unknown): string | null {
 function displayHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The line that ends a drain: how many requests were in flight, and how many were cut off. */
+function drainSummary(report: DrainReport, graceMs: number): string {
+  const { inFlight, cutOff, otherConnections } = report;
+  const head = `scopegate: drained ${inFlight} in-flight request(s)`;
+  if (cutOff === 0 && otherConnections === 0) return `${head}, none cut off`;
+  return (
+    `${head}: ${cutOff} request(s) and ${otherConnections} other connection(s) ` +
+    `cut off at the ${graceMs} ms bound`
+  );
+}
+
+/** Logs `auth.jwks_url` fetch failures, and the first success after one. */
+function jwksFetchLogger(io: CommandIo): (result: JwksFetchResult, detail: string) => void {
+  let failing = false;
+  return (result, detail) => {
+    if (result === 'error') io.out(`scopegate: auth.jwks_url: fetch failed (${detail})`);
+    else if (failing) io.out('scopegate: auth.jwks_url: fetched again');
+    failing = result === 'error';
+  };
 }
 
 export const serve: Command = async (args, io) => {
@@ -67,7 +89,8 @@ export const serve: Command = async (args, io) => {
     }
     io.out(`bundled runtime listening on ${runtime.url} (loopback only)`);
   }
-  const assembly = await assembleGateway(loaded, { clock: systemClock });
+  const jwks = { onFetch: jwksFetchLogger(io) };
+  const assembly = await assembleGateway(loaded, { clock: systemClock, jwks });
   for (const warning of assembly.warnings) io.err(`warning: ${formatProblem(warning)}`);
   if (assembly.state === null) {
     reportProblems(loaded.file, assembly.problems, io);
@@ -95,6 +118,7 @@ export const serve: Command = async (args, io) => {
     initial: generationOf(loaded, assembly, state),
     clock: systemClock,
     env: io.env,
+    jwks,
     log: io,
     signals: ['SIGHUP'],
     // TODO(#6): count reloads here: scopegate_config_reloads_total{result}.
@@ -133,9 +157,12 @@ export const serve: Command = async (args, io) => {
     io.out('');
   }
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
+  // Stop accepting first, then say so: once the line is out, new connections are refused.
+  const graceMs = config.listen.shutdown_grace_ms;
+  const drained = server.close(graceMs);
   io.out(`scopegate: ${signal}, closing`);
   await reloader.close();
-  await server.close();
+  io.out(drainSummary(await drained, graceMs));
   await slot.close();
   await runtime?.close();
   return 0;

@@ -152,6 +152,13 @@ function section<T extends z.core.$ZodLooseShape>(shape: T, description: string)
 const listenShape = {
   host: text('0.0.0.0', 'Address the gateway listens on.'),
   port: integer(0, 65535, 8080, 'TCP port of the gateway (0 picks a free port).', 'TCP port'),
+  shutdown_grace_ms: integer(
+    0,
+    600_000,
+    10_000,
+    'On SIGTERM/SIGINT, how long in-flight requests may finish before they are cut off.',
+    'milliseconds',
+  ),
 };
 
 const adminShape = {
@@ -247,6 +254,27 @@ const authShape = {
   jwks_url: nullableText(
     'Remote JWKS URL, cached and refreshed on an unknown kid (rate-limited).',
     checked(isHttpUrl, 'must be an http:// or https:// URL, or null'),
+  ),
+  jwks_refresh_seconds: integer(
+    1,
+    86_400,
+    300,
+    'How often the jwks_url key set is fetched again in the background.',
+    'seconds',
+  ),
+  jwks_cooldown_seconds: integer(
+    1,
+    3600,
+    30,
+    'Least time between two jwks_url fetches on an unknown kid, and between retries after a failure.',
+    'seconds',
+  ),
+  jwks_max_stale_seconds: integer(
+    1,
+    604_800,
+    3600,
+    'How long the last good jwks_url keys are used after the last successful fetch.',
+    'seconds',
   ),
   issuer: oneOrMany('Accepted iss value(s); null means not checked.'),
   secret_key: nullableText('Deprecated (SGDEP001): use verification_keys; appended to them.'),

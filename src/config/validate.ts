@@ -112,6 +112,14 @@ function checkAuth(auth: MutableAuth, errors: KeyIssue[], warnings: KeyIssue[]):
       message: 'auth.dev_keys signs with ES256: add ES256 to auth.algorithm (e.g. [ES256, RS256])',
     });
   }
+  // Keys past max_stale are dropped: shorter than the refresh interval, good keys would lapse
+  // between two successful fetches and valid tokens would be refused every cycle.
+  if (auth.jwks_url !== null && auth.jwks_max_stale_seconds < auth.jwks_refresh_seconds) {
+    errors.push({
+      path: ['auth', 'jwks_max_stale_seconds'],
+      message: `must be at least auth.jwks_refresh_seconds (${auth.jwks_refresh_seconds})`,
+    });
+  }
   if (auth.security_key !== null && jwt) {
     warnings.push({
       path: ['auth', 'security_key'],

@@ -24,7 +24,7 @@ import {
 import { DEFAULT_ADMIN_SCOPE } from '../policy/scopes.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { ConfigDraft, Problem } from '../shared/problem.js';
-import { createAuthChain } from '../auth/chain.js';
+import { createAuthChain, type RemoteJwks, type RemoteJwksHooks } from '../auth/chain.js';
 import { loadOrCreateDevKeys } from '../auth/jwt/dev-keys.js';
 import {
   inspectServiceAccountStore,
@@ -230,6 +230,11 @@ export interface AssembleDeps {
    * yet is not created — and build no upstream pool; `state` is then always null.
    */
   readonly checkOnly?: boolean;
+  /**
+   * `auth.jwks_url`: a fetch listener (metrics, logs), a set to keep across a reload
+   * (`previous: old.chain.remoteJwks`), and, in tests, the fetcher and timers.
+   */
+  readonly jwks?: RemoteJwksHooks | undefined;
 }
 
 /**
@@ -276,6 +281,7 @@ export async function assembleGateway(
     resolvePath: (p) => loaded.resolvePath(p),
     serviceAccounts: accounts?.verifier ?? null,
     extraKeys,
+    jwks: deps.jwks,
   });
   const withLine = (p: Problem): Problem => ({
     ...p,
@@ -303,6 +309,14 @@ export async function assembleGateway(
     rbacEnabled: policy.state.rbacEnabled,
     userIsolation: config.auth.user_isolation,
   };
+  const remote = chain.remoteJwks ?? null;
+  if (remote !== null) {
+    // The first fetch is awaited (bounded by its time-out) so a healthy IdP means keys from the
+    // first request on. A failure does not stop the start: other credentials keep working, the
+    // JWKS is retried every cool-down, and readiness says not ready until it arrives.
+    await remote.start();
+    if (!remote.ready()) warnings.push(jwksUnavailable(loaded, remote));
+  }
   const state: GatewayState = Object.freeze({
     ...policy.state,
     chain,
@@ -349,6 +363,7 @@ export async function assembleGateway(
  * (config/reload.ts), since generations share the pool and the store.
  */
 export async function closeGatewayState(state: GatewayState): Promise<void> {
+  state.chain.remoteJwks?.close();
   state.serviceAccounts?.close();
   await state.upstream.pool.close();
 }
@@ -409,15 +424,6 @@ function modeWarnings(loaded: LoadedConfig): Problem[] {
     code,
   });
   const out: Problem[] = [];
-  if (auth.jwks_url !== null) {
-    out.push(
-      at(
-        'jwks_url',
-        'remote JWKS is not fetched by this build yet (issue #6): tokens that need its keys are refused',
-        'SGWRN006',
-      ),
-    );
-  }
   if (!auth.validate) {
     out.push(
       at(
@@ -428,6 +434,20 @@ function modeWarnings(loaded: LoadedConfig): Problem[] {
     );
   }
   return out;
+}
+
+/** SGWRN008: the JWKS of `auth.jwks_url` could not be fetched at start. */
+function jwksUnavailable(loaded: LoadedConfig, remote: RemoteJwks): Problem {
+  const retry = remote.options.cooldownMs / 1000;
+  return {
+    file: loaded.file,
+    key: 'auth.jwks_url',
+    line: loaded.lineOf(['auth', 'jwks_url']),
+    message:
+      `the JWK set cannot be fetched (${String(remote.lastError())}): tokens that need its keys ` +
+      `are refused (401) and readiness says not ready until a fetch succeeds; retried every ${retry} s`,
+    code: 'SGWRN008',
+  };
 }
 
 /** Keeps the previous pool (and its warm connections) when the upstream did not change. */

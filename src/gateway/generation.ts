@@ -17,6 +17,7 @@ import {
   type ReloadLog,
   type StateSlot,
 } from '../config/reload.js';
+import type { RemoteJwksHooks } from '../auth/chain.js';
 import type { Clock } from '../shared/clock.js';
 import { ConfigError, type Problem } from '../shared/problem.js';
 import {
@@ -70,8 +71,10 @@ export function filesOf(loaded: LoadedConfig, assembly: GatewayAssembly): string
 }
 
 /** What a state holds that must be closed once no generation uses it. */
-export function resourcesOf(state: GatewayState): readonly (Closable | undefined)[] {
-  return [state.upstream.pool, state.serviceAccounts?.store];
+export function resourcesOf(state: GatewayState): readonly (Closable | null | undefined)[] {
+  // The remote key set (auth.jwks_url) is kept by the next generation when nothing about it
+  // changed; it is closed (its refresh timer stopped) only when no live state uses it.
+  return [state.upstream.pool, state.serviceAccounts?.store, state.chain.remoteJwks];
 }
 
 /**
@@ -117,6 +120,8 @@ export interface GenerationDeps {
   readonly clock: Clock;
   /** The environment `${NAME}` reads (the process's, as at start-up). */
   readonly env: Env;
+  /** `auth.jwks_url` hooks (the fetch listener) every generation's key set gets. */
+  readonly jwks?: Omit<RemoteJwksHooks, 'previous'> | undefined;
 }
 
 /**
@@ -149,6 +154,7 @@ export async function buildNextGeneration(
     clock: deps.clock,
     previousUpstream: running.state.upstream,
     previousAccounts: running.accounts,
+    jwks: { ...deps.jwks, previous: running.state.chain.remoteJwks },
   });
   if (assembly.state === null) {
     return { ok: false, problems: assembly.problems, warnings: assembly.warnings };

@@ -3,22 +3,38 @@
  * state current when it arrived, so a reload never splits a request between two configs.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { handleRequest, handleUpgrade, type GatewayState } from './pipeline.js';
 import { reject } from './rejections.js';
 import { writeRefusal, writeRefusalToSocket } from './respond.js';
+
+/** What a drain did. */
+export interface DrainReport {
+  /** Requests in flight when the drain began. */
+  readonly inFlight: number;
+  /** Requests still unfinished at the bound: their connections were closed under them. */
+  readonly cutOff: number;
+  /** Other connections still open at the bound (upgraded ones, half-sent requests), closed too. */
+  readonly otherConnections: number;
+}
 
 /** A running gateway listener. */
 export interface GatewayServer {
   readonly server: Server;
   /** The bound address (port 0 resolves here). */
   address(): AddressInfo;
+  /** Requests whose responses have not finished yet. */
+  inFlight(): number;
+  /** Whether {@link GatewayServer.close} was called (readiness: not ready while draining). */
+  draining(): boolean;
   /**
-   * Stops accepting, lets in-flight requests finish, and after `graceMs` cuts off whatever is
-   * still open (a stream never ends by itself), so shutdown is always bounded.
+   * Drains: stops accepting connections, closes idle keep-alive connections at once, lets
+   * in-flight requests finish (streams included) and answers any request that still arrives on
+   * an open connection with `Connection: close`; after `graceMs` it closes whatever is still
+   * open, so shutdown is always bounded. Resolves when the last connection closed.
    */
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number): Promise<DrainReport>;
 }
 
 /**
@@ -40,9 +56,29 @@ export async function startGatewayServer(
     typeof currentState === 'function'
       ? { acquire: currentState, release: () => undefined }
       : currentState;
+  // Every open connection, with the number of its responses not finished yet: the drain closes
+  // a connection as soon as its last response is done, and counts what it cuts off.
+  const open = new Map<Socket, number>();
+  let draining = false;
+  let inFlight = 0;
   const server = createServer(
     { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0 },
     (req, res) => {
+      const socket = req.socket;
+      inFlight += 1;
+      // Every socket was registered by the 'connection' listener before its first request.
+      open.set(socket, (open.get(socket) as number) + 1);
+      // Merged into whatever the response's own writeHead sets: the client learns not to reuse
+      // this connection, and Node closes it after the response.
+      if (draining) res.setHeader('connection', 'close');
+      res.once('close', () => {
+        inFlight -= 1;
+        const left = open.get(socket);
+        if (left === undefined) return;
+        open.set(socket, left - 1);
+        // A keep-alive response that began before the drain: close once it is written out.
+        if (draining && left === 1) socket.destroySoon();
+      });
       const state = source.acquire();
       handleRequest(state, req, res).then(
         () => source.release(state),
@@ -55,12 +91,13 @@ export async function startGatewayServer(
       );
     },
   );
-  // Upgraded connections (WebSockets) leave node's HTTP bookkeeping: kept here so that close()
-  // can cut them off like any other connection once the grace period is over.
-  const upgraded = new Set<Duplex>();
+  server.on('connection', (socket: Socket) => {
+    open.set(socket, 0);
+    socket.once('close', () => open.delete(socket));
+  });
+  // An upgraded connection (WebSocket) stays in `open` with no unfinished response: the drain
+  // counts it among the other connections and closes it at the bound.
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
-    upgraded.add(socket);
-    socket.once('close', () => upgraded.delete(socket));
     // Held like a request's: a reload closes a replaced state only after its upgrades were decided.
     const state = source.acquire();
     handleUpgrade(state, req, socket, head).then(
@@ -81,16 +118,26 @@ export async function startGatewayServer(
   return {
     server,
     address: () => server.address() as AddressInfo,
+    inFlight: () => inFlight,
+    draining: () => draining,
     close: (graceMs = 10_000) =>
-      new Promise<void>((resolve) => {
-        const cutOff = setTimeout(() => {
-          server.closeAllConnections();
-          for (const socket of upgraded) socket.destroy();
+      new Promise<DrainReport>((resolve) => {
+        draining = true;
+        const atStart = inFlight;
+        let cutOff = 0;
+        let otherConnections = 0;
+        const bound = setTimeout(() => {
+          // A socket leaves `open` on 'close', which comes before any timer after its destroy.
+          for (const [socket, unfinished] of open) {
+            if (unfinished > 0) cutOff += unfinished;
+            else otherConnections += 1;
+            socket.destroy();
+          }
         }, graceMs);
-        cutOff.unref();
+        bound.unref();
         server.close(() => {
-          clearTimeout(cutOff);
-          resolve();
+          clearTimeout(bound);
+          resolve({ inFlight: atStart, cutOff, otherConnections });
         });
         server.closeIdleConnections();
       }),

@@ -15,6 +15,7 @@ import { INTERNAL_PRINCIPAL } from '../../src/auth/internal-token.js';
 import { mintToken } from '../../src/auth/jwt/mint.js';
 import { ANONYMOUS, createPrincipal } from '../../src/auth/principal.js';
 import { SECURITY_KEY_PRINCIPAL } from '../../src/auth/security-key.js';
+import { createManualScheduler } from '../fixtures/jwks-server.js';
 import { EC_KEY, RSA_KEY } from '../fixtures/keys.js';
 import {
   algNoneToken,
@@ -349,3 +350,48 @@ t.test('a cookie token (token_source COOKIE)', async (t) => {
     expected: 'cookie',
   });
 });
+
+t.test(
+  'jwks_url: a remote set only when signatures are checked, kept when unchanged',
+  async (t) => {
+    const url = 'https://idp.example/jwks';
+    const jwks = { fetch: async () => '{"keys":[]}', schedule: createManualScheduler() };
+    const built = await createAuthChain(testAuthSettings({ jwks_url: url }), depsOf({ jwks }));
+    const remote = built.chain.remoteJwks;
+    t.same(
+      remote?.options,
+      { url, refreshMs: 300_000, cooldownMs: 30_000, maxStaleMs: 3_600_000 },
+      'the config defaults when the settings leave the timings out',
+    );
+    t.equal(remote?.snapshot(), null, 'nothing is fetched before start()');
+
+    const kept = await createAuthChain(
+      testAuthSettings({ jwks_url: url }),
+      depsOf({ jwks: { ...jwks, previous: remote } }),
+    );
+    t.equal(kept.chain.remoteJwks, remote, 'same URL and timings (a reload): the same set');
+    const changed = await createAuthChain(
+      testAuthSettings({ jwks_url: url, jwks_cooldown_seconds: 5 }),
+      depsOf({ jwks: { ...jwks, previous: remote } }),
+    );
+    t.not(changed.chain.remoteJwks, remote, 'a timing changed: a new set');
+    t.equal(changed.chain.remoteJwks?.options.cooldownMs, 5000);
+    const real = await createAuthChain(testAuthSettings({ jwks_url: url }), depsOf());
+    t.equal(
+      real.chain.remoteJwks?.ready(),
+      false,
+      'the real fetcher and timer: idle until start()',
+    );
+
+    const rows: [string, Partial<AuthSettings>][] = [
+      ['validate: false never needs keys', { jwks_url: url, validate: false }],
+      ['an empty URL is none', { jwks_url: '' }],
+      ['no jwks_url', {}],
+    ];
+    for (const [name, over] of rows) {
+      const chain = await chainOf(over, { jwks });
+      t.equal(chain.remoteJwks, null, name);
+    }
+    t.equal((await chainOf(NO_JWT)).remoteJwks, null, 'no JWT source at all');
+  },
+);

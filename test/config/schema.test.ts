@@ -35,7 +35,7 @@ function at(value: unknown, path: readonly (string | number)[]): unknown {
 
 const DEFAULTS = {
   service_id: 'scopegate',
-  listen: { host: '0.0.0.0', port: 8080 },
+  listen: { host: '0.0.0.0', port: 8080, shutdown_grace_ms: 10000 },
   admin: { host: '127.0.0.1', port: 9090 },
   upstream: {
     url: 'http://127.0.0.1:8081',
@@ -51,6 +51,9 @@ const DEFAULTS = {
     verification_keys: [],
     jwks_file: null,
     jwks_url: null,
+    jwks_refresh_seconds: 300,
+    jwks_cooldown_seconds: 30,
+    jwks_max_stale_seconds: 3600,
     issuer: null,
     secret_key: null,
     algorithm: 'RS256',
@@ -100,7 +103,7 @@ t.test('a section written as null (or with nothing) takes its defaults', async (
 
 t.test('a section keeps the defaults of the keys it does not name', async (t) => {
   const config = load('listen: { port: 9000 }\nauth: { leeway_seconds: 0 }\n');
-  t.same(config.listen, { host: '0.0.0.0', port: 9000 });
+  t.same(config.listen, { host: '0.0.0.0', port: 9000, shutdown_grace_ms: 10000 });
   t.same(config.auth, { ...DEFAULTS.auth, leeway_seconds: 0 });
 });
 

@@ -233,6 +233,28 @@ t.test('authorization: true needs a JWT source', async (t) => {
   }
 });
 
+t.test(
+  'jwks_max_stale_seconds is at least jwks_refresh_seconds when jwks_url is set',
+  async (t) => {
+    const url = '  jwks_url: https://idp.example/jwks\n';
+    t.strictSame(
+      problemsOf(`auth:\n${url}  jwks_refresh_seconds: 600\n  jwks_max_stale_seconds: 599\n`),
+      [
+        problem(
+          'auth.jwks_max_stale_seconds',
+          4,
+          'must be at least auth.jwks_refresh_seconds (600)',
+        ),
+      ],
+      'shorter: good keys would lapse between two refreshes',
+    );
+    const equal = load(`auth:\n${url}  jwks_refresh_seconds: 600\n  jwks_max_stale_seconds: 600\n`);
+    t.equal(equal.config.auth.jwks_max_stale_seconds, 600, 'equal is fine');
+    const noUrl = load('auth:\n  jwks_refresh_seconds: 600\n  jwks_max_stale_seconds: 1\n');
+    t.equal(noUrl.config.auth.jwks_url, null, 'without jwks_url the timings are not checked');
+  },
+);
+
 t.test('environment defaults of SPEC §5.3', async (t) => {
   const PEM = '-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----';
   // [row name, auth lines, env, verification_keys, jwks_file]

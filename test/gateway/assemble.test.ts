@@ -9,11 +9,13 @@ import t, { type Test } from 'tap';
 import { loadConfig, type LoadedConfig } from '../../src/config/load.js';
 import {
   assembleGateway,
+  closeGatewayState,
   draftPolicyProblems,
   type AssembleDeps,
   type GatewayAssembly,
 } from '../../src/gateway/assemble.js';
 import type { ConfigDraft } from '../../src/shared/problem.js';
+import { createManualScheduler } from '../fixtures/jwks-server.js';
 import { RSA_KEY } from '../fixtures/keys.js';
 
 const CLOCK = { now: () => Date.now() };
@@ -200,13 +202,10 @@ t.test('warnings: config, auth chain and mode warnings, each with its line', asy
   });
   // SGWRN005 (a key verifying none of the accepted algorithms) cannot come from the dev key any
   // more: config refuses dev_keys without ES256. test/auth/jwt/keys.test.ts covers it for JWKS.
-  t.match(byCode['SGWRN006'], {
-    key: 'auth.jwks_url',
-    line: 7,
-    message: /not fetched by this build/,
-  });
+  // jwks_url is fetched now (SGWRN006 is retired); with validate: false it is never needed.
+  t.equal(assembly.state?.chain.remoteJwks, null, 'validate: false fetches no JWKS');
   t.match(byCode['SGWRN007'], { key: 'auth.validate', line: 8, message: /NOT checked/ });
-  t.equal(assembly.warnings.length, 3);
+  t.equal(assembly.warnings.length, 2);
 });
 
 t.test('the state carries the settings the pipeline reads', async (t) => {
@@ -299,6 +298,47 @@ t.test('the previous upstream pool is kept when URL and time-out are unchanged',
     t.equal(state.upstream.pool === previous.pool, row.kept, `${row.name}: the pool`);
   }
 });
+
+t.test(
+  'jwks_url: fetched at start, never by check, kept across a reload, closed with the state',
+  async (t) => {
+    const JWKS = [
+      'policies: []',
+      'upstream: { url: "http://127.0.0.1:9" }',
+      'auth:',
+      '  jwks_url: https://idp.example/jwks',
+      '  service_accounts: { enabled: false }',
+      '',
+    ].join('\n');
+    let fetches = 0;
+    const scheduler = createManualScheduler();
+    const jwks = {
+      fetch: async () => {
+        fetches += 1;
+        return JSON.stringify({ keys: [RSA_KEY.publicJwk] });
+      },
+      schedule: scheduler,
+    };
+    const loaded = load(t, JWKS);
+    const checked = await assemble(t, loaded, { checkOnly: true, jwks });
+    t.equal(checked.state, null);
+    t.equal(fetches, 0, 'check fetches nothing');
+
+    const first = await assemble(t, loaded, { jwks });
+    const remote = first.state?.chain.remoteJwks;
+    t.equal(fetches, 1, 'serve fetches at start, before the first request');
+    t.equal(remote?.ready(), true);
+    t.same(first.warnings, []);
+
+    const reloaded = await assemble(t, loaded, { jwks: { ...jwks, previous: remote } });
+    t.equal(reloaded.state?.chain.remoteJwks, remote, 'a reload keeps the set (and its keys)');
+    t.equal(fetches, 1, 'and fetches nothing more');
+
+    t.not(scheduler.pending, null, 'the refresh is scheduled');
+    await closeGatewayState(first.state!);
+    t.equal(scheduler.pending, null, 'closing the state stops the refresh loop');
+  },
+);
 
 t.test('a policy problem gives state null, with the problem listed', async (t) => {
   const loaded = load(

@@ -49,6 +49,8 @@ export interface KeySet {
    * `alg`. Built at construction; the call allocates nothing.
    */
   candidates(kid: string | undefined, alg: string): readonly VerificationKey[];
+  /** Whether a `kid`-chosen key carries `kid` for `alg` (else the token's `kid` is unknown). */
+  knowsKid(kid: string, alg: string): boolean;
 }
 
 interface AlgorithmIndex {
@@ -90,6 +92,9 @@ export function buildKeySet(
       if (entry === undefined) return NONE;
       if (kid === undefined) return entry.noKid;
       return entry.byKid.get(kid) ?? entry.statics;
+    },
+    knowsKid(kid: string, alg: string): boolean {
+      return index.get(alg)?.byKid.has(kid) === true;
     },
   });
 }
@@ -168,6 +173,43 @@ function publicKeyFromPem(text: string): KeyObject | undefined {
   }
 }
 
+/** The key with the accepted algorithms it can verify, and what kind of key it is. */
+function usableKeyOf(
+  key: KeyObject | Uint8Array,
+  kid: string | null,
+  jwkAlg: unknown,
+  accepted: ReadonlySet<string>,
+): { key: VerificationKey; kind: Kind } {
+  const kind = kindOf(key);
+  const own = 'unusable' in kind ? [] : kind.algorithms;
+  const algorithms = new Set(
+    own.filter((alg) => accepted.has(alg) && (typeof jwkAlg !== 'string' || jwkAlg === alg)),
+  );
+  return { key: Object.freeze({ kid, key, algorithms }), kind };
+}
+
+/**
+ * The usable keys of a JWK set fetched from `auth.jwks_url`. Entries that cannot be imported,
+ * encryption keys and keys for none of the `accepted` algorithms are skipped (a remote document
+ * can change at any time, so nothing in it can stop the gateway). Symmetric `oct` keys are
+ * skipped too: a secret served at a URL is no secret, and accepting one would let anyone who can
+ * read the URL mint tokens.
+ */
+export function importRemoteJwks(
+  entries: readonly unknown[],
+  accepted: ReadonlySet<string>,
+): VerificationKey[] {
+  const keys: VerificationKey[] = [];
+  for (const jwk of entries) {
+    if ((jwk as { kty?: unknown } | null)?.kty === 'oct') continue;
+    const imported = importJwk(jwk, 'auth.jwks_url');
+    if (imported === null || 'error' in imported) continue;
+    const { key } = usableKeyOf(imported.key, imported.kid, imported.alg, accepted);
+    if (key.algorithms.size > 0) keys.push(key);
+  }
+  return keys;
+}
+
 /** Builds the verification keys and JWKS set (CONTRACT.md §2, §3.3). Reads files; never throws. */
 export async function createKeySet(
   settings: KeySetSettings,
@@ -181,19 +223,8 @@ export async function createKeySet(
     list.push({ file: deps.configFile, key, message, ...(code === undefined ? {} : { code }) });
   };
 
-  /** The key with the accepted algorithms it can verify, and what kind of key it is. */
-  const usableKey = (
-    key: KeyObject | Uint8Array,
-    kid: string | null,
-    jwkAlg: unknown,
-  ): { key: VerificationKey; kind: Kind } => {
-    const kind = kindOf(key);
-    const own = 'unusable' in kind ? [] : kind.algorithms;
-    const algorithms = new Set(
-      own.filter((alg) => acceptedSet.has(alg) && (typeof jwkAlg !== 'string' || jwkAlg === alg)),
-    );
-    return { key: Object.freeze({ kid, key, algorithms }), kind };
-  };
+  const usableKey = (key: KeyObject | Uint8Array, kid: string | null, jwkAlg: unknown) =>
+    usableKeyOf(key, kid, jwkAlg, acceptedSet);
 
   const statics: VerificationKey[] = [];
   const entries = settings.verification_keys.map((value, i) => ({

@@ -7,6 +7,7 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTVerifyOptions } fr
 import type { Clock } from '../../shared/clock.js';
 import type { AuthFailure } from '../failure.js';
 import { listOf, type AuthSettings } from '../settings.js';
+import type { KeySource } from './key-source.js';
 import type { KeySet } from './keys.js';
 
 /** A verified (or, with `validate: false`, decoded) token's claims, or why it was refused. */
@@ -35,7 +36,10 @@ export type VerifySettings = Pick<
 
 /** What the verifier needs besides the settings. */
 export interface VerifyDeps {
+  /** The keys imported at start-up (their algorithms are the accepted ones). */
   readonly keySet: KeySet;
+  /** When the keys can change at run time (`jwks_url`): used instead of `keySet` per token. */
+  readonly keySource?: KeySource | undefined;
   readonly clock: Clock;
   /** The service's own id: the expected audience when `audience` is not set. */
   readonly serviceId: string;
@@ -115,6 +119,7 @@ export function createJwtVerifier(
   }
 
   const { keySet, clock } = deps;
+  const source = deps.keySource;
   const issuer = listOf(settings.issuer);
   const baseOptions: JWTVerifyOptions = {
     clockTolerance: settings.leeway_seconds,
@@ -151,7 +156,14 @@ export function createJwtVerifier(
     // `none` is never in the set, so an unsigned token stops here.
     const algorithms = algorithmOptions.get(alg);
     if (algorithms === undefined) return fail('algorithm_not_allowed');
-    const candidates = keySet.candidates(kid, alg);
+    const keys = source?.current() ?? keySet;
+    let candidates = keys.candidates(kid, alg);
+    if (source !== undefined && kid !== undefined && !keys.knowsKid(kid, alg)) {
+      // A kid no key carries may be a key the IdP just rotated in: one shared, rate-limited
+      // refresh, then the lookup again (the static keys still follow for a kid still unknown).
+      await source.refreshForUnknownKid();
+      candidates = source.current().candidates(kid, alg);
+    }
     if (candidates.length === 0) return fail('key_unknown');
 
     const options: JWTVerifyOptions = {

@@ -2,6 +2,7 @@ import t from 'tap';
 import { resolve } from 'node:path';
 import {
   buildKeySet,
+  importRemoteJwks,
   createKeySet,
   SUPPORTED_ALGORITHMS,
   UNUSABLE_KEY_WARNING,
@@ -407,4 +408,33 @@ t.test('buildKeySet: candidates in order, kid first, then every static key', asy
   t.same(set.candidates('a', 'HS512'), [], 'an alg not accepted');
   t.equal(set.static.length, 2);
   t.equal(set.jwks.length, 3);
+  t.equal(set.knowsKid('a', 'HS256'), true, 'a kid-chosen key carries kid a');
+  t.equal(set.knowsKid('a', 'HS512'), false, 'not for an alg not accepted');
+  t.equal(set.knowsKid('unknown', 'HS256'), false, 'static keys carry no kid');
+});
+
+t.test('importRemoteJwks: the usable keys of a fetched set, anything else skipped', async (t) => {
+  const accepted = new Set(['RS256', 'ES256', 'HS256']);
+  const secret = { kty: 'oct', kid: 'hs', k: Buffer.from('shared').toString('base64url') };
+  const keys = importRemoteJwks(
+    [
+      RSA_KEY.publicJwk,
+      secret,
+      { ...EC_KEY.publicJwk, use: 'enc' },
+      { ...RSA_KEY_2.publicJwk, alg: 'PS256' },
+      { kty: 'RSA', kid: 'broken' },
+      'not an object',
+      null,
+      { ...EC_KEY.publicJwk, kid: undefined },
+    ],
+    accepted,
+  );
+  t.same(
+    keys.map((k) => [k.kid, [...k.algorithms]]),
+    [
+      ['rsa-1', ['RS256']],
+      [null, ['ES256']],
+    ],
+    'the RSA key, and the EC key without a kid (a default key); oct, enc, PS256-only and broken entries skipped',
+  );
 });

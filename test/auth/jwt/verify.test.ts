@@ -2,6 +2,7 @@ import t from 'tap';
 import { sign, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { buildKeySet, type KeySet, type VerificationKey } from '../../../src/auth/jwt/keys.js';
+import type { KeySource } from '../../../src/auth/jwt/key-source.js';
 import { createJwtVerifier, type VerifySettings } from '../../../src/auth/jwt/verify.js';
 import { EC_KEY, HS_SECRET, lazyKeys, RSA_KEY, RSA_KEY_2 } from '../../fixtures/keys.js';
 import {
@@ -205,6 +206,42 @@ t.test('keys: by kid, the default key, then the static keys in order', async (t)
     { ok: false, failure: 'key_unknown' },
     'no default key',
   );
+});
+
+t.test('a key source: an unknown kid asks for one refresh, then looks again', async (t) => {
+  const before = buildKeySet(['RS256'], [key(RSA_KEY.publicKey, ['RS256'], 'rsa-1')], []);
+  const after = buildKeySet(
+    ['RS256'],
+    [key(RSA_KEY.publicKey, ['RS256'], 'rsa-1'), key(RSA_KEY_2.publicKey, ['RS256'], 'rsa-2')],
+    [],
+  );
+  let current = before;
+  let refreshes = 0;
+  const keySource: KeySource = {
+    current: () => current,
+    refreshForUnknownKid: async () => {
+      refreshes += 1;
+      current = after;
+    },
+  };
+  const verify = createJwtVerifier(SETTINGS, {
+    keySet: before,
+    keySource,
+    clock: createTestClock(),
+    serviceId: TEST_SERVICE_ID,
+  });
+  t.match(await verify(await goodToken()), { ok: true }, 'a known kid');
+  t.same(await verify(await noKidToken()), { ok: false, failure: 'key_unknown' }, 'no kid');
+  t.equal(refreshes, 0, 'neither a known kid nor a token without one refreshes');
+  const rotated = await goodToken({ key: RSA_KEY_2.privateKey, kid: 'rsa-2' });
+  t.match(await verify(rotated), { ok: true }, 'the new key, after one refresh');
+  t.equal(refreshes, 1);
+  t.same(
+    await verify(await unknownKidToken()),
+    { ok: false, failure: 'key_unknown' },
+    'a kid still unknown after the refresh',
+  );
+  t.equal(refreshes, 2, 'the key source rate-limits refreshes, not the verifier');
 });
 
 t.test('a key jose cannot use for the alg is skipped like a wrong key', async (t) => {

@@ -1,0 +1,179 @@
+/**
+ * The remote JWK set of `auth.jwks_url`: fetched at start, refreshed in the background, refreshed
+ * at once for an unknown `kid` at most once per cool-down (concurrent callers share one fetch),
+ * and dropped when no fetch succeeded for `max stale`. Time, timers and the fetch are injected.
+ * Holds the fetched document only: never imports keys and never decides about a token.
+ */
+import type { Clock } from '../../shared/clock.js';
+import { fetchJwksText } from './jwks-fetch.js';
+
+/** `auth.jwks_refresh_seconds` when the settings leave it out (the config default). */
+export const DEFAULT_JWKS_REFRESH_SECONDS = 300;
+/** `auth.jwks_cooldown_seconds` when the settings leave it out. */
+export const DEFAULT_JWKS_COOLDOWN_SECONDS = 30;
+/** `auth.jwks_max_stale_seconds` when the settings leave it out. */
+export const DEFAULT_JWKS_MAX_STALE_SECONDS = 3600;
+
+/** The outcome of one fetch, for a counter (`scopegate_jwks_fetches_total{result}`, say). */
+export type JwksFetchResult = 'success' | 'error';
+
+/** Fetches the document's text; rejects with an Error whose message is a loggable reason. */
+export type JwksFetcher = (url: string, signal: AbortSignal) => Promise<string>;
+
+/** Runs `run` once after `ms`; returns what cancels it. The default never keeps Node alive. */
+export type Scheduler = (run: () => void, ms: number) => () => void;
+
+/** Timing of a {@link RemoteJwks}, in milliseconds. */
+export interface RemoteJwksOptions {
+  readonly url: string;
+  /** After a success, the next fetch comes this much later. */
+  readonly refreshMs: number;
+  /** Least time between two attempts asked for by unknown `kid`s; also the retry delay after a failure. */
+  readonly cooldownMs: number;
+  /** The keys are dropped this long after the last success (failing closed: 401, never accepted). */
+  readonly maxStaleMs: number;
+}
+
+/** What a {@link RemoteJwks} needs besides its options. */
+export interface RemoteJwksDeps {
+  readonly clock: Clock;
+  /** Default: {@link fetchJwksText} (undici, bounded). */
+  readonly fetch?: JwksFetcher | undefined;
+  /** Default: an unref'd `setTimeout`. */
+  readonly schedule?: Scheduler | undefined;
+  /** Told of every fetch: `detail` is the reason of a failure (a status, a code, a bound). */
+  readonly onFetch?: ((result: JwksFetchResult, detail: string) => void) | undefined;
+}
+
+/** The last good document's keys. The same object while the served document does not change. */
+export interface JwksSnapshot {
+  readonly keys: readonly unknown[];
+}
+
+/** A remote JWK set. One per URL and timing; kept across reloads that do not change them. */
+export interface RemoteJwks {
+  readonly url: string;
+  readonly options: RemoteJwksOptions;
+  /** The last good keys: null before the first success and once older than max stale. */
+  snapshot(): JwksSnapshot | null;
+  /**
+   * For a token whose `kid` no key carries: joins the fetch in flight, or starts one unless the
+   * last attempt is within the cool-down (then resolves at once, fetching nothing). Never rejects.
+   */
+  refreshForUnknownKid(): Promise<void>;
+  /** The first fetch, then the refresh loop. Resolves when the first attempt settled; idempotent. */
+  start(): Promise<void>;
+  /** Whether usable keys are held (readiness: not ready before the first success or once stale). */
+  ready(): boolean;
+  /** The reason of the last failed attempt, or null when the last attempt succeeded (or none ran). */
+  lastError(): string | null;
+  /** Stops the refresh loop and aborts a fetch in flight. */
+  close(): void;
+}
+
+/** The default scheduler: a timer that never keeps the process alive. */
+const unrefTimer: Scheduler = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+/** The `keys` of a JWK set document, or the reason it is not one (never quoting it). */
+function parseJwks(text: string): readonly unknown[] | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  const keys = (parsed as { keys?: unknown } | null)?.keys;
+  return Array.isArray(keys) && !Array.isArray(parsed) ? keys : 'not a JWK set (no "keys" list)';
+}
+
+/** Creates the remote set; nothing is fetched before {@link RemoteJwks.start}. */
+export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDeps): RemoteJwks {
+  const { url, refreshMs, cooldownMs, maxStaleMs } = options;
+  const { clock } = deps;
+  const fetchText = deps.fetch ?? ((u: string, signal: AbortSignal) => fetchJwksText(u, signal));
+  const schedule = deps.schedule ?? unrefTimer;
+  const onFetch = deps.onFetch ?? (() => {});
+
+  let current: JwksSnapshot | null = null;
+  let currentText: string | null = null;
+  let lastSuccessAt = 0;
+  let lastAttemptAt = -Infinity;
+  let lastError: string | null = null;
+  let inFlight: Promise<void> | null = null;
+  let started: Promise<void> | null = null;
+  let cancelTimer: () => void = () => {};
+  const closing = new AbortController();
+
+  const succeed = (text: string, keys: readonly unknown[]): void => {
+    // An unchanged document keeps its snapshot, so nothing downstream re-imports or re-clears.
+    if (text !== currentText) {
+      current = Object.freeze({ keys: Object.freeze([...keys]) });
+      currentText = text;
+    }
+    lastSuccessAt = clock.now();
+    lastError = null;
+    onFetch('success', '');
+  };
+  const fail = (reason: string): void => {
+    lastError = reason;
+    onFetch('error', reason);
+  };
+
+  const attempt = (): Promise<void> => {
+    if (inFlight !== null) return inFlight;
+    cancelTimer();
+    lastAttemptAt = clock.now();
+    inFlight = fetchText(url, closing.signal)
+      .then(
+        (text) => {
+          if (closing.signal.aborted) return;
+          const keys = parseJwks(text);
+          if (typeof keys === 'string') fail(keys);
+          else succeed(text, keys);
+        },
+        (err: unknown) => {
+          if (!closing.signal.aborted) fail((err as Error).message);
+        },
+      )
+      .finally(() => {
+        inFlight = null;
+        if (closing.signal.aborted) return;
+        // After a success, refresh well before the keys go stale; after a failure, retry at the
+        // cool-down, so a gateway that started without keys gets them as soon as the IdP answers.
+        cancelTimer = schedule(() => void attempt(), lastError === null ? refreshMs : cooldownMs);
+      });
+    return inFlight;
+  };
+
+  const snapshot = (): JwksSnapshot | null =>
+    current !== null && clock.now() - lastSuccessAt <= maxStaleMs ? current : null;
+
+  return {
+    url,
+    options: Object.freeze({ url, refreshMs, cooldownMs, maxStaleMs }),
+    snapshot,
+    refreshForUnknownKid() {
+      if (inFlight !== null) return inFlight;
+      // The cool-down makes random `kid`s (an attacker's, or a misconfigured client's) cost at
+      // most one fetch per cool-down, whatever the request rate.
+      if (closing.signal.aborted || clock.now() - lastAttemptAt < cooldownMs) {
+        return Promise.resolve();
+      }
+      return attempt();
+    },
+    start() {
+      started ??= attempt();
+      return started;
+    },
+    ready: () => snapshot() !== null,
+    lastError: () => lastError,
+    close() {
+      closing.abort();
+      cancelTimer();
+    },
+  };
+}
