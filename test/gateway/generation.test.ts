@@ -220,6 +220,7 @@ t.test('a reload keeps the pool and the store when nothing about them changed', 
   t.same(resourcesOf(built.next.state), [
     generation.state.upstream.pool,
     generation.accounts?.store,
+    null, // no auth.jwks_url: no remote key set
   ]);
   t.equal(built.next.loaded.config.service_id, 'gen-test-2');
 

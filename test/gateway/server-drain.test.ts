@@ -187,7 +187,9 @@ t.test('at the bound, what is still open is cut off and counted', async (t) => {
     () => 'ended',
     () => 'cut off',
   );
-  // An upgraded connection (as a WebSocket is): neither idle nor a request in flight.
+  // An upgraded connection (as a WebSocket is): neither idle nor a request in flight. The
+  // gateway's own upgrade handling (authorize, then tunnel) is replaced by a bare 101 here.
+  server.server.removeAllListeners('upgrade');
   server.server.on('upgrade', (_req, socket: Socket) => {
     socket.write(
       'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: test\r\n\r\n',
