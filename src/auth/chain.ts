@@ -12,7 +12,7 @@ import type { Problem } from '../shared/problem.js';
 import { createTokenExtractor, type ExpectedSource } from './extract.js';
 import type { AuthFailure } from './failure.js';
 import { createInternalTokenAuthenticator } from './internal-token.js';
-import { createTokenCache, type TokenCache } from './jwt/cache.js';
+import { createTokenCache, type TokenCache, type TokenCacheObserver } from './jwt/cache.js';
 import { principalFromClaims } from './jwt/claims.js';
 import { createKeySet } from './jwt/keys.js';
 import { createJwtVerifier } from './jwt/verify.js';
@@ -24,7 +24,7 @@ import type { AuthSettings } from './settings.js';
 export type { AuthFailure } from './failure.js';
 export type { AuthSettings } from './settings.js';
 export type { ExpectedSource } from './extract.js';
-export type { TokenCache } from './jwt/cache.js';
+export type { TokenCache, TokenCacheObserver } from './jwt/cache.js';
 
 /** A principal, or why there is none. `presented` says whether a credential was sent. */
 export type AuthResult =
@@ -84,6 +84,8 @@ export interface AuthChainDeps {
   readonly extraKeys?: readonly { readonly key: KeyObject; readonly kid: string }[] | undefined;
   /** Bound of the verified-JWT cache (default {@link DEFAULT_TOKEN_CACHE_MAX}). */
   readonly tokenCacheMax?: number | undefined;
+  /** Told of every verified-JWT cache hit and miss (the gateway's metrics). */
+  readonly tokenCacheObserver?: TokenCacheObserver | undefined;
 }
 
 /** The built chain with the problems (errors) and warnings found while importing keys. */
@@ -161,6 +163,7 @@ export async function createAuthChain(
           max: deps.tokenCacheMax ?? DEFAULT_TOKEN_CACHE_MAX,
           clock: deps.clock,
           leewaySeconds: settings.leeway_seconds,
+          observer: deps.tokenCacheObserver,
         })
       : null;
     tokenCache = cache;
