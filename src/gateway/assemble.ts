@@ -42,6 +42,8 @@ import type { DecisionState, GatewayState } from './pipeline.js';
 import { createServiceAccountsApi } from './service-accounts-api.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
+import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/record.js';
+import { createGatewayMetrics } from '../admin/metrics.js';
 
 /** The result of assembling: the state, or the problems that prevent it. */
 export interface AssembleResult {
@@ -211,6 +213,12 @@ export interface AssembleDeps {
    * yet is not created — and build no upstream pool; `state` is then always null.
    */
   readonly checkOnly?: boolean;
+  /**
+   * The gateway instance's metrics and logger. A reload passes the serving state's `telemetry`,
+   * so counters keep counting and the admin listener keeps seeing them. Default: fresh metrics
+   * (no process metrics) and no log.
+   */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -246,6 +254,7 @@ export async function assembleGateway(
     }
   }
   const accounts = openAccounts(loaded, deps, problems);
+  const telemetry = deps.telemetry ?? { metrics: createGatewayMetrics(), log: null };
   const {
     chain,
     problems: authProblems,
@@ -257,6 +266,7 @@ export async function assembleGateway(
     resolvePath: (p) => loaded.resolvePath(p),
     serviceAccounts: accounts?.verifier ?? null,
     extraKeys,
+    tokenCacheObserver: telemetry.metrics.tokenCache,
   });
   const withLine = (p: Problem): Problem => ({
     ...p,
@@ -304,6 +314,12 @@ export async function assembleGateway(
             clock: deps.clock,
             catalogue: createScopeCatalogue(policy.state.policy),
           }),
+    telemetry,
+    recorder: createRequestRecorder(
+      policy.state.policy,
+      telemetry.metrics,
+      accessLogOf(telemetry.log, config.log),
+    ),
   });
   return { state, policy, problems, warnings, devKeys };
 }

@@ -1,6 +1,7 @@
 /**
  * The only place that orders the request stages: normalize → exempt → authenticate → authorize
- * → (the gateway's own `/service-accounts` API, or) inject-identity → forward. `evaluateRequest`
+ * → (the gateway's own `/service-accounts` API, or) inject-identity → forward, with record
+ * started first and run when the response closes, whatever happened. `evaluateRequest`
  * runs the decision stages with no socket, so the server, `scopegate explain` and
  * `scopegate test-policies` share one decision path. Stages return verdicts; this module threads
  * them and hands refusals and replies to respond.ts.
@@ -33,6 +34,7 @@ import { isExemptRoute } from './stages/exempt.js';
 import { forwardRequest, type Upstream } from './stages/forward.js';
 import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
+import type { RequestRecorder, Telemetry } from './stages/record.js';
 
 /** What the decision stages need from the frozen gateway state. */
 export interface DecisionState {
@@ -55,6 +57,10 @@ export interface GatewayState extends DecisionState {
    * `/service-accounts` to the upstream like any other route (still always scope-checked).
    */
   readonly serviceAccounts: ServiceAccountsApi | null;
+  /** Metrics and logger of the gateway instance: the same object in every state it serves. */
+  readonly telemetry: Telemetry;
+  /** Records each request (metrics, access log) once, when its response closes. */
+  readonly recorder: RequestRecorder;
 }
 
 /** The outcome of the decision stages for one request. */
@@ -164,6 +170,7 @@ export async function handleRequest(
   res: ServerResponse,
 ): Promise<void> {
   const context = createRequestContext(req);
+  const record = state.recorder.begin(req, res, context.requestId);
   const responseHeaders = { 'x-request-id': context.requestId };
   // A request parsed by node:http always has a method and a URL.
   const method = req.method as string;
@@ -174,6 +181,7 @@ export async function handleRequest(
     }),
   );
   const evaluation = pending instanceof Promise ? await pending : pending;
+  record.evaluation = evaluation;
   if (evaluation.refusal !== null) {
     writeRefusal(res, evaluation.refusal, responseHeaders);
     return;
@@ -210,6 +218,7 @@ export async function handleRequest(
     normalized.path + normalized.query,
     headers,
     responseHeaders,
+    record,
   );
   if (!outcome.ok && outcome.code !== null)
     writeRefusal(res, reject(outcome.code), responseHeaders);

@@ -35,6 +35,16 @@ export function createUpstream(url: string, timeoutMs: number): Upstream {
   };
 }
 
+/**
+ * When a forwarded request went out and when the upstream's response headers came back, in
+ * `performance.now()` milliseconds: filled in by {@link forwardRequest} for the record stage
+ * (NaN until it happens).
+ */
+export interface UpstreamTiming {
+  sentAt: number;
+  answeredAt: number;
+}
+
 /** What came of forwarding. */
 export type ForwardOutcome =
   | { readonly ok: true; readonly status: number }
@@ -56,6 +66,7 @@ function hasBody(req: IncomingMessage): boolean {
  * Forwards `req` to `pathAndQuery` with `headers`, streaming the response into `res` with
  * backpressure. A client that goes away aborts the upstream request. Failures before the
  * response started are returned as codes for respond.ts; after that the response is cut off.
+ * `timing`, when given, is stamped as the request goes out and as the answer starts.
  *
  * Built on undici's dispatch handler rather than `request()` + `pipeline()`: no AbortSignal,
  * no intermediate Readable and no promise per chunk, which is most of a proxy's own CPU time.
@@ -67,6 +78,7 @@ export function forwardRequest(
   pathAndQuery: string,
   headers: Record<string, string | string[]>,
   extraResponseHeaders: Readonly<Record<string, string>>,
+  timing?: UpstreamTiming,
 ): Promise<ForwardOutcome> {
   return new Promise<ForwardOutcome>((resolve) => {
     let controller: Dispatcher.DispatchController | null = null;
@@ -81,6 +93,7 @@ export function forwardRequest(
       res.off('close', onClose);
       resolve(outcome);
     };
+    if (timing !== undefined) timing.sentAt = performance.now();
     upstream.pool.dispatch(
       {
         path: upstream.basePath + pathAndQuery,
@@ -94,6 +107,7 @@ export function forwardRequest(
           if (clientGone) c.abort(new Error('client closed the connection'));
         },
         onResponseStart(_c, statusCode, responseHeaders) {
+          if (timing !== undefined) timing.answeredAt = performance.now();
           res.writeHead(statusCode, {
             ...endToEndHeaders(responseHeaders),
             ...extraResponseHeaders,
