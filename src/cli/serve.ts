@@ -3,11 +3,16 @@
  * Argv and process wiring only; the gateway itself is assembled in gateway/.
  */
 import { parseArgs } from 'node:util';
+import { createReadiness } from '../admin/health.js';
+import { createGatewayMetrics } from '../admin/metrics.js';
+import { startAdminServer, type AdminServer } from '../admin/server.js';
 import { mintToken } from '../auth/jwt/mint.js';
 import { assembleGateway, closeGatewayState } from '../gateway/assemble.js';
 import { startGatewayServer } from '../gateway/server.js';
+import type { Telemetry } from '../gateway/stages/record.js';
 import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
+import { createLogger } from '../shared/log.js';
 import { formatProblem } from '../shared/problem.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, reportProblems, runtimeSettingsOf } from './load.js';
@@ -65,7 +70,10 @@ export const serve: Command = async (args, io) => {
     }
     io.out(`bundled runtime listening on ${runtime.url} (loopback only)`);
   }
-  const assembly = await assembleGateway(loaded, { clock: systemClock });
+  // One registry and one logger for the life of the process (reloads keep them).
+  const log = createLogger({ level: config.log.level });
+  const telemetry: Telemetry = { metrics: createGatewayMetrics({ processMetrics: true }), log };
+  const assembly = await assembleGateway(loaded, { clock: systemClock, telemetry });
   for (const warning of assembly.warnings) io.err(`warning: ${formatProblem(warning)}`);
   if (assembly.state === null) {
     reportProblems(loaded.file, assembly.problems, io);
@@ -85,10 +93,30 @@ export const serve: Command = async (args, io) => {
     io.err('the gateway did not start');
     return 1;
   }
+  let admin: AdminServer;
+  try {
+    admin = await startAdminServer(
+      {
+        registry: telemetry.metrics.registry,
+        readiness: createReadiness({ current: () => state, clock: systemClock }),
+      },
+      config.admin,
+    );
+  } catch (err) {
+    await server.close();
+    await closeGatewayState(state);
+    await runtime?.close();
+    io.err(`error: ${loaded.file} admin: ${(err as Error).message}`);
+    io.err('the gateway did not start');
+    return 1;
+  }
   const { port } = server.address();
   const base = `http://${displayHost(config.listen.host)}:${port}`;
   io.out(
     `scopegate listening on ${config.listen.host}:${port}, forwarding to ${config.upstream.url}`,
+  );
+  io.out(
+    `admin listening on ${config.admin.host}:${admin.address().port} (/metrics, /healthz, /readyz)`,
   );
   if (assembly.devKeys !== null) {
     const token = await mintToken(
@@ -120,6 +148,7 @@ export const serve: Command = async (args, io) => {
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
   io.out(`scopegate: ${signal}, closing`);
   await server.close();
+  await admin.close();
   await closeGatewayState(state);
   await runtime?.close();
   return 0;
