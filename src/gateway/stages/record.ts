@@ -262,7 +262,8 @@ export function createRequestRecorder(
         sentAt: Number.NaN,
         answeredAt: Number.NaN,
       };
-      res.once('close', () => finish(record, res));
+      // 'close' is emitted exactly once per response, whether it finished or was cut off.
+      res.on('close', () => finish(record, res));
       return record;
     },
   };
