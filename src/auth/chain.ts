@@ -12,7 +12,7 @@ import type { Problem } from '../shared/problem.js';
 import { createTokenExtractor, type ExpectedSource } from './extract.js';
 import type { AuthFailure } from './failure.js';
 import { createInternalTokenAuthenticator } from './internal-token.js';
-import { createTokenCache, type TokenCache } from './jwt/cache.js';
+import { createTokenCache, type TokenCache, type TokenCacheObserver } from './jwt/cache.js';
 import { principalFromClaims } from './jwt/claims.js';
 import { createKeySource, type KeySource } from './jwt/key-source.js';
 import { createKeySet } from './jwt/keys.js';
@@ -33,7 +33,7 @@ import type { AuthSettings } from './settings.js';
 export type { AuthFailure } from './failure.js';
 export type { AuthSettings } from './settings.js';
 export type { ExpectedSource } from './extract.js';
-export type { TokenCache } from './jwt/cache.js';
+export type { TokenCache, TokenCacheObserver } from './jwt/cache.js';
 export type { RemoteJwks, JwksFetchResult } from './jwt/remote-jwks.js';
 
 /** A principal, or why there is none. `presented` says whether a credential was sent. */
@@ -107,6 +107,8 @@ export interface AuthChainDeps {
   readonly tokenCacheMax?: number | undefined;
   /** For `auth.jwks_url`: the fetcher, timers and fetch listener, and a set to reuse. */
   readonly jwks?: RemoteJwksHooks | undefined;
+  /** Told of every verified-JWT cache hit and miss (the gateway's metrics). */
+  readonly tokenCacheObserver?: TokenCacheObserver | undefined;
 }
 
 /** The built chain with the problems (errors) and warnings found while importing keys. */
@@ -193,6 +195,7 @@ export async function createAuthChain(
           max: deps.tokenCacheMax ?? DEFAULT_TOKEN_CACHE_MAX,
           clock: deps.clock,
           leewaySeconds: settings.leeway_seconds,
+          observer: deps.tokenCacheObserver,
         })
       : null;
     tokenCache = cache;

@@ -3,13 +3,18 @@
  * Argv and process wiring only; the gateway itself is assembled in gateway/.
  */
 import { parseArgs } from 'node:util';
+import { createReadiness } from '../admin/health.js';
+import { createGatewayMetrics } from '../admin/metrics.js';
+import { startAdminServer, type AdminServer } from '../admin/server.js';
 import { mintToken } from '../auth/jwt/mint.js';
 import { createStateSlot } from '../config/reload.js';
 import { assembleGateway } from '../gateway/assemble.js';
 import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/generation.js';
 import { startGatewayServer, type DrainReport } from '../gateway/server.js';
+import type { Telemetry } from '../gateway/stages/record.js';
 import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
+import { createLogger } from '../shared/log.js';
 import { formatProblem } from '../shared/problem.js';
 import type { JwksFetchResult } from '../auth/chain.js';
 import type { Command, CommandIo } from './io.js';
@@ -89,8 +94,11 @@ export const serve: Command = async (args, io) => {
     }
     io.out(`bundled runtime listening on ${runtime.url} (loopback only)`);
   }
+  // One registry and one logger for the life of the process (reloads keep them).
+  const log = createLogger({ level: config.log.level });
+  const telemetry: Telemetry = { metrics: createGatewayMetrics({ processMetrics: true }), log };
   const jwks = { onFetch: jwksFetchLogger(io) };
-  const assembly = await assembleGateway(loaded, { clock: systemClock, jwks });
+  const assembly = await assembleGateway(loaded, { clock: systemClock, jwks, telemetry });
   for (const warning of assembly.warnings) io.err(`warning: ${formatProblem(warning)}`);
   if (assembly.state === null) {
     reportProblems(loaded.file, assembly.problems, io);
@@ -121,13 +129,33 @@ export const serve: Command = async (args, io) => {
     jwks,
     log: io,
     signals: ['SIGHUP'],
-    // TODO(#6): count reloads here: scopegate_config_reloads_total{result}.
-    onReload: undefined,
+    onReload: (result) => telemetry.metrics.countConfigReload(result),
   });
+  let admin: AdminServer;
+  try {
+    admin = await startAdminServer(
+      {
+        registry: telemetry.metrics.registry,
+        readiness: createReadiness({ current: () => slot.current(), clock: systemClock }),
+      },
+      config.admin,
+    );
+  } catch (err) {
+    await reloader.close();
+    await server.close();
+    await slot.close();
+    await runtime?.close();
+    io.err(`error: ${loaded.file} admin: ${(err as Error).message}`);
+    io.err('the gateway did not start');
+    return 1;
+  }
   const { port } = server.address();
   const base = `http://${displayHost(config.listen.host)}:${port}`;
   io.out(
     `scopegate listening on ${config.listen.host}:${port}, forwarding to ${config.upstream.url}`,
+  );
+  io.out(
+    `admin listening on ${config.admin.host}:${admin.address().port} (/metrics, /healthz, /readyz)`,
   );
   if (assembly.devKeys !== null) {
     const token = await mintToken(
@@ -163,6 +191,8 @@ export const serve: Command = async (args, io) => {
   io.out(`scopegate: ${signal}, closing`);
   await reloader.close();
   io.out(drainSummary(await drained, graceMs));
+  // After the drain: /healthz keeps answering (and /readyz says not ready) while requests finish.
+  await admin.close();
   await slot.close();
   await runtime?.close();
   return 0;

@@ -4,6 +4,7 @@
  */
 import { A2A_PREFIX_PATTERN, A2A_PREFIX_RULE, DEFAULT_A2A_PREFIX } from '../shared/a2a-prefix.js';
 import { JWS_ALGORITHMS } from '../shared/jws-algorithms.js';
+import { LOG_LEVELS } from '../shared/log.js';
 import { z } from 'zod';
 
 /** JWT algorithms `auth.algorithm` may name (the shared list). */
@@ -170,6 +171,15 @@ const adminShape = {
     'TCP port of the admin listener (0 picks a free port).',
     'TCP port',
   ),
+};
+
+const logShape = {
+  level: oneOf(
+    LOG_LEVELS,
+    'info',
+    'Lowest level written to stdout (4xx access lines are info, 5xx error).',
+  ),
+  access: flag(true, 'Write one JSON access-log line per request to stdout.'),
 };
 
 const upstreamShape = {
@@ -350,6 +360,7 @@ const topShape = {
   service_id: text('scopegate', "The service's own id: the effective default audience."),
   listen: section(listenShape, 'Main listener.'),
   admin: section(adminShape, 'Admin listener.'),
+  log: section(logShape, 'Logging (JSON lines on stdout).'),
   upstream: section(upstreamShape, 'Where authorized requests go.'),
   policies: nullableList('Policy files in merge order; null means the three shipped files.'),
   a2a: section(a2aShape, 'A2A endpoints.'),
@@ -372,6 +383,7 @@ const SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(topShape),
   listen: Object.keys(listenShape),
   admin: Object.keys(adminShape),
+  log: Object.keys(logShape),
   upstream: Object.keys(upstreamShape),
   a2a: Object.keys(a2aShape),
   cors: Object.keys(corsShape),

@@ -44,6 +44,8 @@ import type { DecisionState, GatewayState } from './pipeline.js';
 import { createServiceAccountsApi } from './service-accounts-api.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
+import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/record.js';
+import { createGatewayMetrics } from '../admin/metrics.js';
 
 /** The longest a dynamic-dispatch catalogue read may take (bounded further by `timeout_ms`). */
 const CATALOGUE_TIMEOUT_MS = 10_000;
@@ -235,6 +237,12 @@ export interface AssembleDeps {
    * (`previous: old.chain.remoteJwks`), and, in tests, the fetcher and timers.
    */
   readonly jwks?: RemoteJwksHooks | undefined;
+  /**
+   * The gateway instance's metrics and logger. A reload passes the serving state's `telemetry`,
+   * so counters keep counting and the admin listener keeps seeing them. Default: fresh metrics
+   * (no process metrics) and no log.
+   */
+  readonly telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -270,6 +278,7 @@ export async function assembleGateway(
     }
   }
   const accounts = openAccounts(loaded, deps, problems);
+  const telemetry = deps.telemetry ?? { metrics: createGatewayMetrics(), log: null };
   const {
     chain,
     problems: authProblems,
@@ -282,6 +291,7 @@ export async function assembleGateway(
     serviceAccounts: accounts?.verifier ?? null,
     extraKeys,
     jwks: deps.jwks,
+    tokenCacheObserver: telemetry.metrics.tokenCache,
   });
   const withLine = (p: Problem): Problem => ({
     ...p,
@@ -353,6 +363,12 @@ export async function assembleGateway(
         clock: deps.clock,
       }),
     },
+    telemetry,
+    recorder: createRequestRecorder(
+      policy.state.policy,
+      telemetry.metrics,
+      accessLogOf(telemetry.log, config.log),
+    ),
   });
   return { state, policy, problems, warnings, devKeys, accounts };
 }

@@ -155,6 +155,8 @@ export async function buildNextGeneration(
     previousUpstream: running.state.upstream,
     previousAccounts: running.accounts,
     jwks: { ...deps.jwks, previous: running.state.chain.remoteJwks },
+    // The same metrics and log in every generation: counters keep counting across reloads.
+    telemetry: running.state.telemetry,
   });
   if (assembly.state === null) {
     return { ok: false, problems: assembly.problems, warnings: assembly.warnings };

@@ -1,7 +1,8 @@
 /**
  * The only place that orders the request stages: normalize → preflight → exempt → authenticate
  * → authorize → (the gateway's own `/service-accounts` API, or) dispatch → inject-identity →
- * forward. A protocol upgrade (WebSocket) takes the same decision stages, then is tunnelled.
+ * forward, with record started first and run when the response closes, whatever happened. A
+ * protocol upgrade (WebSocket) takes the same decision stages, then is tunnelled.
  * `evaluateRequest` runs the decision stages with no socket, so the server, `scopegate explain`
  * and `scopegate test-policies` share one decision path. Stages return verdicts; this module
  * threads them and hands refusals and replies to respond.ts.
@@ -39,6 +40,7 @@ import { forwardUpgrade } from './stages/forward-upgrade.js';
 import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
 import { answerPreflight, isPreflight } from './stages/preflight.js';
+import type { RequestRecorder, Telemetry } from './stages/record.js';
 
 /** What the decision stages need from the frozen gateway state. */
 export interface DecisionState {
@@ -65,6 +67,10 @@ export interface GatewayState extends DecisionState {
   readonly cors: CorsPolicy;
   /** Dynamic A2A dispatch: the route, the body bound and the upstream catalogue. */
   readonly dispatch: DispatchSettings;
+  /** Metrics and logger of the gateway instance: the same object in every state it serves. */
+  readonly telemetry: Telemetry;
+  /** Records each request (metrics, access log) once, when its response closes. */
+  readonly recorder: RequestRecorder;
 }
 
 /** The outcome of the decision stages for one request. */
@@ -205,6 +211,7 @@ export async function handleRequest(
   res: ServerResponse,
 ): Promise<void> {
   const context = createRequestContext(req);
+  const record = state.recorder.begin(req, res, context.requestId);
   const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);
   // A request parsed by node:http always has a method and a URL.
   const method = req.method as string;
@@ -219,6 +226,7 @@ export async function handleRequest(
   }
   const pending = evaluateLive(state, req, method, context);
   const evaluation = pending instanceof Promise ? await pending : pending;
+  record.evaluation = evaluation;
   if (evaluation.refusal !== null) {
     writeRefusal(res, evaluation.refusal, responseHeaders);
     return;
@@ -272,6 +280,7 @@ export async function handleRequest(
     headers,
     responseHeaders,
     body,
+    record,
   );
   if (!outcome.ok && outcome.code !== null)
     writeRefusal(res, reject(outcome.code), responseHeaders);

@@ -10,6 +10,15 @@ import { describeRefusal, type Refusal } from './rejections.js';
 
 const REALM = 'Bearer realm="scopegate"';
 
+// The refusal each response was answered with, for the record stage's reason: kept beside the
+// response rather than threaded through every caller, so no refusal goes unrecorded.
+const written = new WeakMap<ServerResponse, Refusal>();
+
+/** The refusal `res` was answered (or cut off) with, if any. */
+export function writtenRefusalOf(res: ServerResponse): Refusal | undefined {
+  return written.get(res);
+}
+
 /** The `WWW-Authenticate` value for a refusal, or undefined when it carries none. */
 export function challengeOf(refusal: Refusal): string | undefined {
   const { challenge } = describeRefusal(refusal);
@@ -30,6 +39,7 @@ export function writeRefusal(
   refusal: Refusal,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): void {
+  written.set(res, refusal);
   if (res.headersSent) {
     res.destroy();
     return;

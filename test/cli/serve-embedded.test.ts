@@ -27,6 +27,7 @@ function configText(options: {
   return [
     'service_id: embedded-test',
     `listen: { host: 127.0.0.1, port: ${options.listenPort ?? 0} }`,
+    'admin: { host: 127.0.0.1, port: 0 }',
     `upstream: { url: "${options.runtimeUrl}", embedded: true }`,
     'auth:',
     ...(options.auth ?? ['algorithm: ES256', 'dev_keys: dev.json']).map((l) => `  ${l}`),
@@ -70,7 +71,9 @@ t.test('serve starts the bundled runtime and prints a working stream-a-run curl'
     child.stdout(),
     new RegExp(
       `^bundled runtime listening on .*\nscopegate listening on 127\\.0\\.0\\.1:${gatewayPort}, ` +
-        `forwarding to ${runtimeUrl.replace(/\./g, '\\.')}\n\ndevelopment keys: .*dev\\.json \\(created\\)\n` +
+        `forwarding to ${runtimeUrl.replace(/\./g, '\\.')}\n` +
+        'admin listening on 127\\.0\\.0\\.1:\\d+ \\(/metrics, /healthz, /readyz\\)\n' +
+        `\ndevelopment keys: .*dev\\.json \\(created\\)\n` +
         'admin token \\(development only, valid 12 h\\):\n {2}export TOKEN=\\S+\n {2}curl -H .*/agents\n' +
         'stream a run:\n {2}curl -N .*\n\n$',
     ),

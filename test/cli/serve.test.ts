@@ -45,6 +45,7 @@ function configText(options: { host: string; upstreamUrl: string; auth: string[]
   return [
     'service_id: serve-test',
     `listen: { host: "${options.host}", port: 0 }`,
+    'admin: { host: 127.0.0.1, port: 0 }',
     `upstream: { url: "${options.upstreamUrl}", embedded: false, timeout_ms: 5000 }`,
     'policies: []',
     'auth:',
@@ -80,6 +81,7 @@ t.test('serve prints a working admin token and closes on SIGTERM', async (t) => 
     served.stdout(),
     new RegExp(
       `^scopegate listening on 127\\.0\\.0\\.1:${port}, forwarding to ${up.url.replace(/\./g, '\\.')}\n` +
+        'admin listening on 127\\.0\\.0\\.1:\\d+ \\(/metrics, /healthz, /readyz\\)\n' +
         `\ndevelopment keys: ${join(dir, 'keys/dev.json').replace(/\./g, '\\.')} \\(created\\)\n` +
         'admin token \\(development only, valid 12 h\\):\n',
     ),

@@ -37,6 +37,7 @@ const DEFAULTS = {
   service_id: 'scopegate',
   listen: { host: '0.0.0.0', port: 8080, shutdown_grace_ms: 10000 },
   admin: { host: '127.0.0.1', port: 9090 },
+  log: { level: 'info', access: true },
   upstream: {
     url: 'http://127.0.0.1:8081',
     embedded: false,
@@ -91,9 +92,16 @@ t.test('an empty file takes every default', async (t) => {
 });
 
 t.test('a section written as null (or with nothing) takes its defaults', async (t) => {
-  const text = ['listen:', 'admin: null', 'upstream: ~', 'a2a:', 'cors:', 'auth:', 'runtime:'].join(
-    '\n',
-  );
+  const text = [
+    'listen:',
+    'admin: null',
+    'log:',
+    'upstream: ~',
+    'a2a:',
+    'cors:',
+    'auth:',
+    'runtime:',
+  ].join('\n');
   t.same(load(text), DEFAULTS);
   t.same(
     load('auth:\n  service_accounts:\n').auth.service_accounts,
@@ -135,6 +143,14 @@ const BAD: readonly (readonly [string, string, string, number | undefined, strin
   ['listen.port text', 'listen: {port: http}\n', 'listen.port', 1, int(0, 65535)],
   ['admin.port boolean', 'admin:\n  port: true\n', 'admin.port', 2, int(0, 65535)],
   ['admin.host number', 'admin:\n  host: 1\n', 'admin.host', 2, NON_EMPTY],
+  [
+    'log.level unknown',
+    'log:\n  level: verbose\n',
+    'log.level',
+    2,
+    'must be one of fatal, error, warn, info, debug, trace, silent',
+  ],
+  ['log.access yes', 'log: { access: yes }\n', 'log.access', 1, BOOL],
   [
     'upstream.url ftp',
     'upstream:\n  url: ftp://x\n',

@@ -34,6 +34,15 @@ export interface TokenCache {
   keys(): IterableIterator<string>;
 }
 
+/**
+ * Told the outcome of every look-up, as it happens: the gateway counts them as metrics. A hook
+ * rather than a metrics object, so auth/ never depends on how (or whether) they are exported.
+ */
+export interface TokenCacheObserver {
+  hit(): void;
+  miss(): void;
+}
+
 /** Bounds and time source of a {@link TokenCache}. */
 export interface TokenCacheOptions {
   /** Most entries held; the least recently used goes first. */
@@ -41,6 +50,8 @@ export interface TokenCacheOptions {
   readonly clock: Clock;
   /** Seconds an entry outlives `exp`, matching the verifier's `leeway_seconds` (default 0). */
   readonly leewaySeconds?: number;
+  /** Told of each hit and miss (none: only the `hits`/`misses` totals count them). */
+  readonly observer?: TokenCacheObserver | undefined;
 }
 
 interface Entry {
@@ -59,7 +70,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
     throw new TypeError('token cache max must be a positive integer');
   }
   const leewayMs = (options.leewaySeconds ?? 0) * 1000;
-  const { clock } = options;
+  const { clock, observer } = options;
   const lru = new LRUCache<string, Entry>({ max: options.max });
   let hits = 0;
   let misses = 0;
@@ -69,10 +80,12 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       const entry = lru.get(key);
       if (entry !== undefined && clock.now() < entry.deadline) {
         hits += 1;
+        observer?.hit();
         return entry.principal;
       }
       if (entry !== undefined) lru.delete(key);
       misses += 1;
+      observer?.miss();
       return undefined;
     },
     set(token, principal) {

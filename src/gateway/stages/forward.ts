@@ -36,6 +36,16 @@ export function createUpstream(url: string, timeoutMs: number): Upstream {
   };
 }
 
+/**
+ * When a forwarded request went out and when the upstream's response headers came back, in
+ * `performance.now()` milliseconds: filled in by {@link forwardRequest} for the record stage
+ * (NaN until it happens).
+ */
+export interface UpstreamTiming {
+  sentAt: number;
+  answeredAt: number;
+}
+
 /** What came of forwarding. */
 export type ForwardOutcome =
   | { readonly ok: true; readonly status: number }
@@ -76,6 +86,7 @@ export function proxiedResponseHeaders(
  * response started are returned as codes for respond.ts; after that the response is cut off.
  * `body`, when given, is a body the gateway already read (dynamic dispatch): those exact bytes
  * are sent instead of the request stream.
+ * `timing`, when given, is stamped as the request goes out and as the answer starts.
  *
  * Built on undici's dispatch handler rather than `request()` + `pipeline()`: no AbortSignal,
  * no intermediate Readable and no promise per chunk, which is most of a proxy's own CPU time.
@@ -88,6 +99,7 @@ export function forwardRequest(
   headers: Record<string, string | string[]>,
   extraResponseHeaders: Readonly<Record<string, string>>,
   body?: Buffer,
+  timing?: UpstreamTiming,
 ): Promise<ForwardOutcome> {
   return new Promise<ForwardOutcome>((resolve) => {
     let controller: Dispatcher.DispatchController | null = null;
@@ -102,6 +114,7 @@ export function forwardRequest(
       res.off('close', onClose);
       resolve(outcome);
     };
+    if (timing !== undefined) timing.sentAt = performance.now();
     upstream.pool.dispatch(
       {
         path: upstream.basePath + pathAndQuery,
@@ -115,6 +128,7 @@ export function forwardRequest(
           if (clientGone) c.abort(new Error('client closed the connection'));
         },
         onResponseStart(_c, statusCode, responseHeaders) {
+          if (timing !== undefined) timing.answeredAt = performance.now();
           res.writeHead(statusCode, proxiedResponseHeaders(responseHeaders, extraResponseHeaders));
         },
         onResponseData(c, chunk) {

@@ -19,6 +19,23 @@ t.test('a hit returns the cached principal; a miss returns nothing', async (t) =
   t.equal(cache.misses, 2);
 });
 
+t.test('an observer is told of every hit and miss, an expired entry being a miss', async (t) => {
+  const seen: string[] = [];
+  const clock = createTestClock();
+  const cache = createTokenCache({
+    max: 10,
+    clock,
+    observer: { hit: () => seen.push('hit'), miss: () => seen.push('miss') },
+  });
+  cache.get('tok');
+  cache.set('tok', principal(TEST_NOW + 60));
+  cache.get('tok');
+  clock.advance(60_000);
+  cache.get('tok');
+  t.same(seen, ['miss', 'hit', 'miss']);
+  t.same([cache.hits, cache.misses], [1, 2], 'the totals agree');
+});
+
 t.test('a hit re-checks expiry against the clock (exp + leeway)', async (t) => {
   const clock = createTestClock();
   const cache = createTokenCache({ max: 10, clock, leewaySeconds: 10 });

@@ -1,0 +1,177 @@
+/**
+ * Every Prometheus metric the gateway exports (CONTRACT.md §8), in one file, in an own Registry
+ * per gateway instance (never prom-client's global one). Labels are fixed and bounded: `route`
+ * is a matched pattern or a fixed word, never a raw path (STYLE.md §8.10). Never creates a
+ * metric after construction.
+ */
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** What the gateway decided about a request (the `decision` label). */
+export type RequestDecision =
+  /** Authenticated and authorized: forwarded, or answered by the gateway's own API. */
+  | 'allow'
+  /** Refused by the gateway before the upstream saw it (400, 401, 403, 429, 503, …). */
+  | 'deny'
+  /** An excluded route: forwarded without authentication. */
+  | 'exempt'
+  /** The client went away before the gateway had decided. */
+  | 'abort';
+
+/** The outcome of a config reload (the `result` label). */
+export type ReloadResult = 'success' | 'error';
+
+/** One finished request, as the record stage reports it. */
+export interface RequestObservation {
+  readonly method: string;
+  /** The matched pattern, or a fixed word (`unmatched`, `invalid_path`, `exempt:<pattern>`). */
+  readonly route: string;
+  readonly status: number;
+  readonly decision: RequestDecision;
+  /** From the first byte of the request to the end (or the cut-off) of the response. */
+  readonly durationSeconds: number;
+  /** From sending to the upstream until its response headers; null when it never answered. */
+  readonly upstreamSeconds: number | null;
+}
+
+/** The gateway's metrics: one instance per gateway, kept across config reloads. */
+export interface GatewayMetrics {
+  readonly registry: Registry;
+  /** Counts and times one finished request. */
+  observeRequest(observation: RequestObservation): void;
+  /** Counts one authentication failure by its catalogue reason id (`token_expired`, …). */
+  countAuthFailure(reason: string): void;
+  /** The verified-JWT cache's hooks (`TokenCacheObserver` in auth/). */
+  readonly tokenCache: { hit(): void; miss(): void };
+  /** Counts one config reload, for the reload code to call. */
+  countConfigReload(result: ReloadResult): void;
+}
+
+/** Options of {@link createGatewayMetrics}. */
+export interface GatewayMetricsOptions {
+  /**
+   * Also collect prom-client's default process metrics (CPU, memory, event loop, GC) into the
+   * registry. Their observers stay for the life of the process, so `serve` turns this on once;
+   * tests that build many gateways leave it off.
+   */
+  readonly processMetrics?: boolean;
+}
+
+// Proxied calls are mostly milliseconds; runs stream for minutes (upstream.timeout_ms is 5 min).
+const DURATION_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300,
+];
+
+/**
+ * How many label combinations the hot path keeps resolved. Every label is bounded (methods by
+ * the HTTP parser and {@link methodLabel}, routes by the loaded policies, statuses by HTTP), so
+ * this only guards against many reloads with many patterns: past it the lookup cache starts
+ * over; the series themselves are kept.
+ */
+export const MAX_CACHED_LABEL_SETS = 4096;
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The `method` label: one of the methods a policy can name (and HEAD), else `OTHER`. */
+export function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : 'OTHER';
+}
+
+/** A bounded map from a label key to a resolved child; starts over when full. */
+function childCache<C>(resolve: (key: string) => C): (key: string) => C {
+  const children = new Map<string, C>();
+  return (key) => {
+    let child = children.get(key);
+    if (child === undefined) {
+      if (children.size >= MAX_CACHED_LABEL_SETS) children.clear();
+      child = resolve(key);
+      children.set(key, child);
+    }
+    return child;
+  };
+}
+
+/** Builds the metrics in a new Registry. */
+export function createGatewayMetrics(options: GatewayMetricsOptions = {}): GatewayMetrics {
+  const registry = new Registry();
+  if (options.processMetrics === true) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'scopegate_requests_total',
+    help: 'Requests the gateway finished, by method, route pattern, status and decision.',
+    labelNames: ['method', 'route', 'status', 'decision'] as const,
+    registers,
+  });
+  const requestDuration = new Histogram({
+    name: 'scopegate_request_duration_seconds',
+    help: 'Time from the request to the end of the response, by method and route pattern.',
+    labelNames: ['method', 'route'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const upstreamDuration = new Histogram({
+    name: 'scopegate_upstream_duration_seconds',
+    help: "Time from forwarding a request to the upstream's response headers, by route pattern.",
+    labelNames: ['route'] as const,
+    buckets: DURATION_BUCKETS,
+    registers,
+  });
+  const authFailures = new Counter({
+    name: 'scopegate_auth_failures_total',
+    help: 'Requests refused by authentication, by reason.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const cacheHits = new Counter({
+    name: 'scopegate_token_cache_hits_total',
+    help: 'Verified-JWT cache look-ups that skipped the signature check.',
+    registers,
+  });
+  const cacheMisses = new Counter({
+    name: 'scopegate_token_cache_misses_total',
+    help: 'Verified-JWT cache look-ups that found nothing usable.',
+    registers,
+  });
+  const reloads = new Counter({
+    name: 'scopegate_config_reloads_total',
+    help: 'Config reloads, by result (a failed reload keeps the old config serving).',
+    labelNames: ['result'] as const,
+    registers,
+  });
+  // Both results exist from the start, so `increase()` sees the first failure.
+  reloads.inc({ result: 'success' }, 0);
+  reloads.inc({ result: 'error' }, 0);
+
+  // Label sets resolved once each: a request then costs a string key and a Map look-up, plus
+  // prom-client's own update, instead of a labels object and its validation per metric.
+  const SEP = '\u0000';
+  const counted = childCache((key) => {
+    const [method, route, status, decision] = key.split(SEP) as [string, string, string, string];
+    return requests.labels(method, route, status, decision);
+  });
+  const timed = childCache((key) => {
+    const [method, route] = key.split(SEP) as [string, string];
+    return requestDuration.labels(method, route);
+  });
+  const upstreamTimed = childCache((route) => upstreamDuration.labels(route));
+
+  return {
+    registry,
+    observeRequest(o) {
+      const method = methodLabel(o.method);
+      const timedKey = method + SEP + o.route;
+      counted(timedKey + SEP + o.status + SEP + o.decision).inc();
+      timed(timedKey).observe(o.durationSeconds);
+      if (o.upstreamSeconds !== null) upstreamTimed(o.route).observe(o.upstreamSeconds);
+    },
+    countAuthFailure(reason) {
+      authFailures.inc({ reason });
+    },
+    tokenCache: {
+      hit: () => cacheHits.inc(),
+      miss: () => cacheMisses.inc(),
+    },
+    countConfigReload(result) {
+      reloads.inc({ result });
+    },
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * The metrics registry (CONTRACT.md §8, STYLE.md §8.10): the exact names and labels, an own
+ * Registry per instance, bounded labels, and counting through the cached label children.
+ */
+import t from 'tap';
+import { register as globalRegistry } from 'prom-client';
+import {
+  createGatewayMetrics,
+  MAX_CACHED_LABEL_SETS,
+  methodLabel,
+  type RequestObservation,
+} from '../../src/admin/metrics.js';
+import { parseMetrics, samplesOf, valueOf } from '../fixtures/observability.js';
+
+const ALLOWED: RequestObservation = {
+  method: 'GET',
+  route: '/agents/*',
+  status: 200,
+  decision: 'allow',
+  durationSeconds: 0.004,
+  upstreamSeconds: 0.002,
+};
+
+async function scrape(metrics = createGatewayMetrics()) {
+  return parseMetrics(await metrics.registry.metrics());
+}
+
+t.test('a new registry exports every series with its help and type', async (t) => {
+  const metrics = createGatewayMetrics();
+  const text = await metrics.registry.metrics();
+  for (const [name, type] of [
+    ['scopegate_requests_total', 'counter'],
+    ['scopegate_request_duration_seconds', 'histogram'],
+    ['scopegate_upstream_duration_seconds', 'histogram'],
+    ['scopegate_auth_failures_total', 'counter'],
+    ['scopegate_token_cache_hits_total', 'counter'],
+    ['scopegate_token_cache_misses_total', 'counter'],
+    ['scopegate_config_reloads_total', 'counter'],
+  ]) {
+    t.match(text, new RegExp(`^# HELP ${name} \\S`, 'm'), `${name} has help`);
+    t.match(text, new RegExp(`^# TYPE ${name} ${type}$`, 'm'), `${name} is a ${type}`);
+  }
+  const samples = parseMetrics(text);
+  t.equal(valueOf(t, samples, 'scopegate_token_cache_hits_total'), 0);
+  t.equal(valueOf(t, samples, 'scopegate_token_cache_misses_total'), 0);
+  t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'success' }), 0);
+  t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'error' }), 0);
+  t.same(samplesOf(samples, 'scopegate_requests_total'), [], 'no request series before traffic');
+  t.notMatch(text, /^process_|^nodejs_/m, 'no process metrics unless asked for');
+});
+
+t.test('each instance has its own registry, never the global one', async (t) => {
+  const a = createGatewayMetrics();
+  const b = createGatewayMetrics();
+  t.not(a.registry, b.registry);
+  t.not(a.registry, globalRegistry);
+  a.observeRequest(ALLOWED);
+  t.equal(samplesOf(await scrape(b), 'scopegate_requests_total').length, 0, 'b saw nothing');
+  t.equal(globalRegistry.getSingleMetric('scopegate_requests_total'), undefined);
+});
+
+t.test('process metrics are collected into the own registry when asked', async (t) => {
+  const metrics = createGatewayMetrics({ processMetrics: true });
+  const samples = await scrape(metrics);
+  t.ok(samplesOf(samples, 'process_cpu_user_seconds_total').length === 1, 'process CPU');
+  t.ok(samplesOf(samples, 'nodejs_heap_size_used_bytes').length === 1, 'heap');
+});
+
+t.test('a request is counted and timed under its labels', async (t) => {
+  const metrics = createGatewayMetrics();
+  metrics.observeRequest(ALLOWED);
+  metrics.observeRequest(ALLOWED);
+  metrics.observeRequest({ ...ALLOWED, status: 401, decision: 'deny', upstreamSeconds: null });
+  const samples = await scrape(metrics);
+  const labels = { method: 'GET', route: '/agents/*' };
+  t.equal(
+    valueOf(t, samples, 'scopegate_requests_total', {
+      ...labels,
+      status: '200',
+      decision: 'allow',
+    }),
+    2,
+  );
+  t.equal(
+    valueOf(t, samples, 'scopegate_requests_total', { ...labels, status: '401', decision: 'deny' }),
+    1,
+  );
+  t.equal(valueOf(t, samples, 'scopegate_request_duration_seconds_count', labels), 3);
+  t.equal(
+    valueOf(t, samples, 'scopegate_request_duration_seconds_bucket', { ...labels, le: '0.005' }),
+    3,
+    'each took 4 ms',
+  );
+  t.equal(
+    valueOf(t, samples, 'scopegate_request_duration_seconds_bucket', { ...labels, le: '0.0025' }),
+    0,
+  );
+  t.equal(
+    valueOf(t, samples, 'scopegate_upstream_duration_seconds_count', { route: '/agents/*' }),
+    2,
+    'only forwarded requests are timed upstream',
+  );
+  t.equal(
+    valueOf(t, samples, 'scopegate_upstream_duration_seconds_sum', { route: '/agents/*' }),
+    0.004,
+  );
+});
+
+t.test('methods outside the known set share the OTHER label', async (t) => {
+  t.same(
+    ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND', 'get'].map(
+      methodLabel,
+    ),
+    ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'OTHER', 'OTHER'],
+  );
+  const metrics = createGatewayMetrics();
+  metrics.observeRequest({ ...ALLOWED, method: 'PROPFIND' });
+  metrics.observeRequest({ ...ALLOWED, method: 'MKCOL' });
+  const samples = await scrape(metrics);
+  t.equal(
+    valueOf(t, samples, 'scopegate_requests_total', {
+      method: 'OTHER',
+      route: '/agents/*',
+      status: '200',
+      decision: 'allow',
+    }),
+    2,
+  );
+});
+
+t.test('past the label cache bound, counting goes on exactly', async (t) => {
+  const metrics = createGatewayMetrics();
+  for (let i = 0; i <= MAX_CACHED_LABEL_SETS; i++) {
+    metrics.observeRequest({ ...ALLOWED, route: `/r${i}`, upstreamSeconds: null });
+  }
+  metrics.observeRequest({ ...ALLOWED, route: '/r0', upstreamSeconds: null });
+  const samples = await scrape(metrics);
+  const base = { method: 'GET', status: '200', decision: 'allow' };
+  t.equal(valueOf(t, samples, 'scopegate_requests_total', { ...base, route: '/r0' }), 2);
+  t.equal(valueOf(t, samples, 'scopegate_requests_total', { ...base, route: '/r1' }), 1);
+  t.equal(samplesOf(samples, 'scopegate_requests_total').length, MAX_CACHED_LABEL_SETS + 1);
+});
+
+t.test('auth failures, token cache hits and misses, reloads', async (t) => {
+  const metrics = createGatewayMetrics();
+  metrics.countAuthFailure('token_expired');
+  metrics.countAuthFailure('token_expired');
+  metrics.countAuthFailure('credential_missing');
+  metrics.tokenCache.hit();
+  metrics.tokenCache.hit();
+  metrics.tokenCache.miss();
+  metrics.countConfigReload('error');
+  const samples = await scrape(metrics);
+  t.equal(valueOf(t, samples, 'scopegate_auth_failures_total', { reason: 'token_expired' }), 2);
+  t.equal(
+    valueOf(t, samples, 'scopegate_auth_failures_total', { reason: 'credential_missing' }),
+    1,
+  );
+  t.equal(valueOf(t, samples, 'scopegate_token_cache_hits_total'), 2);
+  t.equal(valueOf(t, samples, 'scopegate_token_cache_misses_total'), 1);
+  t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'error' }), 1);
+  t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'success' }), 0);
+});

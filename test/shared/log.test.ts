@@ -1,0 +1,82 @@
+/**
+ * The JSON-lines logger: one object a line with a word level and an ISO time, levels honoured,
+ * and `redact` censoring header objects and credential-named fields at two depths.
+ */
+import t from 'tap';
+import { createLogger, REDACTED } from '../../src/shared/log.js';
+import { captureLog } from '../fixtures/observability.js';
+
+t.test('one JSON object a line: level as a word, epoch-ms time, pid and hostname', async (t) => {
+  const capture = captureLog();
+  const log = createLogger({ destination: capture });
+  log.info({ route: '/agents/*' }, 'request completed');
+  log.error({ status: 502 }, 'request completed');
+  log.debug('not written at info');
+  const [info, error, ...rest] = capture.lines();
+  t.match(info, {
+    level: 'info',
+    time: Number,
+    pid: process.pid,
+    hostname: String,
+    route: '/agents/*',
+    msg: 'request completed',
+  });
+  t.match(error, { level: 'error', status: 502 });
+  t.same(rest, [], 'debug is below info');
+  t.ok(capture.text().endsWith('\n'), 'newline-terminated');
+});
+
+t.test('the level is honoured; silent writes nothing', async (t) => {
+  const warn = captureLog();
+  const atWarn = createLogger({ level: 'warn', destination: warn });
+  atWarn.info('dropped');
+  atWarn.warn('kept');
+  t.same(
+    warn.lines().map((l) => l['msg']),
+    ['kept'],
+  );
+  const silent = captureLog();
+  createLogger({ level: 'silent', destination: silent }).fatal('dropped');
+  t.equal(silent.text(), '');
+});
+
+t.test('header objects and credential-named fields are censored', async (t) => {
+  const capture = captureLog();
+  const log = createLogger({ destination: capture });
+  const secret = 'eyJhbGciOiJIUzI1NiJ9.secret-token-text';
+  const headers = { authorization: `Bearer ${secret}`, cookie: `access_token=${secret}` };
+  log.info({
+    headers,
+    req: { headers, method: 'GET' },
+    res: { headers: { 'set-cookie': secret }, statusCode: 200 },
+    err: { headers, message: 'upstream failed' },
+    request: { headers },
+    response: { headers },
+    authorization: secret,
+    cookie: secret,
+    'set-cookie': secret,
+    token: secret,
+    access_token: secret,
+    security_key: secret,
+    secret,
+    keep: 'visible',
+  });
+  t.notMatch(capture.text(), secret, 'the secret is nowhere in the line');
+  t.same(headers.authorization, `Bearer ${secret}`, 'the logged object itself is left intact');
+  t.match(capture.lines()[0], {
+    headers: REDACTED,
+    req: { headers: REDACTED, method: 'GET' },
+    res: { headers: REDACTED, statusCode: 200 },
+    err: { headers: REDACTED, message: 'upstream failed' },
+    request: { headers: REDACTED },
+    response: { headers: REDACTED },
+    authorization: REDACTED,
+    cookie: REDACTED,
+    'set-cookie': REDACTED,
+    token: REDACTED,
+    access_token: REDACTED,
+    security_key: REDACTED,
+    secret: REDACTED,
+    keep: 'visible',
+  });
+});
