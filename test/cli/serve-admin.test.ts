@@ -5,7 +5,14 @@
  */
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { httpCall, occupy, spawnScopegate, type Child } from '../fixtures/child.js';
+import {
+  canBind,
+  freePort,
+  httpCall,
+  occupy,
+  spawnScopegate,
+  type Child,
+} from '../fixtures/child.js';
 import { runCli } from '../fixtures/cli.js';
 import { parseMetrics, samplesOf, valueOf } from '../fixtures/observability.js';
 import { startRecordingUpstream } from '../fixtures/upstream.js';
@@ -132,4 +139,21 @@ t.test('an admin port in use: exit 1, one line naming admin, nothing left open',
       `^error: ${config.replace(/\./g, '\\.')} admin: listen EADDRINUSE: .*:${port}\nthe gateway did not start$`,
     ),
   );
+});
+
+t.test('an admin port in use with the embedded runtime: it is stopped again', async (t) => {
+  const port = await occupy(t);
+  const runtimePort = await freePort();
+  const dir = t.testdir({
+    'gateway.yaml': configText(`http://127.0.0.1:${runtimePort}`, [
+      'runtime: { db: ":memory:", agents: [{ id: a1, name: A }] }',
+    ])
+      .replace('admin: { host: 127.0.0.1, port: 0 }', `admin: { host: 127.0.0.1, port: ${port} }`)
+      .replace('timeout_ms: 5000 }', 'timeout_ms: 5000, embedded: true }'),
+  });
+  const r = await runCli(['serve', '--config', join(dir, 'gateway.yaml')]);
+  t.equal(r.code, 1);
+  t.match(r.out, /^bundled runtime listening on http:\/\/127\.0\.0\.1:\d+ \(loopback only\)$/);
+  t.match(r.err, /admin: listen EADDRINUSE/);
+  t.ok(await canBind(runtimePort, '127.0.0.1'), 'the runtime port is free again');
 });

@@ -156,7 +156,7 @@ t.test('/metrics after traffic: every series, labelled by pattern', async (t) =>
   t.equal(valueOf(t, samples, 'scopegate_token_cache_misses_total'), 2);
   t.equal(valueOf(t, samples, 'scopegate_token_cache_hits_total'), 3);
   t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'success' }), 0);
-  t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'failure' }), 0);
+  t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'error' }), 0);
 
   t.match(lines, [
     {
