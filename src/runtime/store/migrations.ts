@@ -5,6 +5,14 @@
  */
 import { RuntimeStoreError } from './errors.js';
 import type { SqliteDatabase } from './sqlite.js';
+import { APPROVALS_SCHEMA } from './schema/approvals.js';
+import { DAILY_METRICS_SCHEMA } from './schema/daily-metrics.js';
+import { EVALS_SCHEMA } from './schema/evals.js';
+import { KNOWLEDGE_SCHEMA } from './schema/knowledge.js';
+import { LEARNINGS_SCHEMA } from './schema/learnings.js';
+import { MEMORIES_SCHEMA } from './schema/memories.js';
+import { SCHEDULES_SCHEMA } from './schema/schedules.js';
+import { TRACES_SCHEMA } from './schema/traces.js';
 
 /** One schema step. Step `n` (1-based) moves the database from version `n - 1` to `n`. */
 export interface Migration {
@@ -105,6 +113,22 @@ export const MIGRATIONS: readonly Migration[] = [
     // then, which is what every session stored before this step reads as.
     sql: `ALTER TABLE sessions ADD COLUMN summary TEXT;`,
   },
+  // Step 5: schema/memories.ts
+  { version: 5, name: 'memories', sql: MEMORIES_SCHEMA },
+  // Step 6: schema/learnings.ts
+  { version: 6, name: 'learnings', sql: LEARNINGS_SCHEMA },
+  // Step 7: schema/knowledge.ts
+  { version: 7, name: 'knowledge', sql: KNOWLEDGE_SCHEMA },
+  // Step 8: schema/traces.ts
+  { version: 8, name: 'traces', sql: TRACES_SCHEMA },
+  // Step 9: schema/daily-metrics.ts
+  { version: 9, name: 'daily metrics', sql: DAILY_METRICS_SCHEMA },
+  // Step 10: schema/evals.ts
+  { version: 10, name: 'eval runs', sql: EVALS_SCHEMA },
+  // Step 11: schema/schedules.ts
+  { version: 11, name: 'schedules', sql: SCHEDULES_SCHEMA },
+  // Step 12: schema/approvals.ts
+  { version: 12, name: 'approvals', sql: APPROVALS_SCHEMA },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */
