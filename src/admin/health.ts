@@ -1,6 +1,6 @@
 /**
  * Readiness (`/readyz`): a config is loaded, the upstream answers, the service-account store is
- * open (when enabled). The upstream probe is cached briefly and shared by concurrent callers, so
+ * open (when enabled), and the keys of `auth.jwks_url` are held (when configured). The upstream probe is cached briefly and shared by concurrent callers, so
  * a storm of probes or scrapes costs the upstream one request per interval. Never throws.
  */
 import type { Dispatcher } from 'undici';
@@ -16,10 +16,12 @@ export interface ReadinessSubject {
   };
   /** The service-account API, null when `auth.service_accounts.enabled` is false. */
   readonly serviceAccounts: { readonly store: { readonly available: boolean } } | null;
+  /** The credential chain: its remote key set, when `auth.jwks_url` is configured. */
+  readonly chain: { readonly remoteJwks?: { ready(): boolean } | null };
 }
 
 /** Names of the checked parts, as `/readyz` reports them. */
-export type ReadinessPart = 'config' | 'upstream' | 'service_account_store';
+export type ReadinessPart = 'config' | 'upstream' | 'service_account_store' | 'jwks';
 
 /** The outcome of one readiness check. */
 export interface ReadinessReport {
@@ -108,6 +110,9 @@ export function createReadiness(options: ReadinessOptions): Readiness {
     if (state?.serviceAccounts != null) {
       mark('service_account_store', state.serviceAccounts.store.available);
     }
+    // Without its keys (never fetched, or held past their bound) every JWT would be refused.
+    const jwks = state?.chain.remoteJwks;
+    if (jwks != null) mark('jwks', jwks.ready());
     return { ready: failing.length === 0, checks, failing };
   };
 }

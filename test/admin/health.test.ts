@@ -54,8 +54,13 @@ function upstreamAt(t: Test, url: string): Upstream {
 function subject(
   upstream: Upstream,
   store: { available: boolean } | null = null,
+  jwks: { ready(): boolean } | null = null,
 ): ReadinessSubject {
-  return { upstream, serviceAccounts: store === null ? null : { store } };
+  return {
+    upstream,
+    serviceAccounts: store === null ? null : { store },
+    chain: { remoteJwks: jwks },
+  };
 }
 
 t.test('the probe: any answer below 500 is up; 5xx, refused or silent is down', async (t) => {
@@ -107,6 +112,23 @@ t.test('ready when config, upstream and store are fine; each failure is named', 
     { ready: true, checks: { config: 'ok', upstream: 'ok' }, failing: [] },
     'no store check when service accounts are off',
   );
+  let keysHeld = false;
+  current = subject(upstream, null, { ready: () => keysHeld });
+  t.same(
+    await readiness(),
+    {
+      ready: false,
+      checks: { config: 'ok', upstream: 'ok', jwks: 'failing' },
+      failing: ['jwks'],
+    },
+    'auth.jwks_url configured and no keys held yet: not ready',
+  );
+  keysHeld = true;
+  t.same(await readiness(), {
+    ready: true,
+    checks: { config: 'ok', upstream: 'ok', jwks: 'ok' },
+    failing: [],
+  });
   current = null;
   t.same(await readiness(), {
     ready: false,
