@@ -68,7 +68,7 @@ const RESPONSES: Json = {
   Unavailable: detailError('Feature not available'),
 };
 
-/** FastAPI-like operation ids: method and path, non-word characters as `_`. */
+/** Operation ids from method and path (`get_agents_agent_id`); `/` is `root`. */
 function withOperationIds(paths: Paths): Paths {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]): [string, PathItem] => [
@@ -76,7 +76,10 @@ function withOperationIds(paths: Paths): Paths {
       Object.fromEntries(
         Object.entries(item).map(([method, op]) => [
           method,
-          { ...op, operationId: `${method}${path.replace(/\W+/g, '_')}` },
+          {
+            ...op,
+            operationId: `${method}_${path.replace(/\W+/g, '_').replace(/^_|_$/g, '') || 'root'}`,
+          },
         ]),
       ),
     ]),
