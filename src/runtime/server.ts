@@ -16,6 +16,7 @@ import type { EngineDeps } from './engine/run.js';
 import { registerAguiRoutes } from './agui/route.js';
 import { HttpError } from './errors.js';
 import { createLiveCatalogue } from './live-catalogue.js';
+import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
 import { registerRunRoutes } from './routes/runs.js';
@@ -100,6 +101,10 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
       newId: parts.deps.newId,
     });
   }
+  registerOpenApiRoutes(app, {
+    a2aPrefix: parts.settings.a2a_prefix,
+    agui: catalogue.agui !== null,
+  });
   return app;
 }
 

@@ -1,0 +1,442 @@
+/**
+ * The OpenAPI schemas of the runtime's core records (RUNTIME_API.md §0, §2–§5, §12, §16): errors,
+ * the pagination envelope, the system routes, the catalogue, runs and their forms, sessions,
+ * components and A2A. Data only; fields the runtime may add later are allowed (no
+ * `additionalProperties: false`).
+ */
+import {
+  ANY,
+  arrayOf,
+  BOOLEAN,
+  EPOCH,
+  INTEGER,
+  ISO_TIME,
+  nullable,
+  NUMBER,
+  object,
+  OBJECT,
+  ref,
+  STRING,
+  type Json,
+} from './parts.js';
+
+const NSTRING = nullable(STRING);
+const KIND = { type: 'string', enum: ['agent', 'team', 'workflow'] };
+const RUN_STATUS = {
+  type: 'string',
+  enum: ['PENDING', 'RUNNING', 'COMPLETED', 'PAUSED', 'CANCELLED', 'ERROR', 'REGENERATED'],
+};
+/** A form boolean: `true/false/1/0/yes/no/on/off`. */
+const FORM_BOOLEAN = (fallback: boolean): Json => ({ type: 'boolean', default: fallback });
+/** A form field carrying JSON text. */
+const FORM_JSON = (description: string): Json => ({ type: 'string', description });
+
+const RUN_FORM_FIELDS: Json = {
+  message: { type: 'string', description: 'The input' },
+  stream: FORM_BOOLEAN(true),
+  session_id: { type: 'string', description: 'Empty or absent: a new session' },
+  user_id: STRING,
+  background: FORM_BOOLEAN(false),
+  session_state: FORM_JSON('JSON object'),
+  dependencies: FORM_JSON('JSON object'),
+  metadata: FORM_JSON('JSON object'),
+};
+
+const CONTINUE_FIELDS: Json = {
+  session_id: { type: 'string', description: 'Required' },
+  user_id: STRING,
+  stream: FORM_BOOLEAN(true),
+  background: FORM_BOOLEAN(false),
+};
+
+/** Core schemas by name. */
+export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
+  ErrorDetail: object({ detail: STRING }, ['detail']),
+  PaginationInfo: object(
+    {
+      page: INTEGER,
+      limit: INTEGER,
+      total_pages: INTEGER,
+      total_count: INTEGER,
+      search_time_ms: NUMBER,
+    },
+    ['page', 'limit', 'total_pages', 'total_count', 'search_time_ms'],
+  ),
+  Root: object({ name: STRING, id: STRING, version: STRING }, ['name', 'id', 'version']),
+  Health: object({ status: { const: 'ok' }, instantiated_at: ISO_TIME }, [
+    'status',
+    'instantiated_at',
+  ]),
+  Info: object(
+    {
+      os_id: STRING,
+      name: NSTRING,
+      agno_version: STRING,
+      agent_count: INTEGER,
+      team_count: INTEGER,
+      workflow_count: INTEGER,
+      mcp: object({ enabled: BOOLEAN, path: NSTRING, oauth: ANY }),
+      auth_mode: { type: 'string', enum: ['none', 'security_key', 'jwt'] },
+    },
+    ['os_id', 'agno_version', 'agent_count', 'team_count', 'workflow_count', 'auth_mode'],
+  ),
+  Status: object({ status: { const: 'available' } }, ['status']),
+  Config: object(
+    {
+      os_id: STRING,
+      description: STRING,
+      available_models: arrayOf(STRING),
+      os_database: STRING,
+      databases: arrayOf(STRING),
+      session: ref('DomainConfig'),
+      memory: ref('DomainConfig'),
+      learning: ref('DomainConfig'),
+      metrics: ref('DomainConfig'),
+      evals: ref('DomainConfig'),
+      traces: ref('DomainConfig'),
+      knowledge: OBJECT,
+      agents: arrayOf(OBJECT),
+      teams: arrayOf(OBJECT),
+      workflows: arrayOf(OBJECT),
+      interfaces: arrayOf(
+        object({ type: { type: 'string', enum: ['agui', 'a2a'] }, version: STRING, route: STRING }),
+      ),
+    },
+    ['os_id', 'databases'],
+  ),
+  DomainConfig: object({
+    dbs: arrayOf(
+      object({
+        db_id: STRING,
+        domain_config: object({ display_name: STRING }),
+        tables: arrayOf(STRING),
+      }),
+    ),
+  }),
+  Model: object({ id: STRING, provider: STRING }, ['id', 'provider']),
+  RegistryEntry: object(
+    { name: STRING, type: STRING, id: STRING, description: STRING, metadata: OBJECT },
+    ['name', 'type'],
+  ),
+  MigrateResponse: object({ message: STRING, failed: OBJECT }, ['message']),
+  AgentResponse: object(
+    {
+      id: STRING,
+      name: STRING,
+      db_id: STRING,
+      description: STRING,
+      role: STRING,
+      is_factory: BOOLEAN,
+      is_component: BOOLEAN,
+      current_version: INTEGER,
+      stage: STRING,
+      model: object({ name: STRING, model: STRING, provider: STRING }),
+      tools: object({ tools: arrayOf(OBJECT) }),
+      system_message: OBJECT,
+      metadata: OBJECT,
+    },
+    ['id', 'name'],
+  ),
+  TeamResponse: object(
+    {
+      id: STRING,
+      name: STRING,
+      db_id: STRING,
+      description: STRING,
+      is_factory: BOOLEAN,
+      is_component: BOOLEAN,
+      current_version: INTEGER,
+      stage: STRING,
+      mode: { type: 'string', enum: ['coordinate', 'route', 'broadcast', 'tasks'] },
+      members: arrayOf({ anyOf: [ref('AgentResponse'), ref('TeamResponse')] }),
+    },
+    ['id', 'name'],
+  ),
+  WorkflowResponse: object(
+    {
+      id: STRING,
+      name: STRING,
+      db_id: STRING,
+      description: STRING,
+      is_factory: BOOLEAN,
+      is_component: BOOLEAN,
+      current_version: INTEGER,
+      stage: STRING,
+      workflow_agent: BOOLEAN,
+      steps: arrayOf(object({ name: STRING, step_type: STRING, description: STRING })),
+    },
+    ['id', 'name'],
+  ),
+  RunOutput: {
+    ...object(
+      {
+        run_id: STRING,
+        agent_id: STRING,
+        team_id: STRING,
+        workflow_id: STRING,
+        session_id: STRING,
+        user_id: STRING,
+        content: { anyOf: [STRING, OBJECT] },
+        content_type: STRING,
+        status: RUN_STATUS,
+        messages: arrayOf(OBJECT),
+        metrics: OBJECT,
+        tools: arrayOf(OBJECT),
+        requirements: arrayOf(OBJECT),
+        events: arrayOf(OBJECT),
+        created_at: EPOCH,
+      },
+      ['run_id', 'session_id', 'status'],
+    ),
+    description: 'An agent, team or workflow run output (RUNTIME_API.md §4.3)',
+  },
+  RunSchema: {
+    ...object(
+      {
+        run_id: STRING,
+        parent_run_id: NSTRING,
+        agent_id: NSTRING,
+        team_id: NSTRING,
+        workflow_id: NSTRING,
+        user_id: NSTRING,
+        status: RUN_STATUS,
+        run_input: NSTRING,
+        content: ANY,
+        metrics: ANY,
+        messages: ANY,
+        tools: ANY,
+        events: ANY,
+        created_at: ISO_TIME,
+      },
+      ['run_id'],
+    ),
+    description: 'A stored run as sessions list it (RunSchema, TeamRunSchema, WorkflowRunSchema)',
+  },
+  BackgroundRun: object(
+    {
+      run_id: STRING,
+      session_id: STRING,
+      status: { type: 'string', enum: ['PENDING', 'RUNNING'] },
+    },
+    ['run_id', 'session_id', 'status'],
+  ),
+  RunForm: object(
+    {
+      ...RUN_FORM_FIELDS,
+      files: arrayOf({ type: 'string', format: 'binary' }),
+      version: { type: 'string', description: 'Component config version to run' },
+    },
+    ['message'],
+  ),
+  AgentContinueForm: object({
+    tools: FORM_JSON('JSON array of ToolExecution objects'),
+    input: STRING,
+    continue_from: { type: 'string', default: 'end', description: 'end, last_user or an index' },
+    fork: FORM_BOOLEAN(false),
+    regenerate: FORM_BOOLEAN(false),
+    ...CONTINUE_FIELDS,
+  }),
+  TeamContinueForm: object({
+    requirements: FORM_JSON('JSON array of RunRequirement objects'),
+    ...CONTINUE_FIELDS,
+  }),
+  WorkflowContinueForm: object({
+    step_requirements: FORM_JSON('JSON array of StepRequirement objects'),
+    ...CONTINUE_FIELDS,
+  }),
+  SessionSchema: object(
+    {
+      session_id: STRING,
+      session_name: NSTRING,
+      session_state: ANY,
+      session_type: KIND,
+      user_id: NSTRING,
+      agent_id: NSTRING,
+      team_id: NSTRING,
+      workflow_id: NSTRING,
+      session_summary: ANY,
+      metrics: ANY,
+      total_tokens: nullable(INTEGER),
+      metadata: ANY,
+      created_at: ISO_TIME,
+      updated_at: ISO_TIME,
+    },
+    ['session_id'],
+  ),
+  SessionDetail: {
+    ...object(
+      {
+        session_id: STRING,
+        session_name: NSTRING,
+        user_id: NSTRING,
+        agent_id: NSTRING,
+        team_id: NSTRING,
+        workflow_id: NSTRING,
+        session_state: ANY,
+        session_summary: ANY,
+        metadata: ANY,
+        chat_history: arrayOf(OBJECT),
+        created_at: ISO_TIME,
+        updated_at: ISO_TIME,
+      },
+      ['session_id'],
+    ),
+    description: 'An agent, team or workflow session in detail',
+  },
+  SessionCreate: object({
+    session_id: STRING,
+    session_name: STRING,
+    session_state: OBJECT,
+    metadata: OBJECT,
+    user_id: STRING,
+    agent_id: STRING,
+    team_id: STRING,
+    workflow_id: STRING,
+  }),
+  SessionRename: object({ session_name: STRING }, ['session_name']),
+  SessionUpdate: object({
+    session_name: STRING,
+    session_state: OBJECT,
+    metadata: OBJECT,
+    summary: object({ summary: STRING, topics: arrayOf(STRING), updated_at: STRING }, ['summary']),
+  }),
+  SessionsDelete: object(
+    {
+      session_ids: { type: 'array', items: STRING, minItems: 1 },
+      session_types: { type: 'array', items: KIND, minItems: 1 },
+    },
+    ['session_ids', 'session_types'],
+  ),
+  ComponentResponse: object(
+    {
+      component_id: STRING,
+      component_type: KIND,
+      name: STRING,
+      description: STRING,
+      current_version: INTEGER,
+      metadata: OBJECT,
+      created_at: EPOCH,
+      updated_at: EPOCH,
+    },
+    ['component_id', 'component_type', 'name'],
+  ),
+  ComponentConfigResponse: object(
+    {
+      component_id: STRING,
+      version: INTEGER,
+      label: STRING,
+      stage: { type: 'string', enum: ['draft', 'published'] },
+      config: OBJECT,
+      notes: STRING,
+      created_at: EPOCH,
+      updated_at: EPOCH,
+    },
+    ['component_id', 'version', 'stage'],
+  ),
+  ComponentCreate: object(
+    {
+      name: STRING,
+      component_id: STRING,
+      component_type: KIND,
+      description: NSTRING,
+      metadata: nullable(OBJECT),
+      config: OBJECT,
+      label: NSTRING,
+      stage: { type: 'string', enum: ['draft', 'published'], default: 'draft' },
+      notes: NSTRING,
+      set_current: { type: 'boolean', default: true },
+    },
+    ['name', 'component_type'],
+  ),
+  EntityCreate: {
+    ...object(
+      {
+        name: STRING,
+        component_id: STRING,
+        description: NSTRING,
+        metadata: nullable(OBJECT),
+        config: OBJECT,
+        label: NSTRING,
+        stage: { type: 'string', enum: ['draft', 'published'], default: 'draft' },
+        notes: NSTRING,
+        set_current: { type: 'boolean', default: true },
+      },
+      ['name'],
+    ),
+    description: 'ComponentCreate without component_type (fixed by the route)',
+  },
+  ComponentUpdate: object({
+    name: STRING,
+    description: NSTRING,
+    component_type: KIND,
+    metadata: nullable(OBJECT),
+    current_version: INTEGER,
+  }),
+  ConfigCreate: object(
+    {
+      config: OBJECT,
+      version: INTEGER,
+      label: NSTRING,
+      stage: { type: 'string', enum: ['draft', 'published'], default: 'draft' },
+      notes: NSTRING,
+      links: arrayOf(OBJECT),
+      set_current: { type: 'boolean', default: true },
+    },
+    ['config'],
+  ),
+  ConfigUpdate: object({
+    config: OBJECT,
+    label: NSTRING,
+    stage: { type: 'string', enum: ['draft', 'published'] },
+    notes: NSTRING,
+    links: arrayOf(OBJECT),
+  }),
+  AgentCard: object(
+    {
+      name: STRING,
+      description: STRING,
+      url: STRING,
+      version: STRING,
+      protocolVersion: STRING,
+      preferredTransport: STRING,
+      capabilities: OBJECT,
+      defaultInputModes: arrayOf(STRING),
+      defaultOutputModes: arrayOf(STRING),
+      skills: arrayOf(OBJECT),
+      supportsAuthenticatedExtendedCard: BOOLEAN,
+    },
+    ['name', 'url', 'version', 'protocolVersion'],
+  ),
+  JsonRpcRequest: {
+    ...object(
+      {
+        jsonrpc: { const: '2.0' },
+        id: { anyOf: [STRING, INTEGER] },
+        method: STRING,
+        params: OBJECT,
+      },
+      ['jsonrpc', 'id', 'params'],
+    ),
+    description: 'An A2A JSON-RPC 2.0 request (message/send, message/stream, tasks/get, …)',
+  },
+  JsonRpcResponse: object(
+    { jsonrpc: { const: '2.0' }, id: { anyOf: [STRING, INTEGER] }, result: ref('A2ATask') },
+    ['jsonrpc', 'id', 'result'],
+  ),
+  A2ATask: object(
+    {
+      kind: { const: 'task' },
+      id: STRING,
+      contextId: STRING,
+      status: object({
+        state: {
+          type: 'string',
+          enum: ['submitted', 'working', 'completed', 'failed', 'canceled'],
+        },
+      }),
+      history: arrayOf(OBJECT),
+      artifacts: arrayOf(OBJECT),
+    },
+    ['kind', 'id', 'status'],
+  ),
+};
