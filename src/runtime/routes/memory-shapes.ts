@@ -37,7 +37,8 @@ export const optimizeBody = z.object({
 /** pydantic's words for a string or list outside its length bounds. */
 function lengthDetail(issue: z.core.$ZodIssue): ValidationDetail | null {
   if (issue.code !== 'too_small' && issue.code !== 'too_big') return null;
-  const loc = ['body', ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+  // Length limits sit on named fields only (never inside a list), so every step is a name.
+  const loc = ['body', ...issue.path.map(String)];
   const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
   if (issue.origin === 'array') {
     const length = (issue.input as unknown[]).length;
