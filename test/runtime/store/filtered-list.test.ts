@@ -2,12 +2,12 @@
  * The filtered list reader behind the memory and learning stores: only whitelisted sort columns
  * ever reach the SQL text, only filters with a value apply, and statements are reused.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createFilteredList } from '../../../src/runtime/store/filtered-list.js';
 import { Sqlite } from '../../../src/runtime/store/sqlite.js';
 
 /** An in-memory table of five rows: id 1..5, kind a/b alternating. */
-function list(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+function list(t: Test) {
   const db = new Sqlite(':memory:');
   t.teardown(() => db.close());
   db.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, kind TEXT NOT NULL) STRICT');
