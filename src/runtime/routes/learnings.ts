@@ -114,24 +114,26 @@ export function registerLearningRoutes(
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     const caller = callerOf(request.headers);
     checkNamedUser(caller, body.user_id, 'Cannot create learnings for another user');
-    const now = nowSeconds();
-    const learning: LearningRecord = {
-      learning_id: '',
+    const identity = {
       learning_type: body.learning_type,
-      namespace: body.namespace ?? null,
       // (ours) a confined caller's learning is its own: it could not change a shared one later.
       user_id: caller.scopedUserId ?? body.user_id ?? null,
-      agent_id: body.agent_id ?? null,
-      team_id: body.team_id ?? null,
       session_id: body.session_id ?? null,
+      namespace: body.namespace ?? null,
       entity_id: body.entity_id ?? null,
       entity_type: body.entity_type ?? null,
+    };
+    const now = nowSeconds();
+    const learning: LearningRecord = {
+      ...identity,
+      learning_id: learningIdOf(identity) ?? deps.newId(),
+      agent_id: body.agent_id ?? null,
+      team_id: body.team_id ?? null,
       content: body.content,
       metadata: body.metadata ?? null,
       created_at: now,
       updated_at: now,
     };
-    learning.learning_id = learningIdOf(learning) ?? deps.newId();
     if (!store.insert(learning)) {
       throw new HttpError(
         409,
