@@ -19,6 +19,8 @@ import { createLiveCatalogue } from './live-catalogue.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
+import { registerLearningRoutes } from './routes/learnings.js';
+import { registerMemoryRoutes } from './routes/memories.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -85,6 +87,8 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
+  registerMemoryRoutes(app, parts.store.memories, 'runtime-db', parts.deps);
+  registerLearningRoutes(app, parts.store.learnings, 'runtime-db', parts.deps);
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,

@@ -6,6 +6,8 @@
 import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
 import { RuntimeStoreError } from './errors.js';
+import { createLearningStore, type LearningStore } from './learnings.js';
+import { createMemoryStore, type MemoryStore } from './memories.js';
 import { migrate } from './migrations.js';
 import type {
   RunRecord,
@@ -32,6 +34,10 @@ export interface RuntimeStore {
   readonly path: string;
   /** Agents, teams and workflows defined through the API, in the same database. */
   readonly components: ComponentStore;
+  /** User memories (RUNTIME_API §6), in the same database. */
+  readonly memories: MemoryStore;
+  /** Learnings (RUNTIME_API §7), in the same database. */
+  readonly learnings: LearningStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -243,6 +249,8 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
   return Object.freeze({
     path,
     components: createComponentStore(db),
+    memories: createMemoryStore(db),
+    learnings: createLearningStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);

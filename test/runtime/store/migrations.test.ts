@@ -48,6 +48,11 @@ t.test('a fresh database is brought to the latest version', async (t) => {
   t.equal(schemaVersion(db), MIGRATIONS.length);
   t.same(objects(db), [
     'index components_by_created',
+    'index learnings_by_type_updated',
+    'index learnings_by_updated',
+    'index learnings_by_user_updated',
+    'index memories_by_updated',
+    'index memories_by_user_updated',
     'index runs_by_session',
     'index sessions_by_component',
     'index sessions_by_created',
@@ -56,6 +61,8 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'index sessions_by_user_updated',
     'table component_configs',
     'table components',
+    'table learnings',
+    'table memories',
     'table runs',
     'table sessions',
   ]);

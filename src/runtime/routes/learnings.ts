@@ -1,0 +1,198 @@
+/**
+ * Learnings (RUNTIME_API.md §7): list, create, read, update, delete, and the per-user listing
+ * and delete. A confined caller (`scoped_user_id`, §1) sees its own learnings and the ownerless
+ * (shared) ones, is refused (403) when it names another user, finds another user's learning
+ * missing (404), and may not change a shared one (403). Never checks scopes: the gateway did.
+ */
+import type { FastifyInstance } from 'fastify';
+import { callerOf, type Caller } from '../caller.js';
+import { HttpError } from '../errors.js';
+import {
+  LEARNING_SORTS,
+  type LearningFilter,
+  type LearningRecord,
+  type LearningStore,
+} from '../store/learnings.js';
+import { parseBody } from '../validation.js';
+import {
+  createLearningBody,
+  learningIdOf,
+  learningResponse,
+  updateLearningBody,
+} from './learning-shapes.js';
+import { listParams, pageParams, paginated } from './list-query.js';
+import { checkDatabase } from './query.js';
+import { scalarQuery, type RawQuery } from './session-lookup.js';
+
+/** Query parameter → store filter of GET /learnings (user_id is handled apart). */
+const FILTERS: readonly (readonly [string, LearningFilter])[] = [
+  ['learning_type', 'learningType'],
+  ['agent_id', 'agentId'],
+  ['team_id', 'teamId'],
+  ['session_id', 'sessionId'],
+  ['namespace', 'namespace'],
+  ['entity_id', 'entityId'],
+  ['entity_type', 'entityType'],
+];
+
+type OneLearning = { Params: { id: string }; Querystring: RawQuery };
+
+/**
+ * The user a confined caller may name: none, or itself; another is 403 `detail`. Unconfined
+ * callers may name anyone.
+ */
+function checkNamedUser(caller: Caller, userId: string | null | undefined, detail: string): void {
+  const scoped = caller.scopedUserId;
+  if (scoped !== null && userId !== undefined && userId !== null && userId !== scoped) {
+    throw new HttpError(403, detail);
+  }
+}
+
+/** Registers every learning route. */
+export function registerLearningRoutes(
+  app: FastifyInstance,
+  store: LearningStore,
+  dbId: string,
+  deps: { readonly clock: { now(): number }; readonly newId: () => string },
+): void {
+  const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
+
+  /** The learning as `caller` may see it: another owner's is missing, a shared one is not. */
+  function visible(id: string, caller: Caller): LearningRecord {
+    const learning = store.get(id);
+    const scoped = caller.scopedUserId;
+    if (
+      learning === null ||
+      (scoped !== null && learning.user_id !== null && learning.user_id !== scoped)
+    ) {
+      throw new HttpError(404, 'Learning not found');
+    }
+    return learning;
+  }
+
+  /** The learning as `caller` may change it: a confined caller never changes a shared one. */
+  function writable(id: string, caller: Caller): LearningRecord {
+    const learning = visible(id, caller);
+    if (caller.scopedUserId !== null && learning.user_id === null) {
+      throw new HttpError(
+        403,
+        'Only admins can modify learnings that have no owner (user_id is null)',
+      );
+    }
+    return learning;
+  }
+
+  app.get<{ Querystring: RawQuery }>('/learnings', async (request) => {
+    const q = scalarQuery(request.query);
+    const params = listParams(q, {
+      defaultLimit: 100,
+      maxLimit: 1000,
+      sorts: LEARNING_SORTS,
+      defaultSort: 'updated_at',
+    });
+    checkDatabase(dbId, q.db_id);
+    const caller = callerOf(request.headers);
+    checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
+    const filters: Partial<Record<LearningFilter, string>> = {};
+    for (const [name, filter] of FILTERS) {
+      const value = q[name];
+      if (value !== undefined) filters[filter] = value;
+    }
+    if (q.user_id !== undefined) filters.userId = q.user_id;
+    // A confined caller asking for no one in particular sees its own and the shared ones.
+    const visibleTo = q.user_id === undefined ? caller.scopedUserId : null;
+    const { rows, total } = store.list({
+      ...params,
+      filters,
+      ...(visibleTo === null ? {} : { visibleTo }),
+    });
+    return paginated(rows.map(learningResponse), params.page, params.limit, total);
+  });
+
+  app.post<{ Querystring: RawQuery }>('/learnings', async (request, reply) => {
+    const body = parseBody(createLearningBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const caller = callerOf(request.headers);
+    checkNamedUser(caller, body.user_id, 'Cannot create learnings for another user');
+    const identity = {
+      learning_type: body.learning_type,
+      // (ours) a confined caller's learning is its own: it could not change a shared one later.
+      user_id: caller.scopedUserId ?? body.user_id ?? null,
+      session_id: body.session_id ?? null,
+      namespace: body.namespace ?? null,
+      entity_id: body.entity_id ?? null,
+      entity_type: body.entity_type ?? null,
+    };
+    const now = nowSeconds();
+    const learning: LearningRecord = {
+      ...identity,
+      learning_id: learningIdOf(identity) ?? deps.newId(),
+      agent_id: body.agent_id ?? null,
+      team_id: body.team_id ?? null,
+      content: body.content,
+      metadata: body.metadata ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    if (!store.insert(learning)) {
+      throw new HttpError(
+        409,
+        `Learning '${learning.learning_id}' already exists. ` +
+          `Use PATCH /learnings/${learning.learning_id} to update it.`,
+      );
+    }
+    return reply.code(201).send(learningResponse(learning));
+  });
+
+  app.get<{ Querystring: RawQuery }>('/learnings/users', async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = pageParams(q, 20, 1000);
+    checkDatabase(dbId, q.db_id);
+    const caller = callerOf(request.headers);
+    checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
+    const { rows, total } = store.users({
+      userId: caller.scopedUserId ?? q.user_id,
+      learningType: q.learning_type,
+      page,
+      limit,
+    });
+    return paginated(rows, page, limit, total);
+  });
+
+  app.delete<{ Params: { user_id: string }; Querystring: RawQuery }>(
+    '/learnings/users/:user_id',
+    async (request, reply) => {
+      const q = scalarQuery(request.query);
+      checkDatabase(dbId, q.db_id);
+      const userId = request.params.user_id;
+      checkNamedUser(callerOf(request.headers), userId, 'Cannot delete learnings for another user');
+      store.deleteUser(userId, q.learning_type);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get<OneLearning>('/learnings/:id', async (request) => {
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    return learningResponse(visible(request.params.id, callerOf(request.headers)));
+  });
+
+  app.patch<OneLearning>('/learnings/:id', async (request) => {
+    const body = parseBody(updateLearningBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const learning = writable(request.params.id, callerOf(request.headers));
+    const updated: LearningRecord = {
+      ...learning,
+      content: body.content ?? learning.content,
+      metadata: body.metadata === undefined ? learning.metadata : body.metadata,
+      updated_at: nowSeconds(),
+    };
+    store.update(updated);
+    return learningResponse(updated);
+  });
+
+  app.delete<OneLearning>('/learnings/:id', async (request, reply) => {
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    store.delete(writable(request.params.id, callerOf(request.headers)).learning_id);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * User memories (RUNTIME_API.md §6): list, create, read, replace and delete, each confined to
+ * the caller's `scoped_user_id` when the gateway set one (§1): another user's memory looks
+ * missing (404, or a 204 that deletes nothing). Topics, stats and optimization are registered
+ * from memory-insights.ts. Never checks scopes: the gateway did.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../shared/clock.js';
+import { callerOf, type Caller } from '../caller.js';
+import { HttpError } from '../errors.js';
+import { MEMORY_SORTS, type MemoryRecord, type MemoryStore } from '../store/memories.js';
+import { listParams, paginated } from './list-query.js';
+import { registerMemoryInsightRoutes } from './memory-insights.js';
+import { bulkDeleteBody, memoryBody, memorySchema, parseMemoryBody } from './memory-shapes.js';
+import { checkDatabase } from './query.js';
+import { scalarQuery, type RawQuery } from './session-lookup.js';
+
+/** What the memory routes take from the runtime besides the store. */
+export interface MemoryDeps {
+  readonly clock: Clock;
+  /** A new memory id (a uuid in production, a counter in tests). */
+  readonly newId: () => string;
+}
+
+type OneMemory = { Params: { id: string }; Querystring: RawQuery };
+
+/**
+ * Who a written memory belongs to: the confined principal, else the context's user, else the
+ * body's `user_id` (Agno's order); `null` when none is known.
+ */
+export function memoryUserOf(caller: Caller, bodyUserId: string | null | undefined): string | null {
+  if (caller.scopedUserId !== null) return caller.scopedUserId;
+  if (caller.userId !== null && caller.userId !== '') return caller.userId;
+  return bodyUserId ?? null;
+}
+
+/** The topics query parameter: comma-separated, blanks dropped. */
+function topicsQuery(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(',')
+    .map((topic) => topic.trim())
+    .filter((topic) => topic !== '');
+}
+
+/** Registers every memory route. */
+export function registerMemoryRoutes(
+  app: FastifyInstance,
+  store: MemoryStore,
+  dbId: string,
+  deps: MemoryDeps,
+): void {
+  const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
+
+  app.get<{ Querystring: RawQuery }>('/memories', async (request) => {
+    const q = scalarQuery(request.query);
+    const params = listParams(q, {
+      defaultLimit: 20,
+      maxLimit: 1000,
+      sorts: MEMORY_SORTS,
+      defaultSort: 'updated_at',
+    });
+    checkDatabase(dbId, q.db_id);
+    // A confined caller sees its own memories, whatever user_id it asks for.
+    const userId = callerOf(request.headers).scopedUserId ?? q.user_id;
+    const topics = topicsQuery(q.topics);
+    const { rows, total } = store.list({
+      ...params,
+      ...(userId === undefined ? {} : { userId }),
+      ...(q.agent_id === undefined ? {} : { agentId: q.agent_id }),
+      ...(q.team_id === undefined ? {} : { teamId: q.team_id }),
+      ...(topics === undefined ? {} : { topics }),
+      ...(q.search_content === undefined ? {} : { contains: q.search_content }),
+    });
+    return paginated(rows.map(memorySchema), params.page, params.limit, total);
+  });
+
+  app.post<{ Querystring: RawQuery }>('/memories', async (request) => {
+    const body = parseMemoryBody(memoryBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const userId = memoryUserOf(callerOf(request.headers), body.user_id);
+    if (userId === null) throw new HttpError(400, 'User ID is required');
+    const now = nowSeconds();
+    const memory: MemoryRecord = {
+      memory_id: deps.newId(),
+      memory: body.memory,
+      topics: body.topics ?? [],
+      user_id: userId,
+      agent_id: null,
+      team_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    store.put(memory);
+    return memorySchema(memory);
+  });
+
+  app.get<OneMemory>('/memories/:id', async (request) => {
+    const q = scalarQuery(request.query);
+    checkDatabase(dbId, q.db_id);
+    const owner = callerOf(request.headers).scopedUserId ?? q.user_id;
+    const memory = store.get(request.params.id);
+    if (memory === null || (owner !== undefined && memory.user_id !== owner)) {
+      throw new HttpError(404, `Memory with ID ${request.params.id} not found`);
+    }
+    return memorySchema(memory);
+  });
+
+  app.patch<OneMemory>('/memories/:id', async (request) => {
+    const body = parseMemoryBody(memoryBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const caller = callerOf(request.headers);
+    const userId = memoryUserOf(caller, body.user_id);
+    if (userId === null) throw new HttpError(400, 'User ID is required');
+    const memory = store.get(request.params.id);
+    // (ours) an unknown id is 404 for everyone; Agno's upsert would create it.
+    if (
+      memory === null ||
+      (caller.scopedUserId !== null && memory.user_id !== caller.scopedUserId)
+    ) {
+      throw new HttpError(404, 'Memory not found');
+    }
+    const updated: MemoryRecord = {
+      ...memory,
+      memory: body.memory,
+      topics: body.topics ?? [],
+      user_id: userId,
+      updated_at: nowSeconds(),
+    };
+    store.put(updated);
+    return memorySchema(updated);
+  });
+
+  app.delete<OneMemory>('/memories/:id', async (request, reply) => {
+    const q = scalarQuery(request.query);
+    checkDatabase(dbId, q.db_id);
+    // One conditional delete: another user's memory is simply not matched (204, no-op).
+    store.delete([request.params.id], callerOf(request.headers).scopedUserId ?? q.user_id);
+    return reply.code(204).send();
+  });
+
+  app.delete<{ Querystring: RawQuery }>('/memories', async (request, reply) => {
+    const body = parseMemoryBody(bulkDeleteBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const owner = callerOf(request.headers).scopedUserId ?? body.user_id ?? undefined;
+    store.delete(body.memory_ids, owner);
+    return reply.code(204).send();
+  });
+
+  registerMemoryInsightRoutes(app, store, dbId, deps);
+}

@@ -1,0 +1,77 @@
+/**
+ * What the memory routes say about memories as a whole (RUNTIME_API.md §6): the distinct topics,
+ * per-user stats, and `POST /optimize-memories`, which joins one user's memories into one summary
+ * offline (§17). A confined caller (`scoped_user_id`, §1) only ever sees and optimizes its own.
+ * Never checks scopes: the gateway did.
+ */
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../caller.js';
+import { HttpError } from '../errors.js';
+import { optimizeMemories } from '../memory-optimizer.js';
+import type { MemoryRecord, MemoryStore } from '../store/memories.js';
+import { iso } from './session-schemas.js';
+import { pageParams, paginated } from './list-query.js';
+import { memorySchema, optimizeBody, parseMemoryBody } from './memory-shapes.js';
+import { checkDatabase } from './query.js';
+import { scalarQuery, type RawQuery } from './session-lookup.js';
+
+/** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
+export function registerMemoryInsightRoutes(
+  app: FastifyInstance,
+  store: MemoryStore,
+  dbId: string,
+  deps: { readonly clock: { now(): number }; readonly newId: () => string },
+): void {
+  app.get<{ Querystring: RawQuery }>('/memory_topics', async (request) => {
+    const q = scalarQuery(request.query);
+    checkDatabase(dbId, q.db_id);
+    return store.topics(callerOf(request.headers).scopedUserId ?? q.user_id);
+  });
+
+  app.get<{ Querystring: RawQuery }>('/user_memory_stats', async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = pageParams(q, 20, 1000);
+    checkDatabase(dbId, q.db_id);
+    const userId = callerOf(request.headers).scopedUserId ?? q.user_id;
+    const { rows, total } = store.userStats(userId, page, limit);
+    const data = rows.map((row) => ({
+      user_id: row.user_id,
+      total_memories: row.total_memories,
+      last_memory_updated_at: iso(row.last_memory_updated_at),
+    }));
+    return paginated(data, page, limit, total);
+  });
+
+  app.post<{ Querystring: RawQuery }>('/optimize-memories', async (request) => {
+    const body = parseMemoryBody(optimizeBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    // A confined caller optimizes its own memories, whoever the body names.
+    const userId = callerOf(request.headers).scopedUserId ?? body.user_id;
+    const memories = store.ofUser(userId);
+    if (memories.length === 0) throw new HttpError(404, `No memories found for user ${userId}`);
+    const result = optimizeMemories(memories);
+    const now = Math.floor(deps.clock.now() / 1000);
+    const summary: MemoryRecord = {
+      memory_id: deps.newId(),
+      memory: result.memory,
+      topics: result.topics,
+      user_id: userId,
+      // The summary speaks for the user, not for any one agent or team.
+      agent_id: null,
+      team_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    // apply=false only reports what optimizing would do.
+    if (body.apply) store.replaceUser(userId, [summary]);
+    return {
+      memories: [memorySchema(summary)],
+      memories_before: result.memoriesBefore,
+      memories_after: result.memoriesAfter,
+      tokens_before: result.tokensBefore,
+      tokens_after: result.tokensAfter,
+      tokens_saved: result.tokensSaved,
+      reduction_percentage: result.reductionPercentage,
+    };
+  });
+}
