@@ -18,9 +18,11 @@ import { HttpError } from './errors.js';
 import { createLiveCatalogue } from './live-catalogue.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
+import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
+import { registerTraceRoutes } from './routes/traces.js';
 import { createRunService } from './run-service.js';
 import { openRuntimeStore, type RuntimeStore } from './store/store.js';
 
@@ -84,6 +86,8 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
+  registerTraceRoutes(app, parts.store, 'runtime-db');
+  registerMetricsRoutes(app, parts.store, 'runtime-db', parts.deps.clock);
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,
