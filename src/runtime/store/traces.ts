@@ -66,7 +66,7 @@ interface SpanRow extends Omit<SpanRecord, 'start_ms' | 'end_ms' | 'metadata'> {
   start_time: number;
   end_time: number;
   position: number;
-  metadata: string | null;
+  metadata: string;
 }
 
 function fromTraceRow(row: TraceRow): StoredTrace {
@@ -104,7 +104,7 @@ function fromSpanRow(row: SpanRow): SpanRecord {
     output: row.output,
     error: row.error,
     step_type: row.step_type,
-    metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
+    metadata: JSON.parse(row.metadata) as Record<string, unknown> | null,
   };
 }
 
@@ -152,7 +152,8 @@ export function createTraceStore(db: SqliteDatabase): TraceStore {
       putSpan.run({
         ...s,
         position,
-        metadata: s.metadata === null ? null : JSON.stringify(s.metadata),
+        // JSON `null` for none: the column is always JSON.
+        metadata: JSON.stringify(s.metadata),
       });
     });
   });

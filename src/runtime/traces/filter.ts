@@ -100,7 +100,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * Compiles a filter expression: a leaf `{op, key, value}`, `{op: "AND"|"OR", conditions}` or
+ * Compiles a filter expression (null: no condition): a leaf `{op, key, value}`, `{op: "AND"|"OR", conditions}` or
  * `{op: "NOT", condition}`.
  *
  * @throws {FilterError} for anything else, naming what is wrong
@@ -160,7 +160,7 @@ export function compileFilter(expression: unknown): SqlFilter {
     return `${column} ${COMPARISONS[op] as string} ?`;
   }
 
-  if (expression === undefined || expression === null) return { sql: '1', params: [] };
+  if (expression === null) return { sql: '1', params: [] };
   const sql = compile(expression, 1);
   return { sql, params };
 }

@@ -293,7 +293,7 @@ async function search(rt: TestRuntime, body: unknown, headers: Record<string, st
 t.test('POST /traces/search: every operator and combinator', async (t) => {
   const { rt, tool, bobRun, team, failed, flow } = await seeded(t);
   const ids = (...runs: Json[]) => runs.map((r) => r.run_id);
-  const cases: [string, unknown, unknown[]][] = [
+  const cases: [string, unknown, unknown[] | 'invalid'][] = [
     ['EQ', { op: 'EQ', key: 'agent_id', value: 'a2' }, ids(bobRun)],
     ['EQ null', { op: 'EQ', key: 'user_id', value: null }, ids(team)],
     ['NEQ', { op: 'NEQ', key: 'status', value: 'OK' }, ids(failed)],
@@ -376,6 +376,7 @@ t.test(
         '\'op\' must be one of EQ, NEQ, GT, GTE, LT, LTE, IN, CONTAINS, STARTSWITH, AND, OR, NOT, got "LIKE"',
       ],
       ['no op', { key: 'name' }, "'op' must be one of"],
+      ['key not a string', { op: 'EQ', key: 5, value: 'x' }, 'unknown key 5'],
       ['unknown key', { op: 'EQ', key: 'password', value: 'x' }, 'unknown key "password"'],
       ['key injection', { op: 'EQ', key: 'name; DROP TABLE traces', value: 'x' }, 'unknown key'],
       [

@@ -52,7 +52,12 @@ function span(trace: TraceRecord, name: string): SpanRecord {
 const parentName = (trace: TraceRecord, s: SpanRecord): string | undefined =>
   trace.spans.find((p) => p.span_id === s.parent_span_id)?.name;
 
-const ADD = { name: 'add', description: 'Adds.', parameters: { type: 'object', properties: {} } };
+const ADD = {
+  name: 'add',
+  description: 'Adds.',
+  parameters: { type: 'object', properties: {} },
+  external_execution: false,
+};
 
 t.test(
   'an agent run with a tool: root AGENT, an LLM span per model request, a TOOL span',

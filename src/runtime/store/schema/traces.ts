@@ -45,7 +45,7 @@ export const TRACES_SCHEMA = `
     output         TEXT,
     error          TEXT,
     step_type      TEXT,
-    metadata       TEXT
+    metadata       TEXT    NOT NULL
   ) STRICT;
   CREATE UNIQUE INDEX trace_spans_by_trace ON trace_spans (trace_id, position);
 `;
