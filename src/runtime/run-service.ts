@@ -17,6 +17,7 @@ import type { ToolResult } from './engine/request.js';
 import { HttpError } from './errors.js';
 import type { RunRecord, SessionRecord, SessionType } from './store/records.js';
 import type { RuntimeStore } from './store/store.js';
+import { recordTrace } from './traces/record.js';
 
 export type { PendingCall } from './engine/continue.js';
 export type { ToolResult } from './engine/request.js';
@@ -179,12 +180,15 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     session: SessionRecord,
     source: AsyncGenerator<RunEvent, RunResult, void>,
     cancel: { cancelled: boolean },
+    entity: Entity,
   ): ActiveRun {
+    // Every run, started or continued, records its trace (RUNTIME_API §11).
+    const traced = recordTrace(source, entity, record, store.traces, deps.clock);
     return {
       runId: record.run_id,
       sessionId: record.session_id,
       userId: record.user_id,
-      events: persisted(source, record, session, cancel),
+      events: persisted(traced, record, session, cancel),
       cancel: () => {
         cancel.cancelled = true;
       },
@@ -254,7 +258,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         },
         deps,
       );
-      return activeRun(record, session, source, cancel);
+      return activeRun(record, session, source, cancel, entity);
     },
 
     continue(ref, results) {
@@ -299,7 +303,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         },
         deps,
       );
-      return activeRun(record, session, source, cancel);
+      return activeRun(record, session, source, cancel, ref.entity);
     },
 
     cancel(ref) {

@@ -21,9 +21,11 @@ import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
 import { registerLearningRoutes } from './routes/learnings.js';
 import { registerMemoryRoutes } from './routes/memories.js';
+import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
+import { registerTraceRoutes } from './routes/traces.js';
 import { createRunService } from './run-service.js';
 import { openRuntimeStore, type RuntimeStore } from './store/store.js';
 
@@ -89,6 +91,8 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
   registerMemoryRoutes(app, parts.store.memories, 'runtime-db', parts.deps);
   registerLearningRoutes(app, parts.store.learnings, 'runtime-db', parts.deps);
+  registerTraceRoutes(app, parts.store, 'runtime-db');
+  registerMetricsRoutes(app, parts.store, 'runtime-db', parts.deps.clock);
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,

@@ -5,6 +5,7 @@
  */
 import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
+import { createDailyMetricsStore, type DailyMetricsStore } from './daily-metrics.js';
 import { RuntimeStoreError } from './errors.js';
 import { createLearningStore, type LearningStore } from './learnings.js';
 import { createMemoryStore, type MemoryStore } from './memories.js';
@@ -18,6 +19,7 @@ import type {
 } from './records.js';
 import { prepareSessionLists, type SessionQuery } from './session-list.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
+import { createTraceStore, type TraceStore } from './traces.js';
 
 export type { SessionQuery } from './session-list.js';
 
@@ -38,6 +40,10 @@ export interface RuntimeStore {
   readonly memories: MemoryStore;
   /** Learnings (RUNTIME_API §7), in the same database. */
   readonly learnings: LearningStore;
+  /** Run traces and their spans. */
+  readonly traces: TraceStore;
+  /** Per-day aggregates of sessions and runs. */
+  readonly dailyMetrics: DailyMetricsStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -251,6 +257,8 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     components: createComponentStore(db),
     memories: createMemoryStore(db),
     learnings: createLearningStore(db),
+    traces: createTraceStore(db),
+    dailyMetrics: createDailyMetricsStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);

@@ -59,12 +59,20 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'index sessions_by_updated',
     'index sessions_by_user_created',
     'index sessions_by_user_updated',
+    'index trace_spans_by_trace',
+    'index traces_by_run',
+    'index traces_by_session',
+    'index traces_by_start',
+    'index traces_by_user',
     'table component_configs',
     'table components',
+    'table daily_metrics',
     'table learnings',
     'table memories',
     'table runs',
     'table sessions',
+    'table trace_spans',
+    'table traces',
   ]);
 });
 

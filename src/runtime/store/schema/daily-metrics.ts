@@ -2,4 +2,22 @@
  * Migration step 9 (daily metrics): the tables of daily metrics aggregates (§9). Append-only once released: a later
  * change is a new step in ../migrations.ts, never an edit here.
  */
-export const DAILY_METRICS_SCHEMA = ``;
+// One row per UTC day (`date` is YYYY-MM-DD, so text order is date order), recomputed by
+// POST /metrics/refresh. Token and model metrics are JSON; times are epoch milliseconds.
+export const DAILY_METRICS_SCHEMA = `
+  CREATE TABLE daily_metrics (
+    date                    TEXT    NOT NULL PRIMARY KEY,
+    id                      TEXT    NOT NULL UNIQUE,
+    agent_runs_count        INTEGER NOT NULL,
+    agent_sessions_count    INTEGER NOT NULL,
+    team_runs_count         INTEGER NOT NULL,
+    team_sessions_count     INTEGER NOT NULL,
+    workflow_runs_count     INTEGER NOT NULL,
+    workflow_sessions_count INTEGER NOT NULL,
+    users_count             INTEGER NOT NULL,
+    token_metrics           TEXT    NOT NULL,
+    model_metrics           TEXT    NOT NULL,
+    created_at              INTEGER NOT NULL,
+    updated_at              INTEGER NOT NULL
+  ) STRICT;
+`;

@@ -1,0 +1,169 @@
+/**
+ * Traces (RUNTIME_API.md §11): the list, one trace or span, the filter schema, per-session stats
+ * and the DSL search, each confined to the caller's `scoped_user_id` when the gateway set one
+ * (§1). Query parameters become a filter expression compiled by traces/filter.ts, so every route
+ * reaches SQL the same, parameterised way. Never checks scopes: the gateway did.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { callerOf, type Caller } from '../caller.js';
+import { HttpError } from '../errors.js';
+import type { RuntimeStore } from '../store/store.js';
+import type { TraceCondition } from '../store/traces.js';
+import { compileFilter, FILTER_FIELDS, FilterError, parseZonedTime } from '../traces/filter.js';
+import { sessionStats, traceDetail, traceNode, traceSummary } from '../traces/shapes.js';
+import { validationDetails } from '../validation.js';
+import { boundedInt, checkDatabase } from './query.js';
+import { scalarQuery, type RawQuery } from './session-lookup.js';
+
+/** Limit of every trace page. */
+const MAX_LIMIT = 100;
+
+const searchBody = z.object({
+  filter: z.record(z.string(), z.unknown()).nullable().optional(),
+  group_by: z.enum(['run', 'session']).default('run'),
+  page: z.int().min(0).default(1),
+  limit: z.int().min(1).max(MAX_LIMIT).default(20),
+});
+
+type Expression = Record<string, unknown>;
+
+/** An equality per given query parameter, and the time bounds; null when none is given. */
+function queryExpression(
+  q: Readonly<Record<string, string | undefined>>,
+  keys: readonly string[],
+): Expression | null {
+  const conditions: Expression[] = keys
+    .filter((key) => q[key] !== undefined)
+    .map((key) => ({ op: 'EQ', key, value: q[key] }));
+  for (const [param, op, key] of [
+    ['start_time', 'GTE', 'start_time'],
+    ['end_time', 'LTE', 'end_time'],
+  ] as const) {
+    const value = q[param];
+    if (value === undefined) continue;
+    if (parseZonedTime(value) === null) {
+      throw new HttpError(
+        400,
+        `Invalid ${param} format. Use ISO 8601 format with a timezone (e.g. '2025-11-19T10:00:00Z')`,
+      );
+    }
+    conditions.push({ op, key, value });
+  }
+  return conditions.length === 0 ? null : { op: 'AND', conditions };
+}
+
+/** The caller's filter, AND-ed with its own user id when confined (RUNTIME_API §11). */
+function confined(caller: Caller, filter: Expression | null): TraceCondition {
+  const own =
+    caller.scopedUserId === null ? null : { op: 'EQ', key: 'user_id', value: caller.scopedUserId };
+  const both =
+    own === null ? filter : filter === null ? own : { op: 'AND', conditions: [own, filter] };
+  try {
+    return compileFilter(both);
+  } catch (error) {
+    throw new HttpError(400, `Invalid filter expression: ${(error as FilterError).message}`);
+  }
+}
+
+/** The pagination envelope. */
+function pageOf(data: unknown[], page: number, limit: number, total: number) {
+  return {
+    data,
+    meta: {
+      page,
+      limit,
+      total_pages: Math.ceil(total / limit),
+      total_count: total,
+      search_time_ms: 0,
+    },
+  };
+}
+
+/** Page and limit query parameters: 1-based (0 reads as 1), limit up to 100. */
+function paging(q: Readonly<Record<string, string | undefined>>): { page: number; limit: number } {
+  const limit = boundedInt(q.limit, 'limit', 20, MAX_LIMIT);
+  const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
+  return { page, limit };
+}
+
+/** Registers the trace routes. */
+export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, dbId: string): void {
+  const traces = store.traces;
+
+  app.get<{ Querystring: RawQuery }>('/traces', async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = paging(q);
+    checkDatabase(dbId, q.db_id);
+    const keys = [
+      'run_id',
+      'session_id',
+      'user_id',
+      'agent_id',
+      'team_id',
+      'workflow_id',
+      'status',
+    ];
+    const where = confined(callerOf(request.headers), queryExpression(q, keys));
+    const { rows, total } = traces.list(where, page, limit);
+    return pageOf(rows.map(traceSummary), page, limit, total);
+  });
+
+  app.get('/traces/filter-schema', async () => ({
+    fields: FILTER_FIELDS,
+    logical_operators: ['AND', 'OR'],
+  }));
+
+  app.get<{ Params: { trace_id: string }; Querystring: RawQuery }>(
+    '/traces/:trace_id',
+    async (request) => {
+      const q = scalarQuery(request.query);
+      checkDatabase(dbId, q.db_id);
+      const caller = callerOf(request.headers);
+      const trace = traces.get(request.params.trace_id);
+      // Another user's trace, or an ownerless one, looks missing to a confined caller.
+      if (
+        trace === null ||
+        (q.run_id !== undefined && trace.run_id !== q.run_id) ||
+        (caller.scopedUserId !== null && trace.user_id !== caller.scopedUserId)
+      ) {
+        throw new HttpError(404, 'Trace not found');
+      }
+      if (q.span_id !== undefined) {
+        const span = traces.span(q.span_id);
+        if (span === null || span.trace_id !== trace.trace_id) {
+          throw new HttpError(404, 'Span not found');
+        }
+        return traceNode(span);
+      }
+      return traceDetail(trace, traces.spans(trace.trace_id));
+    },
+  );
+
+  app.get<{ Querystring: RawQuery }>('/trace_session_stats', async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = paging(q);
+    checkDatabase(dbId, q.db_id);
+    const keys = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
+    const where = confined(callerOf(request.headers), queryExpression(q, keys));
+    const { rows, total } = traces.sessionStats(where, page, limit);
+    return pageOf(rows.map(sessionStats), page, limit, total);
+  });
+
+  app.post<{ Querystring: RawQuery }>('/traces/search', async (request) => {
+    const q = scalarQuery(request.query);
+    checkDatabase(dbId, q.db_id);
+    const parsed = searchBody.safeParse(request.body ?? {}, { reportInput: true });
+    if (!parsed.success) throw new HttpError(422, validationDetails('body', parsed.error.issues));
+    const { filter, group_by: groupBy, limit } = parsed.data;
+    const page = Math.max(parsed.data.page, 1);
+    const where = confined(callerOf(request.headers), filter ?? null);
+    if (groupBy === 'session') {
+      const { rows, total } = traces.sessionStats(where, page, limit);
+      return pageOf(rows.map(sessionStats), page, limit, total);
+    }
+    const { rows, total } = traces.list(where, page, limit);
+    const data = rows.map((trace) => traceDetail(trace, traces.spans(trace.trace_id)));
+    return pageOf(data, page, limit, total);
+  });
+}
