@@ -18,6 +18,8 @@ import { HttpError } from './errors.js';
 import { createLiveCatalogue } from './live-catalogue.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
+import { registerEvalRoutes } from './routes/evals.js';
+import { systemProbes, type EvalProbes } from './evals/performance.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -37,6 +39,8 @@ export interface RuntimeParts {
   readonly store: RuntimeStore;
   readonly deps: EngineDeps;
   readonly startedAt: Date;
+  /** Time and memory of performance evals; the process's own when absent. */
+  readonly evalProbes?: EvalProbes;
 }
 
 /** Builds the Fastify app (not listening). */
@@ -84,6 +88,13 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
+  registerEvalRoutes(app, {
+    catalogue,
+    store: parts.store.evals,
+    engine: parts.deps,
+    probes: parts.evalProbes ?? systemProbes,
+    dbId: 'runtime-db',
+  });
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,
