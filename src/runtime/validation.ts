@@ -34,6 +34,10 @@ export function validationDetails(
         return [{ type, loc, msg, input }];
       }
       case 'invalid_value': {
+        // A required enum that is absent: pydantic says missing, not which values it takes.
+        if (issue.input === undefined) {
+          return [{ type: 'missing', loc, msg: 'Field required', input: null }];
+        }
         const options = issue.values.map((v) => `'${String(v)}'`);
         const expected =
           options.length > 1

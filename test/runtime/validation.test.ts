@@ -204,3 +204,10 @@ t.test('bounds in pydantic words: numbers, strings, lists (singular and plural)'
 t.test('a bound of another kind of value keeps zod words', async (t) => {
   t.match(boundsOf({ set: new Set() }), [{ type: 'too_small', loc: ['body', 'set'] }]);
 });
+
+t.test('a required enum that is absent is missing', async (t) => {
+  const result = z.object({ kind: z.enum(['a', 'b']) }).safeParse({}, { reportInput: true });
+  t.same(validationDetails('body', result.error?.issues ?? []), [
+    { type: 'missing', loc: ['body', 'kind'], msg: 'Field required', input: null },
+  ]);
+});
