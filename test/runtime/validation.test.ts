@@ -14,6 +14,7 @@ const schema = z.strictObject({
   one: z.enum(['only']).optional(),
   d: z.date().optional(),
   short: z.string().min(3).optional(),
+  pattern: z.string().regex(/^a$/).optional(),
 });
 
 function detailsOf(body: unknown) {
@@ -63,6 +64,9 @@ t.test('each kind of issue', async (t) => {
       input: 'x',
       ctx: { min_length: 3 },
     },
+  ]);
+  t.match(detailsOf({ pattern: 'b' }), [
+    { type: 'invalid_format', loc: ['query', 'pattern'], input: 'b' },
   ]);
   t.same(detailsOf({ extra: 1, more: 2 }), [
     {
