@@ -12,6 +12,16 @@ import {
 const body = (fields: Record<string, unknown>) =>
   createEvalBody.parse({ agent_id: 'a1', input: 'q', ...fields });
 
+/** What `fn` throws. */
+function caught(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a throw');
+}
+
 /** The scoring of an agent-as-judge plan with `fields`. */
 function scoringOf(fields: Record<string, unknown>): unknown {
   const plan = evalPlanOf(body({ eval_type: 'agent_as_judge', criteria: 'k', ...fields }));
@@ -114,7 +124,12 @@ t.test('the field each eval type needs: absent, null or empty is a 400', async (
     ],
   ];
   for (const [name, fields, detail] of rows) {
-    t.throws(() => evalPlanOf(body(fields)), { status: 400, detail }, name);
+    t.throws(() => evalPlanOf(body(fields)), { name: 'Error', message: detail }, name);
+    t.match(
+      caught(() => evalPlanOf(body(fields))),
+      { status: 400, detail },
+      name,
+    );
   }
 });
 
