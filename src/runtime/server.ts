@@ -22,6 +22,8 @@ import { registerComponentRoutes } from './routes/components.js';
 import { registerLearningRoutes } from './routes/learnings.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
+import { registerEvalRoutes } from './routes/evals.js';
+import { systemProbes, type EvalProbes } from './evals/performance.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -42,6 +44,8 @@ export interface RuntimeParts {
   readonly store: RuntimeStore;
   readonly deps: EngineDeps;
   readonly startedAt: Date;
+  /** Time and memory of performance evals; the process's own when absent. */
+  readonly evalProbes?: EvalProbes;
 }
 
 /** Builds the Fastify app (not listening). */
@@ -93,6 +97,13 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   registerLearningRoutes(app, parts.store.learnings, 'runtime-db', parts.deps);
   registerTraceRoutes(app, parts.store, 'runtime-db');
   registerMetricsRoutes(app, parts.store, 'runtime-db', parts.deps.clock);
+  registerEvalRoutes(app, {
+    catalogue,
+    store: parts.store.evals,
+    engine: parts.deps,
+    probes: parts.evalProbes ?? systemProbes,
+    dbId: 'runtime-db',
+  });
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,

@@ -34,6 +34,10 @@ export function validationDetails(
         return [{ type, loc, msg, input }];
       }
       case 'invalid_value': {
+        // A required enum that is absent: pydantic says missing, not which values it takes.
+        if (issue.input === undefined) {
+          return [{ type: 'missing', loc, msg: 'Field required', input: null }];
+        }
         const options = issue.values.map((v) => `'${String(v)}'`);
         const expected =
           options.length > 1
@@ -43,6 +47,11 @@ export function validationDetails(
           { type: 'enum', loc, msg: `Input should be ${expected}`, input, ctx: { expected } },
         ];
       }
+      case 'too_small':
+      case 'too_big':
+        return [
+          boundDetail(issue, loc, input) ?? { type: issue.code, loc, msg: issue.message, input },
+        ];
       case 'unrecognized_keys':
         return issue.keys.map((key) => ({
           type: 'extra_forbidden',
@@ -54,6 +63,47 @@ export function validationDetails(
         return [{ type: issue.code, loc, msg: issue.message, input }];
     }
   });
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * pydantic's words for a number, string or list outside its bounds (`ge`/`gt`/`le`/`lt`,
+ * `min_length`/`max_length`); null for a bound of another kind of value.
+ */
+function boundDetail(
+  issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
+  loc: readonly (string | number)[],
+  input: unknown,
+): ValidationDetail | null {
+  const small = issue.code === 'too_small';
+  const limit = Number(small ? issue.minimum : issue.maximum);
+  switch (issue.origin) {
+    case 'number': {
+      const inclusive = issue.inclusive === true;
+      const key = small ? (inclusive ? 'ge' : 'gt') : inclusive ? 'le' : 'lt';
+      const words = `${small ? 'greater' : 'less'} than${inclusive ? ' or equal to' : ''}`;
+      const type = `${small ? 'greater' : 'less'}_than${inclusive ? '_equal' : ''}`;
+      return { type, loc, msg: `Input should be ${words} ${limit}`, input, ctx: { [key]: limit } };
+    }
+    case 'string': {
+      const key = small ? 'min_length' : 'max_length';
+      const msg = `String should have ${small ? 'at least' : 'at most'} ${plural(limit, 'character')}`;
+      const type = small ? 'string_too_short' : 'string_too_long';
+      return { type, loc, msg, input, ctx: { [key]: limit } };
+    }
+    case 'array': {
+      const actual = (input as readonly unknown[]).length;
+      const key = small ? 'min_length' : 'max_length';
+      const msg =
+        `List should have ${small ? 'at least' : 'at most'} ${plural(limit, 'item')} ` +
+        `after validation, not ${actual}`;
+      const ctx = { field_type: 'List', [key]: limit, actual_length: actual };
+      return { type: small ? 'too_short' : 'too_long', loc, msg, input, ctx };
+    }
+    default:
+      return null;
+  }
 }
 
 /** Parses a JSON body with `schema`; 422 with every problem otherwise. */

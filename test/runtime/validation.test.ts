@@ -14,6 +14,7 @@ const schema = z.strictObject({
   one: z.enum(['only']).optional(),
   d: z.date().optional(),
   short: z.string().min(3).optional(),
+  pattern: z.string().regex(/^a$/).optional(),
 });
 
 function detailsOf(body: unknown) {
@@ -55,7 +56,18 @@ t.test('each kind of issue', async (t) => {
     },
   ]);
   t.match(detailsOf({ d: 'x' }), [{ type: 'type_error', loc: ['query', 'd'], input: 'x' }]);
-  t.match(detailsOf({ short: 'x' }), [{ type: 'too_small', loc: ['query', 'short'], input: 'x' }]);
+  t.same(detailsOf({ short: 'x' }), [
+    {
+      type: 'string_too_short',
+      loc: ['query', 'short'],
+      msg: 'String should have at least 3 characters',
+      input: 'x',
+      ctx: { min_length: 3 },
+    },
+  ]);
+  t.match(detailsOf({ pattern: 'b' }), [
+    { type: 'invalid_format', loc: ['query', 'pattern'], input: 'b' },
+  ]);
   t.same(detailsOf({ extra: 1, more: 2 }), [
     {
       type: 'extra_forbidden',
@@ -82,4 +94,124 @@ t.test('parseBody: the value, or an HttpError 422', async (t) => {
   }
   t.ok(caught instanceof HttpError);
   t.match(caught, { status: 422, detail: [{ type: 'missing', loc: ['body'] }] });
+});
+
+const bounds = z.object({
+  ge: z.int().min(1).max(100).optional(),
+  gt: z.number().positive().lt(5).optional(),
+  text: z.string().min(1).max(1).optional(),
+  list: z.array(z.string()).min(1).max(2).optional(),
+  set: z.set(z.string()).min(1).optional(),
+});
+
+/** The 422 entries of `bounds` for `body`. */
+function boundsOf(body: unknown) {
+  const result = bounds.safeParse(body, { reportInput: true });
+  if (result.success) throw new Error('expected a failure');
+  return validationDetails('body', result.error.issues);
+}
+
+t.test('bounds in pydantic words: numbers, strings, lists (singular and plural)', async (t) => {
+  const rows: [name: string, body: Record<string, unknown>, detail: Record<string, unknown>][] = [
+    [
+      'ge',
+      { ge: 0 },
+      {
+        type: 'greater_than_equal',
+        loc: ['body', 'ge'],
+        msg: 'Input should be greater than or equal to 1',
+        input: 0,
+        ctx: { ge: 1 },
+      },
+    ],
+    [
+      'le',
+      { ge: 101 },
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'ge'],
+        msg: 'Input should be less than or equal to 100',
+        input: 101,
+        ctx: { le: 100 },
+      },
+    ],
+    [
+      'gt',
+      { gt: 0 },
+      {
+        type: 'greater_than',
+        loc: ['body', 'gt'],
+        msg: 'Input should be greater than 0',
+        input: 0,
+        ctx: { gt: 0 },
+      },
+    ],
+    [
+      'lt',
+      { gt: 5 },
+      {
+        type: 'less_than',
+        loc: ['body', 'gt'],
+        msg: 'Input should be less than 5',
+        input: 5,
+        ctx: { lt: 5 },
+      },
+    ],
+    [
+      'string min, singular',
+      { text: '' },
+      {
+        type: 'string_too_short',
+        loc: ['body', 'text'],
+        msg: 'String should have at least 1 character',
+        input: '',
+        ctx: { min_length: 1 },
+      },
+    ],
+    [
+      'string max',
+      { text: 'ab' },
+      {
+        type: 'string_too_long',
+        loc: ['body', 'text'],
+        msg: 'String should have at most 1 character',
+        input: 'ab',
+        ctx: { max_length: 1 },
+      },
+    ],
+    [
+      'list min',
+      { list: [] },
+      {
+        type: 'too_short',
+        loc: ['body', 'list'],
+        msg: 'List should have at least 1 item after validation, not 0',
+        input: [],
+        ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
+      },
+    ],
+    [
+      'list max, plural',
+      { list: ['a', 'b', 'c'] },
+      {
+        type: 'too_long',
+        loc: ['body', 'list'],
+        msg: 'List should have at most 2 items after validation, not 3',
+        input: ['a', 'b', 'c'],
+        ctx: { field_type: 'List', max_length: 2, actual_length: 3 },
+      },
+    ],
+  ];
+  for (const [name, body, detail] of rows) t.same(boundsOf(body), [detail], name);
+});
+
+t.test('a bound of another kind of value keeps zod words', async (t) => {
+  t.match(boundsOf({ set: new Set() }), [{ type: 'too_small', loc: ['body', 'set'] }]);
+});
+
+t.test('a required enum that is absent is missing', async (t) => {
+  const result = z.object({ kind: z.enum(['a', 'b']) }).safeParse({}, { reportInput: true });
+  t.same(validationDetails('body', result.error?.issues ?? []), [
+    { type: 'missing', loc: ['body', 'kind'], msg: 'Field required', input: null },
+  ]);
 });

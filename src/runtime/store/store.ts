@@ -6,6 +6,7 @@
 import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
 import { createDailyMetricsStore, type DailyMetricsStore } from './daily-metrics.js';
+import { createEvalStore, type EvalStore } from './evals.js';
 import { RuntimeStoreError } from './errors.js';
 import { createLearningStore, type LearningStore } from './learnings.js';
 import { createMemoryStore, type MemoryStore } from './memories.js';
@@ -44,6 +45,8 @@ export interface RuntimeStore {
   readonly traces: TraceStore;
   /** Per-day aggregates of sessions and runs. */
   readonly dailyMetrics: DailyMetricsStore;
+  /** Eval runs (RUNTIME_API §10), in the same database. */
+  readonly evals: EvalStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -259,6 +262,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     learnings: createLearningStore(db),
     traces: createTraceStore(db),
     dailyMetrics: createDailyMetricsStore(db),
+    evals: createEvalStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);

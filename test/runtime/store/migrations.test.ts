@@ -48,6 +48,10 @@ t.test('a fresh database is brought to the latest version', async (t) => {
   t.equal(schemaVersion(db), MIGRATIONS.length);
   t.same(objects(db), [
     'index components_by_created',
+    'index eval_runs_by_agent',
+    'index eval_runs_by_created',
+    'index eval_runs_by_team',
+    'index eval_runs_by_updated',
     'index learnings_by_type_updated',
     'index learnings_by_updated',
     'index learnings_by_user_updated',
@@ -67,6 +71,7 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'table component_configs',
     'table components',
     'table daily_metrics',
+    'table eval_runs',
     'table learnings',
     'table memories',
     'table runs',

@@ -1,0 +1,225 @@
+/**
+ * Eval runs (RUNTIME_API.md §10; not user-owned, so never confined to a caller): run an eval
+ * against an agent or team of the live catalogue and store it, list them with filters, read,
+ * rename and bulk-delete them. Validates and shapes HTTP only: the evaluation lives in
+ * ../evals/, the rows in ../store/evals.ts. Never checks scopes: the gateway did.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Catalogue } from '../definitions.js';
+import type { EngineDeps } from '../engine/run.js';
+import { HttpError } from '../errors.js';
+import { evaluate } from '../evals/evaluate.js';
+import type { EvalProbes } from '../evals/performance.js';
+import type { EvalSubject } from '../evals/subject-run.js';
+import {
+  EVAL_SORTS,
+  EVAL_TYPES,
+  type EvalQuery,
+  type EvalRunRecord,
+  type EvalStore,
+  type EvalType,
+} from '../store/evals.js';
+import { parseBody } from '../validation.js';
+import {
+  createEvalBody,
+  deleteEvalsBody,
+  evalInputOf,
+  evalPlanOf,
+  renameEvalBody,
+  type CreateEvalBody,
+} from './eval-bodies.js';
+import { boundedInt, checkDatabase } from './query.js';
+import { iso } from './session-schemas.js';
+import { scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
+
+/** What the eval routes run and store with. */
+export interface EvalRouteDeps {
+  /** The live catalogue: an eval runs the agent or team as it is now. */
+  readonly catalogue: Catalogue;
+  readonly store: EvalStore;
+  readonly engine: EngineDeps;
+  /** Time and memory of performance evals. */
+  readonly probes: EvalProbes;
+  /** The one database id the runtime answers to. */
+  readonly dbId: string;
+}
+
+/** `EvalSchema`: every field present, null when unset. */
+export function evalSchema(run: EvalRunRecord): Record<string, unknown> {
+  return {
+    id: run.run_id,
+    agent_id: run.agent_id,
+    model_id: run.model_id,
+    model_provider: run.model_provider,
+    team_id: run.team_id,
+    workflow_id: run.workflow_id,
+    name: run.name,
+    evaluated_component_name: run.evaluated_component_name,
+    eval_type: run.eval_type,
+    eval_data: run.eval_data,
+    eval_input: run.eval_input,
+    created_at: iso(run.created_at),
+    updated_at: iso(run.updated_at),
+  };
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(EVAL_TYPES);
+
+/**
+ * The `eval_types` query parameter: a comma list of eval types (absent or empty: no filter).
+ * An unknown one is Agno's hand-made 422 with a string detail.
+ */
+export function evalTypesQuery(value: string | undefined): EvalType[] | undefined {
+  if (!value) return undefined;
+  const types = value.split(',').map((item) => item.trim());
+  const bad = types.find((item) => !KNOWN_TYPES.has(item));
+  if (bad !== undefined) {
+    throw new HttpError(
+      422,
+      `Invalid eval_type: '${bad}' is not a valid EvalType. Valid types: ${EVAL_TYPES.join(', ')}`,
+    );
+  }
+  return types as EvalType[];
+}
+
+/** `sort_order`: `asc` or `desc` (default), else pydantic's enum 422. */
+function sortOrderQuery(value: string | undefined): 'asc' | 'desc' {
+  if (value === undefined || value === 'desc') return 'desc';
+  if (value === 'asc') return value;
+  throw new HttpError(422, [
+    {
+      type: 'enum',
+      loc: ['query', 'sort_order'],
+      msg: "Input should be 'asc' or 'desc'",
+      input: value,
+      ctx: { expected: "'asc' or 'desc'" },
+    },
+  ]);
+}
+
+/** The agent or team a body names (exactly one), from the live catalogue. */
+function subjectOf(catalogue: Catalogue, body: CreateEvalBody): EvalSubject {
+  // Empty ids count as absent, as Agno tests them for truth.
+  const agentId = body.agent_id || null;
+  const teamId = body.team_id || null;
+  if (agentId !== null && teamId !== null) {
+    throw new HttpError(400, 'Only one of agent_id or team_id must be provided');
+  }
+  if (agentId !== null) {
+    const agent = catalogue.agents.get(agentId);
+    if (agent === undefined) throw new HttpError(404, `Agent with id '${agentId}' not found`);
+    return agent;
+  }
+  if (teamId === null) throw new HttpError(400, 'One of agent_id or team_id must be provided');
+  const team = catalogue.teams.get(teamId);
+  if (team === undefined) throw new HttpError(404, `Team with id '${teamId}' not found`);
+  return team;
+}
+
+/** Registers `/eval-runs` and `/eval-runs/{id}`. */
+export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): void {
+  const { store, dbId } = deps;
+  const notFound = (id: string): HttpError =>
+    new HttpError(404, `Eval run with id '${id}' not found`);
+
+  // Their own Fastify scope, whose JSON parser reads an empty body as no body: a body-less
+  // request is then pydantic's `missing` 422, not a parser error.
+  void app.register(async (scope) => {
+    const json = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (body === '') return done(null, undefined);
+      json(request, body as string, done);
+    });
+
+    scope.get<{ Querystring: RawQuery }>('/eval-runs', async (request) => {
+      const q = scalarQuery(request.query);
+      const componentType = typeQuery(q.type);
+      const evalTypes = evalTypesQuery(q.eval_types);
+      const sortOrder = sortOrderQuery(q.sort_order);
+      const limit = boundedInt(q.limit, 'limit', 20, 100);
+      // Agno accepts page 0 and reads it as the first page.
+      const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
+      checkDatabase(dbId, q.db_id);
+      const sortBy = EVAL_SORTS.find((column) => column === q.sort_by) ?? 'created_at';
+      const query: EvalQuery = {
+        ...(q.agent_id === undefined ? {} : { agentId: q.agent_id }),
+        ...(q.team_id === undefined ? {} : { teamId: q.team_id }),
+        ...(q.workflow_id === undefined ? {} : { workflowId: q.workflow_id }),
+        ...(q.model_id === undefined ? {} : { modelId: q.model_id }),
+        ...(componentType === undefined ? {} : { componentType }),
+        ...(evalTypes === undefined ? {} : { evalTypes }),
+        page,
+        limit,
+        sortBy,
+        sortOrder,
+      };
+      const { rows, total } = store.list(query);
+      return {
+        data: rows.map(evalSchema),
+        meta: {
+          page,
+          limit,
+          total_pages: Math.ceil(total / limit),
+          total_count: total,
+          search_time_ms: 0,
+        },
+      };
+    });
+
+    scope.get<{ Params: { id: string }; Querystring: RawQuery }>(
+      '/eval-runs/:id',
+      async (request) => {
+        checkDatabase(dbId, scalarQuery(request.query).db_id);
+        const run = store.get(request.params.id);
+        if (run === null) throw notFound(request.params.id);
+        return evalSchema(run);
+      },
+    );
+
+    scope.post<{ Querystring: RawQuery }>('/eval-runs', async (request) => {
+      const body = parseBody(createEvalBody, request.body);
+      checkDatabase(dbId, scalarQuery(request.query).db_id);
+      const subject = subjectOf(deps.catalogue, body);
+      const plan = evalPlanOf(body);
+      const outcome = await evaluate(subject, plan, { engine: deps.engine, probes: deps.probes });
+      const now = Math.floor(deps.engine.clock.now() / 1000);
+      const run: EvalRunRecord = {
+        run_id: deps.engine.newId(),
+        eval_type: body.eval_type,
+        name: body.name ?? null,
+        agent_id: subject.kind === 'agent' ? subject.id : null,
+        team_id: subject.kind === 'team' ? subject.id : null,
+        workflow_id: null,
+        model_id: outcome.model,
+        model_provider: outcome.modelProvider,
+        evaluated_component_name: subject.name,
+        eval_data: outcome.evalData,
+        eval_input: evalInputOf(body),
+        created_at: now,
+        updated_at: now,
+      };
+      store.put(run);
+      return evalSchema(run);
+    });
+
+    scope.patch<{ Params: { id: string }; Querystring: RawQuery }>(
+      '/eval-runs/:id',
+      async (request) => {
+        const { name } = parseBody(renameEvalBody, request.body);
+        checkDatabase(dbId, scalarQuery(request.query).db_id);
+        const now = Math.floor(deps.engine.clock.now() / 1000);
+        const run = store.rename(request.params.id, name, now);
+        if (run === null) throw notFound(request.params.id);
+        return evalSchema(run);
+      },
+    );
+
+    scope.delete<{ Querystring: RawQuery }>('/eval-runs', async (request, reply) => {
+      const body = parseBody(deleteEvalsBody, request.body);
+      checkDatabase(dbId, scalarQuery(request.query).db_id);
+      store.delete(body.eval_run_ids);
+      return reply.code(204).send();
+    });
+  });
+}
