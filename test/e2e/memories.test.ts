@@ -228,11 +228,15 @@ t.test('user_isolation: two users never see or change each other’s data', asyn
     { detail: 'Cannot list learnings for another user' },
   ]);
   t.same(((await bob('GET', '/learnings')).json as { data: unknown[] }).data, []);
-  // SPEC.md §4.2 leaves DELETE /learnings/users/{id} unmapped (two segments: `DELETE
-  // /learnings/*` does not cover it), so the gateway lets any authenticated caller through;
-  // under isolation the runtime refuses another user's id.
+  // DELETE /learnings/users/{id} is beyond SPEC.md §4.2; policies/defaults.yaml maps it to
+  // learnings:delete, and under isolation the runtime still refuses another user's id.
   const writerOnly = await client(url, 'bob', ['learnings:write']);
   t.same(await writerOnly('DELETE', '/learnings/users/alice').then((r) => [r.status, r.json]), [
+    403,
+    { detail: 'Insufficient permissions. Required scope(s): learnings:delete' },
+  ]);
+  const deleter = await client(url, 'bob', ['learnings:delete']);
+  t.same(await deleter('DELETE', '/learnings/users/alice').then((r) => [r.status, r.json]), [
     403,
     { detail: 'Cannot delete learnings for another user' },
   ]);
