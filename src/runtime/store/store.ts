@@ -3,6 +3,7 @@
  * it is given: it never filters by caller identity on its own (routes pass `userId`), and never
  * builds HTTP shapes.
  */
+import { createApprovalStore, type ApprovalStore } from './approvals.js';
 import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
 import { RuntimeStoreError } from './errors.js';
@@ -32,6 +33,8 @@ export interface RuntimeStore {
   readonly path: string;
   /** Agents, teams and workflows defined through the API, in the same database. */
   readonly components: ComponentStore;
+  /** Approvals of paused runs and audit records of tool calls (RUNTIME_API §14). */
+  readonly approvals: ApprovalStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -243,6 +246,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
   return Object.freeze({
     path,
     components: createComponentStore(db),
+    approvals: createApprovalStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);
