@@ -258,11 +258,18 @@ t.test('user input: an approval with the values resumes; without them the run wa
       { name: 'value', field_type: 'str', description: 'The value to store.', value: null },
     ],
   });
-  const res = await resolve(rt, approvalIdOf(first), {
+  const res = await resolve(
+    rt,
+    approvalIdOf(first),
+    { status: 'approved', resolution_data: { value: 'blue' } },
+    {},
+  );
+  t.match(res.json(), {
     status: 'approved',
-    resolution_data: { value: 'blue' },
+    resolved_by: null,
+    run_status: 'COMPLETED',
+    pause_type: 'user_input',
   });
-  t.match(res.json(), { status: 'approved', run_status: 'COMPLETED', pause_type: 'user_input' });
   const done = rt.store.getRun(first['run_id'] as string);
   t.equal(done?.output['content'], 'Tool set_state returned: ok');
   t.same(done?.output['session_state'], { color: 'blue' });
