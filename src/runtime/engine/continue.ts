@@ -53,7 +53,9 @@ export function heldCallsOf(checkpoint: unknown): readonly HeldCall[] {
   const agent = pausedAgentOf(checkpoint);
   if (agent === null) return [];
   return agent.pending.map((call, index) => {
-    const tool = agent.tools.find((t) => t['tool_call_id'] === call.id) as ToolExecution;
+    // A checkpoint this engine did not write may lack its tools: such a call reads as one the
+    // client executes, and continueEntity refuses the checkpoint itself.
+    const tool: ToolExecution = agent.tools?.find((t) => t['tool_call_id'] === call.id) ?? {};
     return {
       toolCallId: call.id,
       toolName: call.name,

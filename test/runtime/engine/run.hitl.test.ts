@@ -159,4 +159,7 @@ t.test('the held calls of a checkpoint written before requirements were kept', a
   delete checkpoint.run['requirements'];
   t.match(heldCallsOf(checkpoint), [{ toolName: 'add', requirement: null }]);
   t.same(heldCallsOf(null), []);
+  // Without its tools (not a checkpoint this engine wrote), a call reads as client-executed.
+  delete checkpoint.run['tools'];
+  t.match(heldCallsOf(checkpoint), [{ toolName: 'add', kind: 'external_execution', tool: {} }]);
 });
