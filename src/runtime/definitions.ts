@@ -13,14 +13,42 @@ const id = z
     'ids are 1–63 of A-Z a-z 0-9 _ . - (not starting with _ . -)',
   );
 
-const toolSchema = z.strictObject({
-  name: z.string().min(1),
-  description: z.string().default(''),
-  /** JSON Schema of the arguments. */
-  parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
-  /** Executed by the client (AG-UI/continue), not the runtime: the run pauses on a call. */
-  external_execution: z.boolean().default(false),
-});
+const toolSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    description: z.string().default(''),
+    /** JSON Schema of the arguments. */
+    parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
+    /** Executed by the client (AG-UI/continue), not the runtime: the run pauses on a call. */
+    external_execution: z.boolean().default(false),
+    /** The run pauses on a call until the client confirms (runs it) or rejects it (§17). */
+    requires_confirmation: z.boolean().optional(),
+    /** The run pauses on a call until the client fills `user_input_schema` (merged into the args). */
+    requires_user_input: z.boolean().optional(),
+    /** The fields the user fills for a `requires_user_input` tool. */
+    user_input_schema: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1),
+          field_type: z.string().min(1).default('str'),
+          description: z.string().nullable().default(null),
+        }),
+      )
+      .optional(),
+    /**
+     * `required`: a call pauses the run (for confirmation unless another pause kind is set) and
+     * creates a pending approval (§14); `audit`: the call runs as it otherwise would and an
+     * approval is recorded already resolved.
+     */
+    approval_type: z.enum(['required', 'audit']).optional(),
+  })
+  .refine(
+    (tool) => tool.requires_user_input !== true || (tool.user_input_schema ?? []).length > 0,
+    {
+      message: 'a tool with requires_user_input lists its fields in user_input_schema',
+      path: ['user_input_schema'],
+    },
+  );
 
 // Interpolation yields strings, so `timeout_ms: ${TIMEOUT_MS:-5000}` arrives as "5000": canonical
 // integer text is read as the number, nothing looser (as the gateway's own schema does).

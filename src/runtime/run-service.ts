@@ -4,6 +4,7 @@
  * gateway named. Persists every run it hands out once its events are drained. Never writes HTTP.
  */
 import { LRUCache } from 'lru-cache';
+import { recordRunApprovals, resolveByAnswers } from './approval-records.js';
 import { isReservedUserId, runUserOf, type Caller } from './caller.js';
 import type {
   AgentDefinition,
@@ -11,16 +12,22 @@ import type {
   ToolDefinition,
   WorkflowDefinition,
 } from './definitions.js';
-import { continueEntity, pendingCallsOf, type PendingCall } from './engine/continue.js';
+import {
+  continueEntity,
+  heldCallsOf,
+  pendingCallsOf,
+  type PendingCall,
+} from './engine/continue.js';
 import { runEntity, type EngineDeps, type RunEvent, type RunResult } from './engine/run.js';
-import type { ToolResult } from './engine/request.js';
+import type { ToolAnswer } from './engine/request.js';
+import { unsettledReason } from './engine/tool-gates.js';
 import { HttpError } from './errors.js';
 import type { RunRecord, SessionRecord, SessionType } from './store/records.js';
 import type { RuntimeStore } from './store/store.js';
 import { recordTrace } from './traces/record.js';
 
 export type { PendingCall } from './engine/continue.js';
-export type { ToolResult } from './engine/request.js';
+export type { ToolAnswer, ToolResult } from './engine/request.js';
 
 /** An agent, team or workflow. */
 export type Entity = AgentDefinition | TeamDefinition | WorkflowDefinition;
@@ -81,13 +88,14 @@ export interface RunService {
    */
   start(options: StartRun): ActiveRun;
   /**
-   * Continues a PAUSED run with one result per pending tool call, under its own run id; results
-   * for other calls are ignored.
+   * Continues a PAUSED run with one answer per pending tool call (a result, a confirmation or
+   * user input, as the call waits for), under its own run id; answers for other calls are
+   * ignored. A pending approval of the run is resolved by the answers.
    *
-   * @throws {HttpError} 400 without a session id or with a pending call left unanswered; 404 for
+   * @throws {HttpError} 400 without a session id or with a pending call left unsettled; 404 for
    *   a run the caller may not see; 409 when the run is not paused
    */
-  continue(ref: RunRef, results: readonly ToolResult[]): ActiveRun;
+  continue(ref: RunRef, results: readonly ToolAnswer[]): ActiveRun;
   /**
    * Records the intent to cancel: a live run stops at its next delta, a paused one is stored as
    * CANCELLED, and a run not started yet starts cancelled. Unknown runs are not an error.
@@ -126,6 +134,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     record: RunRecord,
     session: SessionRecord,
     cancel: { cancelled: boolean },
+    entity: Entity,
   ): AsyncGenerator<RunEvent, RunResult, void> {
     live.set(record.run_id, cancel);
     try {
@@ -156,13 +165,15 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       const current = store.getSession(session.session_id);
       if (current === null) return result;
       const now = nowSeconds();
-      store.putRun({
+      const stored: RunRecord = {
         ...record,
         status: result.status,
         output: result.output,
         checkpoint: result.checkpoint,
         updated_at: now,
-      });
+      };
+      store.putRun(stored);
+      recordRunApprovals(store, stored, entity.name, now);
       store.putSession({
         ...current,
         session_name: current.session_name ?? record.input.slice(0, 100),
@@ -188,7 +199,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       runId: record.run_id,
       sessionId: record.session_id,
       userId: record.user_id,
-      events: persisted(traced, record, session, cancel),
+      events: persisted(traced, record, session, cancel, entity),
       cancel: () => {
         cancel.cancelled = true;
       },
@@ -275,16 +286,15 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
           `Cannot continue run ${run.run_id}: run is ${run.status.toLowerCase()}, not paused`,
         );
       }
-      const pending = pendingCallsOf(run.checkpoint);
-      // Results for calls the run does not wait on (a client sending back every tool) are ignored.
+      const pending = heldCallsOf(run.checkpoint);
+      // Answers for calls the run does not wait on (a client sending back every tool) are ignored.
       const byId = new Map(results.map((result) => [result.toolCallId, result]));
-      const missing = pending.find((call) => !byId.has(call.toolCallId));
-      if (missing !== undefined) {
-        throw new HttpError(
-          400,
-          `Tool ${missing.toolName} requires external execution, cannot continue run`,
-        );
+      for (const call of pending) {
+        const reason = unsettledReason(call, byId.get(call.toolCallId));
+        if (reason !== null) throw new HttpError(400, reason);
       }
+      const answers = pending.map((call) => byId.get(call.toolCallId) as ToolAnswer);
+      resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
       const session = store.getSession(run.session_id) as SessionRecord;
       const cancel = { cancelled: intents.has(run.run_id) };
       // RUNNING at once, so a second continue of the same pause is refused (409).
@@ -299,7 +309,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
           sessionState: session.session_state,
           cancel,
           checkpoint: run.checkpoint,
-          results: pending.map((call) => byId.get(call.toolCallId) as ToolResult),
+          results: answers,
         },
         deps,
       );
@@ -325,6 +335,8 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
           checkpoint: null,
           updated_at: nowSeconds(),
         });
+        // Nothing is left to approve: the run's pending approval is cancelled with it.
+        store.approvals.setRunStatus(run.run_id, 'CANCELLED', nowSeconds());
       }
     },
 

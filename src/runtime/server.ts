@@ -14,6 +14,7 @@ import { buildCatalogue } from './catalogue.js';
 import type { RuntimeSettings } from './definitions.js';
 import type { EngineDeps } from './engine/run.js';
 import { registerAguiRoutes } from './agui/route.js';
+import { registerApprovalRoutes } from './routes/approvals.js';
 import { HttpError } from './errors.js';
 import { createLiveCatalogue } from './live-catalogue.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
@@ -92,6 +93,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   });
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
+  registerApprovalRoutes(app, { store: parts.store, runs, catalogue, clock: parts.deps.clock });
   registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
   registerMemoryRoutes(app, parts.store.memories, 'runtime-db', parts.deps);
   registerLearningRoutes(app, parts.store.learnings, 'runtime-db', parts.deps);

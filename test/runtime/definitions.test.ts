@@ -4,6 +4,7 @@
  */
 import t from 'tap';
 import { buildCatalogue } from '../../src/runtime/catalogue.js';
+import { agentSchema } from '../../src/runtime/definitions.js';
 
 const MODEL = {
   id: 'main',
@@ -139,4 +140,25 @@ t.test('every bad value is a problem naming its key', async (t) => {
 
 t.test('models must be a list', async (t) => {
   t.match(buildCatalogue({ models: { main: MODEL } }).problems, [/^runtime\.models: /]);
+});
+
+t.test('a tool that requires user input must list its fields', async (t) => {
+  const parsed = agentSchema.safeParse({
+    id: 'x',
+    name: 'X',
+    tools: [{ name: 'ask', requires_user_input: true }],
+  });
+  t.equal(parsed.success, false);
+  t.match(parsed.error?.issues, [
+    {
+      path: ['tools', 0, 'user_input_schema'],
+      message: 'a tool with requires_user_input lists its fields in user_input_schema',
+    },
+  ]);
+  const ok = agentSchema.safeParse({
+    id: 'x',
+    name: 'X',
+    tools: [{ name: 'ask', requires_user_input: true, user_input_schema: [{ name: 'q' }] }],
+  });
+  t.equal(ok.success, true);
 });

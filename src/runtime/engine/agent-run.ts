@@ -16,7 +16,7 @@ import {
   type TokenCounts,
 } from './metrics.js';
 import type { PendingTools, RunOutcome } from './outcome.js';
-import type { RunStatus, ToolResult } from './request.js';
+import type { RunStatus, ToolAnswer, ToolResult } from './request.js';
 import { scopeFields, type RunScope } from './scope.js';
 import { epochSeconds } from './time.js';
 import {
@@ -25,6 +25,7 @@ import {
   startToolExecution,
   type ToolExecution,
 } from './tool-execution.js';
+import { heldFields, pauseKindOf, type UserInputField } from './tool-gates.js';
 import { BUILTIN_TOOLS, runBuiltinTool } from './tools.js';
 
 /** Model turns one run may take: a model that keeps calling tools past this fails the run. */
@@ -60,12 +61,14 @@ export interface AgentCheckpoint {
   readonly tools: readonly ToolExecution[];
   /** The calls the client must answer, in call order. */
   readonly pending: readonly ModelToolCall[];
+  /** The RunRequirement of each pending call, in the same order (absent in older checkpoints). */
+  readonly requirements?: readonly Record<string, unknown>[];
 }
 
-/** Continuing a paused agent run: its checkpoint and one result per pending call, in order. */
+/** Continuing a paused agent run: its checkpoint and one answer per pending call, in order. */
 export interface AgentResume {
   readonly checkpoint: AgentCheckpoint;
-  readonly results: readonly ToolResult[];
+  readonly results: readonly ToolAnswer[];
 }
 
 /**
@@ -87,13 +90,13 @@ export async function* runAgent(
   resume: AgentResume | null = null,
 ): AsyncGenerator<RunEvent, RunOutcome, void> {
   const run = new AgentRun(agent, scope, resume?.checkpoint ?? null);
+  const tools = toolsOf(agent, scope.clientTools);
   if (resume === null) yield run.emit('RunStarted', run.modelFields);
   else {
     yield run.emit('RunContinued');
-    run.answer(resume.checkpoint.pending, resume.results);
+    yield* run.answer(resume.checkpoint.pending, resume.results, tools);
   }
   if (model === null) return yield* run.fail(`Unknown model provider ${agent.model.provider}`);
-  const tools = toolsOf(agent, scope.clientTools);
   const clientNames = new Set(scope.clientTools.map((tool) => tool.name));
   const offered: ModelTool[] = [...tools.values()].map(({ name, description, parameters }) => ({
     name,
@@ -125,8 +128,9 @@ export async function* runAgent(
     const held: ModelToolCall[] = [];
     for (const call of turn.calls) {
       const tool = tools.get(call.name);
-      if (tool?.external_execution === true) held.push(run.holdTool(call));
-      else yield* run.executeTool(call, tool !== undefined);
+      const kind = pauseKindOf(tool);
+      if (kind !== null) held.push(run.holdTool(call, heldFields(tool!, kind, call.args)));
+      else yield* run.executeTool(call, tool);
     }
     if (held.length > 0) return yield* run.pause(held);
   }
@@ -267,23 +271,60 @@ class AgentRun {
     this.record({ role: 'user', content: scope.message });
   }
 
-  /** The client's results for the held calls: each finishes its tool and becomes a tool message. */
-  answer(pending: readonly ModelToolCall[], results: readonly ToolResult[]): void {
-    const nowMs = this.now();
+  /**
+   * The client's answers to the held calls: a result finishes its tool; a confirmed or filled-in
+   * call runs now (with the user's values merged into its arguments); a rejected one gets the
+   * rejection as its result. Each becomes a tool message.
+   */
+  *answer(
+    pending: readonly ModelToolCall[],
+    answers: readonly ToolAnswer[],
+    tools: ReadonlyMap<string, ToolDefinition>,
+  ): Generator<RunEvent, void, void> {
     for (const [index, call] of pending.entries()) {
-      const result = results[index] as ToolResult;
+      const answer = answers[index] as ToolAnswer;
       const at = this.tools.findIndex((tool) => tool['tool_call_id'] === call.id);
-      const end = { result: result.content, error: result.error, startMs: nowMs, endMs: nowMs };
-      this.tools[at] = finishToolExecution(this.tools[at] as ToolExecution, end);
-      this.record({
-        role: 'tool',
-        content: result.content,
-        toolCallId: call.id,
-        toolName: call.name,
-        toolArgs: call.args,
-        toolCallError: result.error,
-      });
+      const held = this.tools[at] as ToolExecution;
+      if ('confirmed' in answer) {
+        const decided = {
+          ...held,
+          confirmed: answer.confirmed,
+          confirmation_note: answer.note,
+        };
+        if (answer.confirmed) yield* this.executeTool(call, tools.get(call.name), { at, decided });
+        else this.reject(call, at, decided, answer.note);
+        continue;
+      }
+      if ('values' in answer) {
+        const fields = (held['user_input_schema'] as readonly UserInputField[]).map((field) => ({
+          ...field,
+          value: answer.values[field.name],
+        }));
+        const args = {
+          ...call.args,
+          ...Object.fromEntries(fields.map((field) => [field.name, field.value])),
+        };
+        const filled = { ...held, tool_args: args, user_input_schema: fields, answered: true };
+        yield* this.executeTool({ ...call, args }, tools.get(call.name), { at, decided: filled });
+        continue;
+      }
+      this.finishHeld(call, at, answer);
     }
+  }
+
+  /** A client's result for an externally executed call. */
+  private finishHeld(call: ModelToolCall, at: number, result: ToolResult): void {
+    const nowMs = this.now();
+    const end = { result: result.content, error: result.error, startMs: nowMs, endMs: nowMs };
+    this.tools[at] = this.audited(finishToolExecution(this.tools[at] as ToolExecution, end));
+    this.record({
+      role: 'tool',
+      content: result.content,
+      toolCallId: call.id,
+      toolName: call.name,
+      toolArgs: call.args,
+      toolCallError: result.error,
+    });
   }
 
   now(): number {
@@ -315,19 +356,35 @@ class AgentRun {
     });
   }
 
-  /** Runs a server tool: `ToolCallStarted`, `ToolCallCompleted`, and `ToolCallError` if it failed. */
-  *executeTool(call: ModelToolCall, known: boolean): Generator<RunEvent, void, void> {
+  /**
+   * Runs a server tool: `ToolCallStarted`, `ToolCallCompleted`, and `ToolCallError` if it failed.
+   * `held` is a call the run paused on, now decided: its execution replaces the held one.
+   */
+  *executeTool(
+    call: ModelToolCall,
+    definition: ToolDefinition | undefined,
+    held?: { readonly at: number; readonly decided: ToolExecution },
+  ): Generator<RunEvent, void, void> {
     const startMs = this.now();
-    const started = startToolExecution({ ...call, createdAt: epochSeconds(startMs) });
+    const started = held?.decided ?? {
+      ...startToolExecution({ ...call, createdAt: epochSeconds(startMs) }),
+      approval_type: definition?.approval_type ?? null,
+    };
     yield this.emit('ToolCallStarted', { tool: started });
     const outcome = runBuiltinTool(call.name, call.args, this.scope.state) ?? {
       ok: false,
-      error: known ? `Tool ${call.name} has no server implementation` : `Unknown tool ${call.name}`,
+      error:
+        definition !== undefined
+          ? `Tool ${call.name} has no server implementation`
+          : `Unknown tool ${call.name}`,
     };
     const result = outcome.ok ? outcome.result : outcome.error;
     const error = !outcome.ok;
-    const tool = finishToolExecution(started, { result, error, startMs, endMs: this.now() });
-    this.tools.push(tool);
+    const tool = this.audited(
+      finishToolExecution(started, { result, error, startMs, endMs: this.now() }),
+    );
+    if (held === undefined) this.tools.push(tool);
+    else this.tools[held.at] = tool;
     yield this.emit('ToolCallCompleted', { tool, content: result });
     if (error) yield this.emit('ToolCallError', { tool, error: result });
     this.record({
@@ -340,11 +397,37 @@ class AgentRun {
     });
   }
 
-  /** A call the client must execute: recorded, not run; the run pauses on it. */
-  holdTool(call: ModelToolCall): ModelToolCall {
-    this.tools.push(
-      startToolExecution({ ...call, createdAt: epochSeconds(this.now()), external: true }),
-    );
+  /** A rejected call: not run; the rejection is its (error) result and tool message. */
+  private reject(call: ModelToolCall, at: number, decided: ToolExecution, note: string | null) {
+    const nowMs = this.now();
+    // Agno's words for a rejection without a note (`_reject_tool_call`).
+    const result = note ?? 'Function call was rejected by the user';
+    const end = { result, error: true, startMs: nowMs, endMs: nowMs };
+    this.tools[at] = this.audited(finishToolExecution(decided, end));
+    this.record({
+      role: 'tool',
+      content: result,
+      toolCallId: call.id,
+      toolName: call.name,
+      toolArgs: call.args,
+      toolCallError: true,
+      rejected: true,
+    });
+  }
+
+  /** A finished call of an `audit` tool gets the id of the approval that records it. */
+  private audited(tool: ToolExecution): ToolExecution {
+    return tool['approval_type'] === 'audit'
+      ? { ...tool, approval_id: this.scope.deps.newId() }
+      : tool;
+  }
+
+  /** A call the run waits on (`fields` say for what): recorded, not run; the run pauses on it. */
+  holdTool(call: ModelToolCall, fields: Readonly<Record<string, unknown>>): ModelToolCall {
+    this.tools.push({
+      ...startToolExecution({ ...call, createdAt: epochSeconds(this.now()) }),
+      ...fields,
+    });
     return call;
   }
 
@@ -367,6 +450,14 @@ class AgentRun {
 
   *pause(held: readonly ModelToolCall[]): Generator<RunEvent, RunOutcome, void> {
     const ids = new Set(held.map((call) => call.id));
+    // One approval per pause covers every held call that needs one (RUNTIME_API §14).
+    let approvalId: string | null = null;
+    for (const [at, tool] of this.tools.entries()) {
+      if (!ids.has(tool['tool_call_id'] as string) || tool['approval_type'] !== 'required')
+        continue;
+      approvalId ??= this.scope.deps.newId();
+      this.tools[at] = { ...tool, approval_id: approvalId };
+    }
     const tools = this.tools.filter((tool) => ids.has(tool['tool_call_id'] as string));
     const requirements = tools.map((tool) =>
       createRequirement(tool, this.scope.deps.newId(), this.now()),
@@ -427,6 +518,7 @@ class AgentRun {
             messages: [...this.messages],
             tools: [...this.tools],
             pending: held,
+            requirements: pending.requirements,
           };
     const output = omitNulls({
       run_id: scope.runId,

@@ -11,6 +11,8 @@ import type { ContinueRequest, EngineDeps, RunResult } from './request.js';
 import { rootCheckpoint, type RootCheckpoint } from './root-checkpoint.js';
 import { createRootScope } from './scope.js';
 import { runTeam, type TeamCheckpoint } from './team-run.js';
+import type { ToolExecution } from './tool-execution.js';
+import { pauseKindOfExecution, type PauseKind, type unsettledReason } from './tool-gates.js';
 import { runWorkflow, type WorkflowCheckpoint } from './workflow-run.js';
 
 /** One tool call a paused run waits on. */
@@ -20,23 +22,56 @@ export interface PendingCall {
   readonly toolArgs: Record<string, unknown>;
 }
 
-/** The calls a stored checkpoint waits on, in call order; `[]` for anything else. */
-export function pendingCallsOf(checkpoint: unknown): readonly PendingCall[] {
+/** One held call with what it waits for: its ToolExecution and RunRequirement as paused. */
+export interface HeldCall extends PendingCall {
+  readonly kind: PauseKind;
+  readonly tool: ToolExecution;
+  /** Null in checkpoints written before requirements were kept. */
+  readonly requirement: Record<string, unknown> | null;
+}
+
+/** The paused agent deepest in a stored checkpoint (a team's member, a workflow's step). */
+function pausedAgentOf(checkpoint: unknown): AgentCheckpoint | null {
   const root = checkpoint as RootCheckpoint | null;
-  if (root?.v !== 1) return [];
+  if (root?.v !== 1) return null;
   let run: AgentCheckpoint | TeamCheckpoint | WorkflowCheckpoint = root.run;
   while (run.kind !== 'agent') run = run.kind === 'team' ? run.member : run.executor;
-  return run.pending.map((call) => ({
+  return run;
+}
+
+/** The calls a stored checkpoint waits on, in call order; `[]` for anything else. */
+export function pendingCallsOf(checkpoint: unknown): readonly PendingCall[] {
+  return (pausedAgentOf(checkpoint)?.pending ?? []).map((call) => ({
     toolCallId: call.id,
     toolName: call.name,
     toolArgs: call.args,
   }));
 }
 
+/** {@link pendingCallsOf} with each call's kind, ToolExecution and RunRequirement. */
+export function heldCallsOf(checkpoint: unknown): readonly HeldCall[] {
+  const agent = pausedAgentOf(checkpoint);
+  if (agent === null) return [];
+  return agent.pending.map((call, index) => {
+    // A checkpoint this engine did not write may lack its tools: such a call reads as one the
+    // client executes, and continueEntity refuses the checkpoint itself.
+    const tool: ToolExecution = agent.tools?.find((t) => t['tool_call_id'] === call.id) ?? {};
+    return {
+      toolCallId: call.id,
+      toolName: call.name,
+      toolArgs: call.args,
+      kind: pauseKindOfExecution(tool),
+      tool,
+      requirement: agent.requirements?.[index] ?? null,
+    };
+  });
+}
+
 /**
  * Continues a paused run: yields its events (first `RunContinued`, `TeamRunContinued` or
  * `WorkflowContinued`) and returns its result, as {@link runEntity} does. `request.results`
- * holds one result per call of {@link pendingCallsOf}, in that order.
+ * holds one answer per call of {@link pendingCallsOf}, in that order, each settling its call
+ * (see {@link unsettledReason}).
  *
  * @throws {TypeError} when the checkpoint is not one this engine wrote for this entity
  */

@@ -37,12 +37,32 @@ export interface ToolResult {
   readonly error: boolean;
 }
 
+/** A client's decision on a call that waits for confirmation: `false` rejects it. */
+export interface ToolConfirmation {
+  readonly toolCallId: string;
+  readonly confirmed: boolean;
+  /** Why (`confirmation_note`); null when none was given. */
+  readonly note: string | null;
+}
+
+/** A client's values for a call that waits for user input, by `user_input_schema` field name. */
+export interface ToolUserInput {
+  readonly toolCallId: string;
+  readonly values: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Any answer to a paused call: a result (external execution), a confirmation, or user input. A
+ * rejection (`confirmed: false`) answers a call of any kind.
+ */
+export type ToolAnswer = ToolResult | ToolConfirmation | ToolUserInput;
+
 /** Continuing a paused run: the run's identity, its checkpoint, and the answers to its calls. */
 export interface ContinueRequest extends Omit<RunRequest, 'message'> {
   /** The `checkpoint` of the paused run's result, as stored. */
   readonly checkpoint: unknown;
-  /** One answer per pending tool call (the caller checked they match). */
-  readonly results: readonly ToolResult[];
+  /** One answer per pending tool call, of the kind the call waits for (the caller checked). */
+  readonly results: readonly ToolAnswer[];
 }
 
 /** How a run ended. */

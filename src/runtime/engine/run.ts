@@ -20,7 +20,10 @@ export type {
   RunRequest,
   RunResult,
   RunStatus,
+  ToolAnswer,
+  ToolConfirmation,
   ToolResult,
+  ToolUserInput,
 } from './request.js';
 
 /**

@@ -13,7 +13,7 @@ import { createEvent, omitNulls, type RunEvent } from './events.js';
 import { messageDict, type RecordedMessage } from './messages.js';
 import { addTokens, metricsDict, NO_TOKENS, subtractTokens, type TokenCounts } from './metrics.js';
 import type { PendingTools, RunOutcome } from './outcome.js';
-import type { RunStatus, ToolResult } from './request.js';
+import type { RunStatus, ToolAnswer } from './request.js';
 import { createChildScope, scopeFields, type RunScope } from './scope.js';
 import { epochSeconds } from './time.js';
 import { finishToolExecution, startToolExecution, type ToolExecution } from './tool-execution.js';
@@ -48,7 +48,7 @@ export interface TeamCheckpoint {
 /** Continuing a paused team run: its checkpoint and the results for its member's calls. */
 export interface TeamResume {
   readonly checkpoint: TeamCheckpoint;
-  readonly results: readonly ToolResult[];
+  readonly results: readonly ToolAnswer[];
 }
 
 /**

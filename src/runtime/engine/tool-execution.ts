@@ -7,14 +7,13 @@ import { isoSeconds } from './time.js';
 /** A ToolExecution dict. */
 export type ToolExecution = Readonly<Record<string, unknown>>;
 
-/** A tool call as it starts: no result yet. `external` marks a call the client must execute. */
+/** A tool call as it starts: no result yet (a held call gets its pause fields on top). */
 export function startToolExecution(call: {
   readonly id: string;
   readonly name: string;
   readonly args: Record<string, unknown>;
   readonly createdAt: number;
   readonly childRunId?: string;
-  readonly external?: boolean;
 }): ToolExecution {
   return {
     tool_call_id: call.id,
@@ -33,7 +32,7 @@ export function startToolExecution(call: {
     user_input_schema: null,
     user_feedback_schema: null,
     answered: null,
-    external_execution_required: call.external === true ? true : null,
+    external_execution_required: null,
     external_execution_silent: null,
     approval_type: null,
     approval_id: null,
@@ -68,5 +67,10 @@ export function createRequirement(
   id: string,
   nowMs: number,
 ): Record<string, unknown> {
-  return { id, created_at: isoSeconds(nowMs), tool_execution: tool };
+  return {
+    id,
+    created_at: isoSeconds(nowMs),
+    tool_execution: tool,
+    ...(tool['user_input_schema'] == null ? {} : { user_input_schema: tool['user_input_schema'] }),
+  };
 }

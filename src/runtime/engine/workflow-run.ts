@@ -9,7 +9,7 @@ import { runAgent, type AgentCheckpoint } from './agent-run.js';
 import { createEvent, omitNulls, type RunEvent } from './events.js';
 import { addTokens, metricsDict, NO_TOKENS, subtractTokens, type TokenCounts } from './metrics.js';
 import type { RunOutcome } from './outcome.js';
-import type { RunStatus, ToolResult } from './request.js';
+import type { RunStatus, ToolAnswer } from './request.js';
 import { createChildScope, scopeFields, type RunScope } from './scope.js';
 import { runTeam, type TeamCheckpoint } from './team-run.js';
 import { epochSeconds } from './time.js';
@@ -36,7 +36,7 @@ export interface WorkflowCheckpoint {
 /** Continuing a paused workflow run: its checkpoint and the results for its step's calls. */
 export interface WorkflowResume {
   readonly checkpoint: WorkflowCheckpoint;
-  readonly results: readonly ToolResult[];
+  readonly results: readonly ToolAnswer[];
 }
 
 /**

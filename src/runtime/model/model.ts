@@ -30,6 +30,8 @@ export type ModelMessage =
       readonly toolName: string;
       readonly toolArgs: Record<string, unknown>;
       readonly toolCallError: boolean;
+      /** Set when the user rejected the call: `content` is the rejection, the tool never ran. */
+      readonly rejected?: boolean;
     };
 
 /** A tool the model may call. */

@@ -23,7 +23,8 @@ type UserMessage = Extract<ModelMessage, { role: 'user' }>;
  * The offline model. Plain text → `Echo: <text>`, one word per delta, unless it names a client
  * tool (then a call of it, see {@link callNamedClientTool}); `/tool NAME {json}` → one
  * call of a tool it was given (else the error `Unknown tool NAME`); with a tool result after the
- * last user message → `Tool NAME returned: <result>`; `/think TEXT` → reasoning per word, then
+ * last user message → `Tool NAME returned: <result>` (`Tool NAME was rejected` when the user
+ * rejected the call); `/think TEXT` → reasoning per word, then
  * `Echo: TEXT`; `/error MSG` → an error chunk; `/slow N MS` → the deltas `1`, ` 2` … ` N`, MS
  * apart, stopping early once the run is cancelled.
  */
@@ -48,7 +49,11 @@ async function* streamOffline(
     .slice(messages.lastIndexOf(user) + 1)
     .findLast((m): m is ToolMessage => m.role === 'tool');
   if (result !== undefined) {
-    yield* words(`Tool ${result.toolName} returned: ${result.content}`);
+    yield* words(
+      result.rejected === true
+        ? `Tool ${result.toolName} was rejected`
+        : `Tool ${result.toolName} returned: ${result.content}`,
+    );
     return;
   }
   const directive = parseDirective(firstLine(user.content));

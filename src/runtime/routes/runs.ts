@@ -10,10 +10,11 @@ import type { Catalogue } from '../definitions.js';
 import type { RunEvent, RunResult } from '../engine/run.js';
 import { HttpError, missingField } from '../errors.js';
 import { checkFiles, formBoolean, formJson, formString, readForm, type Form } from '../forms.js';
-import type { ActiveRun, Entity, RunService, ToolResult } from '../run-service.js';
+import type { ActiveRun, Entity, RunService } from '../run-service.js';
 import { startEventStream, writeEvent } from '../sse.js';
 import type { RuntimeStore } from '../store/store.js';
 import { runSchema } from './sessions.js';
+import { toolAnswersOf } from './tool-answers.js';
 
 type Params = { id: string; run_id: string };
 type Query = { session_id?: string; status?: string };
@@ -71,7 +72,7 @@ export function registerRunRoutes(
             runId: request.params.run_id,
             sessionId: formString(form, 'session_id') ?? request.query.session_id ?? null,
           },
-          toolResultsOf(form),
+          toolAnswersOf(form),
         );
         return answer(reply, run, stream);
       },
@@ -166,36 +167,6 @@ function dependenciesOf(form: Form, caller: Caller): Record<string, unknown> | n
   }
   if (given === null && caller.dependencies === null) return null;
   return { ...(given as Record<string, unknown> | null), ...caller.dependencies };
-}
-
-/**
- * The client's tool results from a continue form: `tools` (agents: ToolExecution dicts with
- * `result`), `requirements` (teams: RunRequirement dicts with `external_execution_result`) or
- * `step_requirements` (workflows, either shape). Entries without a result are not answers.
- */
-function toolResultsOf(form: Form): ToolResult[] {
-  const results: ToolResult[] = [];
-  for (const field of ['tools', 'requirements', 'step_requirements']) {
-    const value = formJson(form, field);
-    if (value === null) continue;
-    if (!Array.isArray(value)) throw new HttpError(400, `${field} must be a JSON array`);
-    for (const item of value as unknown[]) {
-      if (typeof item !== 'object' || item === null) {
-        throw new HttpError(400, `Each entry of ${field} must be a JSON object`);
-      }
-      const entry = item as Record<string, unknown>;
-      const nested = entry['tool_execution'];
-      const tool = (typeof nested === 'object' && nested !== null ? nested : entry) as Record<
-        string,
-        unknown
-      >;
-      const id = tool['tool_call_id'];
-      const result = entry['external_execution_result'] ?? tool['result'];
-      if (typeof id !== 'string' || typeof result !== 'string') continue;
-      results.push({ toolCallId: id, content: result, error: tool['tool_call_error'] === true });
-    }
-  }
-  return results;
 }
 
 /** Streams the run as SSE, or drains it and answers the run output. */

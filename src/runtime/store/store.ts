@@ -3,6 +3,7 @@
  * it is given: it never filters by caller identity on its own (routes pass `userId`), and never
  * builds HTTP shapes.
  */
+import { createApprovalStore, type ApprovalStore } from './approvals.js';
 import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
 import { createDailyMetricsStore, type DailyMetricsStore } from './daily-metrics.js';
@@ -47,6 +48,8 @@ export interface RuntimeStore {
   readonly dailyMetrics: DailyMetricsStore;
   /** Eval runs (RUNTIME_API §10), in the same database. */
   readonly evals: EvalStore;
+  /** Approvals of paused runs and audit records of tool calls (RUNTIME_API §14). */
+  readonly approvals: ApprovalStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -263,6 +266,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     traces: createTraceStore(db),
     dailyMetrics: createDailyMetricsStore(db),
     evals: createEvalStore(db),
+    approvals: createApprovalStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);

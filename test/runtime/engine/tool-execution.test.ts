@@ -56,14 +56,6 @@ t.test('child run and external execution are marked', async (t) => {
     childRunId: 'r2',
   });
   t.equal(delegated['child_run_id'], 'r2');
-  const external = startToolExecution({
-    id: 'c',
-    name: 'x',
-    args: {},
-    createdAt: 1,
-    external: true,
-  });
-  t.equal(external['external_execution_required'], true);
 });
 
 t.test('a finished execution has its result, error flag and timing in seconds', async (t) => {
@@ -83,10 +75,28 @@ t.test('a finished execution has its result, error flag and timing in seconds', 
 });
 
 t.test('a requirement holds the execution, with an ISO created_at', async (t) => {
-  const tool = startToolExecution({ id: 'c', name: 'x', args: {}, createdAt: 1, external: true });
+  const tool = {
+    ...startToolExecution({ id: 'c', name: 'x', args: {}, createdAt: 1 }),
+    external_execution_required: true,
+  };
   t.same(createRequirement(tool, 'req-1', 1_750_000_400_000), {
     id: 'req-1',
     created_at: '2025-06-15T15:13:20Z',
     tool_execution: tool,
+  });
+});
+
+t.test('a requirement of a user-input call carries its user_input_schema', async (t) => {
+  const schema = [{ name: 'b', field_type: 'int', description: null, value: null }];
+  const tool = {
+    ...startToolExecution({ id: 'c', name: 'add', args: { a: 1 }, createdAt: 1 }),
+    requires_user_input: true,
+    user_input_schema: schema,
+  };
+  t.same(createRequirement(tool, 'req-2', 1_750_000_400_000), {
+    id: 'req-2',
+    created_at: '2025-06-15T15:13:20Z',
+    tool_execution: tool,
+    user_input_schema: schema,
   });
 });

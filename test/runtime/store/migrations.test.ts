@@ -47,6 +47,9 @@ t.test('a fresh database is brought to the latest version', async (t) => {
   t.equal(migrate(db, path), MIGRATIONS.length);
   t.equal(schemaVersion(db), MIGRATIONS.length);
   t.same(objects(db), [
+    'index approvals_by_created',
+    'index approvals_by_run',
+    'index approvals_by_user_status',
     'index components_by_created',
     'index eval_runs_by_agent',
     'index eval_runs_by_created',
@@ -68,6 +71,7 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'index traces_by_session',
     'index traces_by_start',
     'index traces_by_user',
+    'table approvals',
     'table component_configs',
     'table components',
     'table daily_metrics',
