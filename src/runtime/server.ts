@@ -19,9 +19,12 @@ import { createLiveCatalogue } from './live-catalogue.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
 import { registerRunRoutes } from './routes/runs.js';
+import { registerScheduleRoutes } from './routes/schedules.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { createRunService } from './run-service.js';
+import { createScheduler, type Scheduler } from './schedules/scheduler.js';
+import { createIntervalTimer, type SchedulerTimer } from './schedules/timer.js';
 import { openRuntimeStore, type RuntimeStore } from './store/store.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -37,6 +40,8 @@ export interface RuntimeParts {
   readonly store: RuntimeStore;
   readonly deps: EngineDeps;
   readonly startedAt: Date;
+  /** The scheduler the schedule routes trigger through (default: one never started). */
+  readonly scheduler?: Scheduler;
 }
 
 /** Builds the Fastify app (not listening). */
@@ -84,6 +89,12 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
+  registerScheduleRoutes(app, {
+    store: parts.store.schedules,
+    scheduler: parts.scheduler ?? schedulerOf(parts),
+    clock: parts.deps.clock,
+    newId: parts.deps.newId,
+  });
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,
@@ -103,10 +114,25 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   return app;
 }
 
+/** A scheduler over the parts' store and deps, not started, with no executor. */
+function schedulerOf(parts: RuntimeParts): Scheduler {
+  return createScheduler({
+    store: parts.store.schedules,
+    clock: parts.deps.clock,
+    sleep: parts.deps.sleep,
+    newId: parts.deps.newId,
+  });
+}
+
 /** A listening runtime. */
 export interface RunningRuntime {
   readonly url: string;
   readonly store: RuntimeStore;
+  /**
+   * The schedule runner, ticking on the runtime's timer; it records runs as failed until an
+   * executor is attached (`scopegate serve` attaches the gateway's).
+   */
+  readonly scheduler: Scheduler;
   close(): Promise<void>;
 }
 
@@ -120,6 +146,8 @@ export async function startRuntime(options: {
   readonly host: string;
   readonly port: number;
   readonly clock: Clock;
+  /** What drives the scheduler's ticks (default: a real interval, every 10 s). */
+  readonly scheduleTimer?: SchedulerTimer;
 }): Promise<RunningRuntime> {
   const built = buildCatalogue(options.settings);
   if (built.catalogue === null || built.settings === null) {
@@ -128,7 +156,7 @@ export async function startRuntime(options: {
   const store = openRuntimeStore(
     built.settings.db === ':memory:' ? ':memory:' : resolve(options.dir, built.settings.db),
   );
-  const app = buildRuntimeApp({
+  const parts: RuntimeParts = {
     settings: built.settings,
     store,
     deps: {
@@ -137,7 +165,9 @@ export async function startRuntime(options: {
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     },
     startedAt: new Date(options.clock.now()),
-  });
+  };
+  const scheduler = schedulerOf(parts);
+  const app = buildRuntimeApp({ ...parts, scheduler });
   let address: string;
   try {
     address = await app.listen({ host: options.host, port: options.port });
@@ -145,10 +175,14 @@ export async function startRuntime(options: {
     store.close();
     throw err;
   }
+  scheduler.start(options.scheduleTimer ?? createIntervalTimer());
   return {
     url: address,
     store,
+    scheduler,
     close: async () => {
+      // Executions in flight are aborted and recorded before the store closes.
+      await scheduler.close();
       await app.close();
       store.close();
     },

@@ -14,6 +14,7 @@ import type {
   SessionSummary,
   SessionType,
 } from './records.js';
+import { createScheduleStore, type ScheduleStore } from './schedules.js';
 import { prepareSessionLists, type SessionQuery } from './session-list.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 
@@ -32,6 +33,8 @@ export interface RuntimeStore {
   readonly path: string;
   /** Agents, teams and workflows defined through the API, in the same database. */
   readonly components: ComponentStore;
+  /** Cron schedules and their runs (RUNTIME_API.md §13), in the same database. */
+  readonly schedules: ScheduleStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -243,6 +246,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
   return Object.freeze({
     path,
     components: createComponentStore(db),
+    schedules: createScheduleStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);
