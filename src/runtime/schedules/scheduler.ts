@@ -112,11 +112,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   /** Attempts, then retries a failed attempt up to `max_retries` times, `retry_delay` apart. */
   async function execute(schedule: ScheduleRecord): Promise<void> {
-    for (let n = 1; ; n++) {
-      const run = await attempt(schedule, n);
-      if (run.status !== 'failed' || n > schedule.max_retries) return;
+    let n = 1;
+    let run = await attempt(schedule, n);
+    while (run.status === 'failed' && n <= schedule.max_retries) {
       await deps.sleep(schedule.retry_delay_seconds * 1000);
       if (closed) return;
+      run = await attempt(schedule, ++n);
     }
   }
 

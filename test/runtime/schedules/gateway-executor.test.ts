@@ -217,3 +217,25 @@ t.test('an unreachable gateway is a failed outcome without the token', async (t)
   t.match(outcome, { status: 'failed', statusCode: null, error: /^Gateway request failed: / });
   t.notMatch(JSON.stringify(outcome), TOKEN);
 });
+
+t.test('defaults: a run answered at once is not polled; no payload is an empty form', async (t) => {
+  const gw = await fakeGateway(
+    t,
+    json(200, { ...STARTED, status: 'COMPLETED' }),
+    json(200, STARTED),
+  );
+  const run = createGatewayExecutor({
+    url: gw.url,
+    token: TOKEN,
+    clock: createTestClock(),
+    sleep: async () => {},
+  });
+  t.match(await run(schedule({ payload: null }), signal), { status: 'success' });
+  t.equal(gw.seen[0]?.body, 'stream=false&background=true');
+  const noStatus = await fakeGateway(t, json(200, { run_id: 'r1', session_id: 's1' }));
+  t.match(await executor(noStatus.url)(schedule(), signal), {
+    status: 'failed',
+    error: 'Run ended with status undefined',
+    output: { status: null, content: null },
+  });
+});
