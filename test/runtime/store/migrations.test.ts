@@ -49,6 +49,9 @@ t.test('a fresh database is brought to the latest version', async (t) => {
   t.same(objects(db), [
     'index components_by_created',
     'index runs_by_session',
+    'index schedule_runs_by_schedule',
+    'index schedules_by_created',
+    'index schedules_due',
     'index sessions_by_component',
     'index sessions_by_created',
     'index sessions_by_updated',
@@ -57,6 +60,8 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'table component_configs',
     'table components',
     'table runs',
+    'table schedule_runs',
+    'table schedules',
     'table sessions',
   ]);
 });
