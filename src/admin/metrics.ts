@@ -17,6 +17,14 @@ export type RequestDecision =
   /** The client went away before the gateway had decided. */
   | 'abort';
 
+/**
+ * The `principal` label: the kind of caller (CONTRACT.md §6 `principal_type`), except that the
+ * internal service token is `__scheduler__` (its only user), and `none` when the request never
+ * got as far as a principal. Bounded: never a user id.
+ */
+export type PrincipalLabel =
+  'jwt' | 'service_account' | 'security_key' | 'anonymous' | '__scheduler__' | 'none';
+
 /** The outcome of a config reload (the `result` label). */
 export type ReloadResult = 'success' | 'error';
 
@@ -38,6 +46,11 @@ export interface GatewayMetrics {
   readonly registry: Registry;
   /** Counts and times one finished request. */
   observeRequest(observation: RequestObservation): void;
+  /**
+   * Counts one finished request by who made it (`principal`: a {@link PrincipalLabel}), its
+   * route pattern and status.
+   */
+  countRequestByPrincipal(principal: PrincipalLabel, route: string, status: number): void;
   /** Counts one authentication failure by its catalogue reason id (`token_expired`, …). */
   countAuthFailure(reason: string): void;
   /** The verified-JWT cache's hooks (`TokenCacheObserver` in auth/). */
@@ -115,6 +128,12 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     buckets: DURATION_BUCKETS,
     registers,
   });
+  const byPrincipal = new Counter({
+    name: 'scopegate_requests_by_principal_total',
+    help: 'Requests the gateway finished, by kind of principal (__scheduler__ for the internal token), route pattern and status.',
+    labelNames: ['principal', 'route', 'status'] as const,
+    registers,
+  });
   const authFailures = new Counter({
     name: 'scopegate_auth_failures_total',
     help: 'Requests refused by authentication, by reason.',
@@ -153,6 +172,10 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     return requestDuration.labels(method, route);
   });
   const upstreamTimed = childCache((route) => upstreamDuration.labels(route));
+  const countedByPrincipal = childCache((key) => {
+    const [principal, route, status] = key.split(SEP) as [string, string, string];
+    return byPrincipal.labels(principal, route, status);
+  });
 
   return {
     registry,
@@ -162,6 +185,9 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
       counted(timedKey + SEP + o.status + SEP + o.decision).inc();
       timed(timedKey).observe(o.durationSeconds);
       if (o.upstreamSeconds !== null) upstreamTimed(o.route).observe(o.upstreamSeconds);
+    },
+    countRequestByPrincipal(principal, route, status) {
+      countedByPrincipal(principal + SEP + route + SEP + status).inc();
     },
     countAuthFailure(reason) {
       authFailures.inc({ reason });

@@ -12,6 +12,7 @@ import { assembleGateway } from '../gateway/assemble.js';
 import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/generation.js';
 import { startGatewayServer, type DrainReport } from '../gateway/server.js';
 import type { Telemetry } from '../gateway/stages/record.js';
+import { createGatewayExecutor } from '../runtime/schedules/gateway-executor.js';
 import { startRuntime, type RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
@@ -93,6 +94,12 @@ export const serve: Command = async (args, io) => {
       return 1;
     }
     io.out(`bundled runtime listening on ${runtime.url} (loopback only)`);
+    if (config.auth.internal_service_token === null) {
+      io.out(
+        'bundled runtime: schedules cannot run: auth.internal_service_token is not set ' +
+          '(due runs are recorded as failed)',
+      );
+    }
   }
   // One registry and one logger for the life of the process (reloads keep them).
   const log = createLogger({ level: config.log.level });
@@ -151,6 +158,18 @@ export const serve: Command = async (args, io) => {
   }
   const { port } = server.address();
   const base = `http://${displayHost(config.listen.host)}:${port}`;
+  // Scheduled runs go through this gateway, authenticated as `__scheduler__` (CONTRACT.md §3.6).
+  const internalToken = config.auth.internal_service_token;
+  if (runtime !== null && internalToken !== null) {
+    runtime.scheduler.attach(
+      createGatewayExecutor({
+        url: base,
+        token: internalToken,
+        clock: systemClock,
+        sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      }),
+    );
+  }
   io.out(
     `scopegate listening on ${config.listen.host}:${port}, forwarding to ${config.upstream.url}`,
   );

@@ -26,10 +26,13 @@ import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerEvalRoutes } from './routes/evals.js';
 import { systemProbes, type EvalProbes } from './evals/performance.js';
 import { registerRunRoutes } from './routes/runs.js';
+import { registerScheduleRoutes } from './routes/schedules.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
 import { registerTraceRoutes } from './routes/traces.js';
 import { createRunService } from './run-service.js';
+import { createScheduler, type Scheduler } from './schedules/scheduler.js';
+import { createIntervalTimer, type SchedulerTimer } from './schedules/timer.js';
 import { openRuntimeStore, type RuntimeStore } from './store/store.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -47,6 +50,8 @@ export interface RuntimeParts {
   readonly startedAt: Date;
   /** Time and memory of performance evals; the process's own when absent. */
   readonly evalProbes?: EvalProbes;
+  /** The scheduler the schedule routes trigger through (default: one never started). */
+  readonly scheduler?: Scheduler;
 }
 
 /** Builds the Fastify app (not listening). */
@@ -106,6 +111,12 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     probes: parts.evalProbes ?? systemProbes,
     dbId: 'runtime-db',
   });
+  registerScheduleRoutes(app, {
+    store: parts.store.schedules,
+    scheduler: parts.scheduler ?? schedulerOf(parts),
+    clock: parts.deps.clock,
+    newId: parts.deps.newId,
+  });
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,
@@ -129,10 +140,25 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   return app;
 }
 
+/** A scheduler over the parts' store and deps, not started, with no executor. */
+function schedulerOf(parts: RuntimeParts): Scheduler {
+  return createScheduler({
+    store: parts.store.schedules,
+    clock: parts.deps.clock,
+    sleep: parts.deps.sleep,
+    newId: parts.deps.newId,
+  });
+}
+
 /** A listening runtime. */
 export interface RunningRuntime {
   readonly url: string;
   readonly store: RuntimeStore;
+  /**
+   * The schedule runner, ticking on the runtime's timer; it records runs as failed until an
+   * executor is attached (`scopegate serve` attaches the gateway's).
+   */
+  readonly scheduler: Scheduler;
   close(): Promise<void>;
 }
 
@@ -146,6 +172,8 @@ export async function startRuntime(options: {
   readonly host: string;
   readonly port: number;
   readonly clock: Clock;
+  /** What drives the scheduler's ticks (default: a real interval, every 10 s). */
+  readonly scheduleTimer?: SchedulerTimer;
 }): Promise<RunningRuntime> {
   const built = buildCatalogue(options.settings);
   if (built.catalogue === null || built.settings === null) {
@@ -154,7 +182,7 @@ export async function startRuntime(options: {
   const store = openRuntimeStore(
     built.settings.db === ':memory:' ? ':memory:' : resolve(options.dir, built.settings.db),
   );
-  const app = buildRuntimeApp({
+  const parts: RuntimeParts = {
     settings: built.settings,
     store,
     deps: {
@@ -163,7 +191,9 @@ export async function startRuntime(options: {
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     },
     startedAt: new Date(options.clock.now()),
-  });
+  };
+  const scheduler = schedulerOf(parts);
+  const app = buildRuntimeApp({ ...parts, scheduler });
   let address: string;
   try {
     address = await app.listen({ host: options.host, port: options.port });
@@ -171,10 +201,14 @@ export async function startRuntime(options: {
     store.close();
     throw err;
   }
+  scheduler.start(options.scheduleTimer ?? createIntervalTimer());
   return {
     url: address,
     store,
+    scheduler,
     close: async () => {
+      // Executions in flight are aborted and recorded before the store closes.
+      await scheduler.close();
       await app.close();
       store.close();
     },

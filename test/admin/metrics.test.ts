@@ -161,3 +161,28 @@ t.test('auth failures, token cache hits and misses, reloads', async (t) => {
   t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'error' }), 1);
   t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'success' }), 0);
 });
+
+t.test('requests by principal: counted under principal, route pattern and status', async (t) => {
+  const metrics = createGatewayMetrics();
+  metrics.countRequestByPrincipal('__scheduler__', '/agents/*/runs', 202);
+  metrics.countRequestByPrincipal('__scheduler__', '/agents/*/runs', 202);
+  metrics.countRequestByPrincipal('none', 'invalid_path', 400);
+  const samples = await scrape(metrics);
+  const name = 'scopegate_requests_by_principal_total';
+  t.equal(
+    valueOf(t, samples, name, {
+      principal: '__scheduler__',
+      route: '/agents/*/runs',
+      status: '202',
+    }),
+    2,
+  );
+  t.equal(
+    valueOf(t, samples, name, { principal: 'none', route: 'invalid_path', status: '400' }),
+    1,
+  );
+  t.match(
+    await metrics.registry.metrics(),
+    /^# TYPE scopegate_requests_by_principal_total counter$/m,
+  );
+});

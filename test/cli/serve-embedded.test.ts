@@ -70,7 +70,9 @@ t.test('serve starts the bundled runtime and prints a working stream-a-run curl'
   t.match(
     child.stdout(),
     new RegExp(
-      `^bundled runtime listening on .*\nscopegate listening on 127\\.0\\.0\\.1:${gatewayPort}, ` +
+      `^bundled runtime listening on .*\n` +
+        'bundled runtime: schedules cannot run: auth\\.internal_service_token is not set \\(due runs are recorded as failed\\)\n' +
+        `scopegate listening on 127\\.0\\.0\\.1:${gatewayPort}, ` +
         `forwarding to ${runtimeUrl.replace(/\./g, '\\.')}\n` +
         'admin listening on 127\\.0\\.0\\.1:\\d+ \\(/metrics, /healthz, /readyz\\)\n' +
         `\ndevelopment keys: .*dev\\.json \\(created\\)\n` +
@@ -252,7 +254,7 @@ t.test('a gateway that does not assemble closes the runtime it started', async (
     t.equal(r.code, 1, `${row.name}: exit 1`);
     t.match(
       r.out,
-      /^bundled runtime listening on http:\/\/\S+ \(loopback only\)$/,
+      /^bundled runtime listening on http:\/\/\S+ \(loopback only\)\nbundled runtime: schedules cannot run: /,
       `${row.name}: it had started`,
     );
     t.match(
@@ -298,7 +300,12 @@ t.test('an upstream.url without a port means port 80', async (t) => {
   const r = await serveInProcess(join(dir, 'gateway.yaml'));
   t.equal(r.code, 1);
   if (free) {
-    t.equal(r.out, 'bundled runtime listening on http://127.0.0.1:80 (loopback only)');
+    t.equal(
+      r.out,
+      'bundled runtime listening on http://127.0.0.1:80 (loopback only)\n' +
+        'bundled runtime: schedules cannot run: auth.internal_service_token is not set ' +
+        '(due runs are recorded as failed)',
+    );
     t.match(r.err, /cannot read key file "missing\.pem"/);
     t.ok(await canBind(80, '127.0.0.1'), 'port 80 is free again');
   } else {
@@ -306,3 +313,46 @@ t.test('an upstream.url without a port means port 80', async (t) => {
     t.match(r.err, /runtime: listen E[A-Z]+: .*:80\nthe gateway did not start$/);
   }
 });
+
+t.test(
+  'embedded with an internal token: a triggered schedule runs through the gateway',
+  async (t) => {
+    const runtimePort = await freePort();
+    const dir = t.testdir({
+      'gateway.yaml': configText({
+        runtimeUrl: `http://127.0.0.1:${runtimePort}`,
+        auth: [
+          'algorithm: ES256',
+          'dev_keys: dev.json',
+          'internal_service_token: internal-for-tests',
+        ],
+      }),
+    });
+    const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
+    const { gatewayPort, token } = await banner(child);
+    t.notMatch(child.stdout(), /schedules cannot run/);
+    const base = `http://127.0.0.1:${gatewayPort}`;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await httpCall(`${base}/schedules`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'hourly',
+        cron_expr: '0 * * * *',
+        endpoint: '/agents/helper/runs',
+        payload: { message: 'hi' },
+      }),
+    });
+    t.equal(created.status, 201);
+    const { id } = JSON.parse(created.body) as { id: string };
+    const triggered = await httpCall(`${base}/schedules/${id}/trigger`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    t.equal(triggered.status, 200);
+    t.match(JSON.parse(triggered.body), { status: 'success', output: { content: 'Echo: hi' } });
+    t.notMatch(child.stdout() + child.stderr(), /internal-for-tests/, 'the token is never logged');
+    child.child.kill('SIGTERM');
+    t.same(await child.exited, { code: 0, signal: null });
+  },
+);

@@ -5,7 +5,7 @@
  * a body or the query string.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GatewayMetrics, RequestDecision } from '../../admin/metrics.js';
+import type { GatewayMetrics, PrincipalLabel, RequestDecision } from '../../admin/metrics.js';
 import type { Principal } from '../../auth/principal.js';
 import type { CompiledPolicy, ExcludedEntry } from '../../policy/compile.js';
 import { lookupRoute, type Decision } from '../../policy/decide.js';
@@ -97,6 +97,13 @@ export function routeOf(
     return EXEMPT_ROUTE_PREFIX + excluded.pattern.canonical;
   }
   return lookupRoute(policy, method, normalized.segments)?.pattern.canonical ?? UNMATCHED_ROUTE;
+}
+
+/** The `principal` label of a request: its principal's kind, `__scheduler__`, or `none`. */
+export function principalLabelOf(evaluation: RecordedEvaluation | null): PrincipalLabel {
+  const principal = evaluation?.principal ?? null;
+  if (principal === null) return 'none';
+  return principal.type === 'internal' ? '__scheduler__' : principal.type;
 }
 
 /** The `decision` label: what the gateway decided, whatever the upstream then answered. */
@@ -226,6 +233,7 @@ export function createRequestRecorder(
       durationSeconds: durationMs / 1000,
       upstreamSeconds: upstream === null ? null : upstream / 1000,
     });
+    metrics.countRequestByPrincipal(principalLabelOf(evaluation), route, status);
     // Refused by the authenticate stage (or as an anonymous caller of /service-accounts): the
     // path was fine and no authorization decision was reached.
     if (

@@ -31,6 +31,24 @@ export function registerRunRoutes(
     { path: 'teams', label: 'Team', items: catalogue.teams },
     { path: 'workflows', label: 'Workflow', items: catalogue.workflows },
   ] as const;
+  // Background runs still draining: stopped and awaited when the app closes, so none is cut off
+  // mid-write by the store closing after it.
+  const draining = new Set<{ run: ActiveRun; done: Promise<unknown> }>();
+  app.addHook('onClose', async () => {
+    for (const entry of draining) entry.run.cancel();
+    await Promise.all([...draining].map((entry) => entry.done));
+  });
+  /** Drains a run server-side and answers 202 with where to poll it (RUNTIME_API.md §4.1). */
+  const inBackground = (reply: FastifyReply, run: ActiveRun) => {
+    // Settled, never rejected: a run whose engine throws is stored as ERROR by the run service.
+    const entry = { run, done: Promise.allSettled([drain(run)]) };
+    draining.add(entry);
+    void entry.done.finally(() => draining.delete(entry));
+    return reply
+      .code(202)
+      .send({ run_id: run.runId, session_id: run.sessionId, status: 'RUNNING' });
+  };
+
   for (const kind of kinds) {
     const entityOf = (request: FastifyRequest<{ Params: Pick<Params, 'id'> }>): Entity => {
       const entity = (kind.items as ReadonlyMap<string, Entity>).get(request.params.id);
@@ -45,6 +63,14 @@ export function registerRunRoutes(
       const message = form.fields['message'];
       if (message === undefined) throw missingField('body', 'message');
       const stream = formBoolean(form, 'stream', true);
+      const background = formBoolean(form, 'background', false);
+      if (background && stream) {
+        throw new HttpError(
+          400,
+          'Background runs are not streamed: send background=true with stream=false and poll ' +
+            'GET …/runs/{run_id}?session_id=',
+        );
+      }
       checkFiles(form);
       const caller = callerOf(request.headers);
       const run = runs.start({
@@ -56,6 +82,7 @@ export function registerRunRoutes(
         sessionState: sessionStateOf(form, caller, store, entity),
         dependencies: dependenciesOf(form, caller),
       });
+      if (background) return inBackground(reply, run);
       return answer(reply, run, stream);
     });
 
@@ -169,12 +196,17 @@ function dependenciesOf(form: Form, caller: Caller): Record<string, unknown> | n
   return { ...(given as Record<string, unknown> | null), ...caller.dependencies };
 }
 
+/** Runs `run` to its end without a client; its result. */
+async function drain(run: ActiveRun): Promise<RunResult> {
+  let step = await run.events.next();
+  while (!step.done) step = await run.events.next();
+  return step.value;
+}
+
 /** Streams the run as SSE, or drains it and answers the run output. */
 async function answer(reply: FastifyReply, run: ActiveRun, stream: boolean): Promise<unknown> {
   if (stream) return streamRun(reply, run);
-  let step = await run.events.next();
-  while (!step.done) step = await run.events.next();
-  return step.value.output;
+  return (await drain(run)).output;
 }
 
 /** Streams a run's events as SSE; a client that leaves cancels the run, which is still stored. */

@@ -19,6 +19,7 @@ import type {
   SessionSummary,
   SessionType,
 } from './records.js';
+import { createScheduleStore, type ScheduleStore } from './schedules.js';
 import { prepareSessionLists, type SessionQuery } from './session-list.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 import { createTraceStore, type TraceStore } from './traces.js';
@@ -50,6 +51,8 @@ export interface RuntimeStore {
   readonly evals: EvalStore;
   /** Approvals of paused runs and audit records of tool calls (RUNTIME_API §14). */
   readonly approvals: ApprovalStore;
+  /** Cron schedules and their runs (RUNTIME_API.md §13), in the same database. */
+  readonly schedules: ScheduleStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -267,6 +270,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     dailyMetrics: createDailyMetricsStore(db),
     evals: createEvalStore(db),
     approvals: createApprovalStore(db),
+    schedules: createScheduleStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);

@@ -19,6 +19,7 @@ import {
   decisionOf,
   loggedPathOf,
   MAX_LOGGED_RAW_PATH,
+  principalLabelOf,
   reasonOf,
   routeOf,
   type RequestRecord,
@@ -385,4 +386,15 @@ t.test('a response cut off mid-stream keeps its status and is marked aborted', a
   await cut;
   const [line] = await log.count(1);
   t.match(line, { status: 200, decision: 'allow', aborted: true, msg: 'request aborted' });
+});
+
+t.test('the principal label: the kind of principal, __scheduler__, or none', async (t) => {
+  const evaluation = (principal: Principal | null) =>
+    ({ refusal: null, normalized: null, exempt: false, principal, decision: null }) as const;
+  t.equal(principalLabelOf(null), 'none', 'never evaluated');
+  t.equal(principalLabelOf(evaluation(null)), 'none', 'refused before authentication');
+  t.equal(principalLabelOf(evaluation(createPrincipal({ type: 'internal' }))), '__scheduler__');
+  for (const type of ['jwt', 'service_account', 'security_key', 'anonymous'] as const) {
+    t.equal(principalLabelOf(evaluation(createPrincipal({ type }))), type);
+  }
 });

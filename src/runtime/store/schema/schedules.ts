@@ -2,4 +2,49 @@
  * Migration step 11 (schedules): the tables of schedules and their runs (§13). Append-only once released: a later
  * change is a new step in ../migrations.ts, never an edit here.
  */
-export const SCHEDULES_SCHEMA = ``;
+// STRICT: epoch-second integers stay integers; `payload`, `input`, `output` and `requirements`
+// are JSON text. A schedule's runs go with it. `schedule_runs.seq` orders runs recorded in the
+// same second (an explicit INTEGER PRIMARY KEY, as `runs.seq`, so VACUUM cannot renumber it).
+export const SCHEDULES_SCHEMA = `
+  CREATE TABLE schedules (
+    id                  TEXT    NOT NULL PRIMARY KEY,
+    name                TEXT    NOT NULL UNIQUE,
+    description         TEXT,
+    method              TEXT    NOT NULL CHECK (method IN ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')),
+    endpoint            TEXT    NOT NULL,
+    payload             TEXT,
+    cron_expr           TEXT    NOT NULL,
+    timezone            TEXT    NOT NULL,
+    timeout_seconds     INTEGER NOT NULL,
+    max_retries         INTEGER NOT NULL,
+    retry_delay_seconds INTEGER NOT NULL,
+    enabled             INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+    next_run_at         INTEGER,
+    created_at          INTEGER NOT NULL,
+    updated_at          INTEGER NOT NULL
+  ) STRICT;
+  -- The scheduler's tick: the enabled schedules that are due.
+  CREATE INDEX schedules_due ON schedules (enabled, next_run_at);
+  -- GET /schedules, newest first, optionally by enabled.
+  CREATE INDEX schedules_by_created ON schedules (created_at, id);
+
+  CREATE TABLE schedule_runs (
+    seq          INTEGER NOT NULL PRIMARY KEY,
+    id           TEXT    NOT NULL UNIQUE,
+    schedule_id  TEXT    NOT NULL REFERENCES schedules (id) ON DELETE CASCADE,
+    attempt      INTEGER NOT NULL,
+    triggered_at INTEGER NOT NULL,
+    completed_at INTEGER,
+    status       TEXT    NOT NULL
+                 CHECK (status IN ('running', 'success', 'failed', 'paused', 'cancelled')),
+    status_code  INTEGER,
+    run_id       TEXT,
+    session_id   TEXT,
+    error        TEXT,
+    input        TEXT,
+    output       TEXT,
+    requirements TEXT,
+    created_at   INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX schedule_runs_by_schedule ON schedule_runs (schedule_id, created_at, seq);
+`;

@@ -1,0 +1,66 @@
+/**
+ * Cron rules of schedules (RUNTIME_API.md §13), on croner: checks a five-field expression and an
+ * IANA time zone, and finds run times. Pure: no I/O, no clock (times are passed in, epoch
+ * seconds).
+ */
+import { Cron } from 'croner';
+
+/** A cron expression read in a time zone, ready to compute run times. */
+function cronOf(expr: string, timezone: string): Cron {
+  return new Cron(expr, { timezone, paused: true, mode: '5-part' });
+}
+
+/**
+ * The 422 detail for an expression that is not five valid cron fields (minute hour day-of-month
+ * month day-of-week), or null when it is one. Nicknames such as `@daily` are refused: the API
+ * promises five fields.
+ */
+export function cronProblem(expr: string): string | null {
+  const problem = `Invalid cron expression: ${expr}`;
+  if (expr.trim().split(/\s+/).length !== 5) return problem;
+  try {
+    cronOf(expr, 'UTC');
+    return null;
+  } catch {
+    return problem;
+  }
+}
+
+/** The 422 detail for a name that is not an IANA time zone, or null when it is one. */
+export function timezoneProblem(timezone: string): string | null {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+    return null;
+  } catch {
+    return `Invalid timezone: ${timezone}`;
+  }
+}
+
+/**
+ * The first run time strictly after `after` (epoch seconds), or null when the expression never
+ * fires again (a 30th of February). The expression and zone must have passed the checks above.
+ */
+export function nextRunAfter(expr: string, timezone: string, after: number): number | null {
+  const next = cronOf(expr, timezone).nextRun(new Date(after * 1000));
+  return next === null ? null : Math.floor(next.getTime() / 1000);
+}
+
+/**
+ * The run times from `first` (a run time, included) up to `until` (included), at most `max` of
+ * them, oldest first: the ticks a schedule owed while nothing fired it.
+ */
+export function runsFrom(
+  expr: string,
+  timezone: string,
+  first: number,
+  until: number,
+  max: number,
+): number[] {
+  const runs: number[] = [];
+  let at: number | null = first;
+  while (at !== null && at <= until && runs.length < max) {
+    runs.push(at);
+    at = nextRunAfter(expr, timezone, at);
+  }
+  return runs;
+}
