@@ -12,6 +12,8 @@ export interface FormFile {
   readonly filename: string;
   readonly mimetype: string;
   readonly size: number;
+  /** The file's bytes (buffered by @fastify/multipart within the server's size bounds). */
+  readonly data: Buffer;
 }
 
 /** A form: its text fields (the last value of a repeated one) and its files. */
@@ -59,6 +61,7 @@ export function readForm(request: FastifyRequest): Form {
           filename: part.filename,
           mimetype: part.mimetype,
           size: part._buf.length,
+          data: part._buf,
         });
       }
     }

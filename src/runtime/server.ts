@@ -18,6 +18,7 @@ import { HttpError } from './errors.js';
 import { createLiveCatalogue } from './live-catalogue.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
+import { registerKnowledgeRoutes } from './routes/knowledge.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -84,6 +85,12 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
+  registerKnowledgeRoutes(app, {
+    settings: parts.settings.knowledge,
+    store: parts.store.knowledge,
+    dbId: 'runtime-db',
+    clock: parts.deps.clock,
+  });
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,

@@ -5,6 +5,7 @@
  */
 import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
+import { createKnowledgeStore, type KnowledgeStore } from './knowledge.js';
 import { RuntimeStoreError } from './errors.js';
 import { migrate } from './migrations.js';
 import type {
@@ -32,6 +33,8 @@ export interface RuntimeStore {
   readonly path: string;
   /** Agents, teams and workflows defined through the API, in the same database. */
   readonly components: ComponentStore;
+  /** Knowledge contents and their chunks (RUNTIME_API §8), in the same database. */
+  readonly knowledge: KnowledgeStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -243,6 +246,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
   return Object.freeze({
     path,
     components: createComponentStore(db),
+    knowledge: createKnowledgeStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);
