@@ -32,8 +32,21 @@ export async function fetchContent(
   limits: FetchLimits,
   stop: AbortSignal,
 ): Promise<FetchResult> {
-  const deadline = AbortSignal.timeout(limits.timeoutMs);
   const abort = new AbortController();
+  const result = await fetchBounded(url, limits, AbortSignal.any([stop, abort.signal]), stop);
+  // A no-op once the body was read; otherwise (a limit hit) it tears the request down.
+  abort.abort();
+  return result;
+}
+
+/** {@link fetchContent} without the teardown; `signal` aborts the request. */
+async function fetchBounded(
+  url: URL,
+  limits: FetchLimits,
+  signal: AbortSignal,
+  stop: AbortSignal,
+): Promise<FetchResult> {
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
   const tooLarge = {
     ok: false,
     message: `${url.href} is larger than max_fetch_bytes (${limits.maxBytes} bytes)`,
@@ -46,12 +59,13 @@ export async function fetchContent(
       reset: true,
       headersTimeout: 0,
       bodyTimeout: 0,
-      signal: AbortSignal.any([deadline, stop, abort.signal]),
+      signal: AbortSignal.any([deadline, signal]),
     });
     if (response.statusCode < 200 || response.statusCode > 299) {
       return { ok: false, message: `Fetching ${url.href} returned HTTP ${response.statusCode}` };
     }
-    const declared = Number(response.headers['content-length'] ?? 0);
+    // No Content-Length is NaN, which no limit is below: the body is then counted as it comes.
+    const declared = Number(response.headers['content-length']);
     if (declared > limits.maxBytes) return tooLarge;
     const chunks: Buffer[] = [];
     let size = 0;
@@ -77,8 +91,5 @@ export async function fetchContent(
       return { ok: false, message: `Fetching ${url.href} was cancelled: the runtime stopped` };
     }
     return { ok: false, message: `Fetching ${url.href} failed: ${(error as Error).message}` };
-  } finally {
-    // A no-op once the body was read; otherwise it tears the request down.
-    abort.abort();
   }
 }

@@ -42,7 +42,10 @@ async function setup(t: Test, timeoutMs = 30_000) {
       knowledge: {
         max_fetch_bytes: LIMIT_BYTES,
         fetch_timeout_ms: timeoutMs,
-        sources: [{ id: 'docs', name: 'Docs', type: 'url', base_url: `${server.url}/docs` }],
+        sources: [
+          { id: 'docs', name: 'Docs', type: 'url', base_url: `${server.url}/docs` },
+          { id: 'slash', name: 'Slash', type: 'url', base_url: `${server.url}/docs/` },
+        ],
       },
     },
   });
@@ -392,6 +395,10 @@ t.test('remote content: a configured source fetches paths below its base_url', a
     type: 'text/markdown',
   });
   t.equal(server.hits.get('/docs/guide.md'), 1);
+  const slash = await remote({ config_id: 'slash', path: 'guide.md', name: 'Guide' });
+  t.match(slash.json(), { name: 'Guide', status: 'processing' });
+  t.equal((await settled(app, (slash.json() as { id: string }).id)).status, 'completed');
+  t.equal(server.hits.get('/docs/guide.md'), 2);
   const missing = await remote({ config_id: 'docs', path: 'nope.md', source_params: '{}' });
   t.match(await settled(app, (missing.json() as { id: string }).id), {
     status: 'failed',
