@@ -48,6 +48,10 @@ t.test('a fresh database is brought to the latest version', async (t) => {
   t.equal(schemaVersion(db), MIGRATIONS.length);
   t.same(objects(db), [
     'index components_by_created',
+    'index knowledge_contents_by_created',
+    'index knowledge_contents_by_name',
+    'index knowledge_contents_by_status',
+    'index knowledge_contents_by_updated',
     'index runs_by_session',
     'index sessions_by_component',
     'index sessions_by_created',
@@ -56,6 +60,8 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'index sessions_by_user_updated',
     'table component_configs',
     'table components',
+    'table knowledge_chunks',
+    'table knowledge_contents',
     'table runs',
     'table sessions',
   ]);
