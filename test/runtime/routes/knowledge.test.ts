@@ -281,6 +281,17 @@ t.test('upload refusals name the field at fault', async (t) => {
   t.same(list.data, [], 'nothing was stored');
 });
 
+t.test('a text_content over the multipart field limit is refused, not cut', async (t) => {
+  const { app } = await setup(t);
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/knowledge/content',
+    ...multipart([{ name: 'text_content', value: 'a'.repeat(1024 * 1024 + 1) }]),
+  });
+  t.equal(answer.statusCode, 413);
+  t.same(answer.json(), { detail: "Form field 'text_content' is too large" });
+});
+
 t.test('knowledge_id and db_id select the one instance; others are 404', async (t) => {
   const { app, post } = await setup(t);
   const config = (await app.inject({ url: '/config' })).json() as {
