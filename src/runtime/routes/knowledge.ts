@@ -242,8 +242,8 @@ export function registerKnowledgeRoutes(
 
   app.delete<OneContent>('/knowledge/content/:id', async (request) => {
     selected(request.query);
-    store.delete(request.params.id);
-    index.remove(request.params.id);
+    // Only this instance's content: a row of an earlier instance name is not ours to delete.
+    if (store.delete(instance.id, request.params.id)) index.remove(request.params.id);
     return { id: request.params.id };
   });
 

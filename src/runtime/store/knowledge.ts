@@ -73,8 +73,8 @@ export interface KnowledgeStore {
   chunks(knowledgeId: string): ChunkRecord[];
   /** The distinct top-level metadata keys of the instance's contents, sorted. */
   metadataKeys(knowledgeId: string): string[];
-  /** False when there was none. */
-  delete(id: string): boolean;
+  /** Deletes the instance's content `id` (and its chunks); false when it has none. */
+  delete(knowledgeId: string, id: string): boolean;
   /** Deletes every content of the instance; how many. */
   deleteAll(knowledgeId: string): number;
 }
@@ -163,7 +163,7 @@ export function createKnowledgeStore(db: SqliteDatabase): KnowledgeStore {
     `SELECT DISTINCT j.key AS key FROM knowledge_contents k, json_each(k.metadata) j
      WHERE k.knowledge_id = ? AND k.metadata IS NOT NULL ORDER BY j.key`,
   );
-  const remove = db.prepare('DELETE FROM knowledge_contents WHERE id = ?');
+  const remove = db.prepare('DELETE FROM knowledge_contents WHERE id = ? AND knowledge_id = ?');
   const removeAll = db.prepare('DELETE FROM knowledge_contents WHERE knowledge_id = ?');
 
   const complete = db.transaction(
@@ -217,7 +217,7 @@ export function createKnowledgeStore(db: SqliteDatabase): KnowledgeStore {
     chunks: (knowledgeId) => chunks.all(knowledgeId) as ChunkRecord[],
     metadataKeys: (knowledgeId) =>
       (keys.all(knowledgeId) as { key: string }[]).map((row) => row.key),
-    delete: (id) => remove.run(id).changes > 0,
+    delete: (knowledgeId, id) => remove.run(id, knowledgeId).changes > 0,
     deleteAll: (knowledgeId) => removeAll.run(knowledgeId).changes,
   } satisfies KnowledgeStore);
 }

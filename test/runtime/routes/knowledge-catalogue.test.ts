@@ -141,6 +141,24 @@ t.test('the index is built from the store: a new app over it finds the same', as
   t.match(answer.json(), { data: [{ content_id: id, name: 'herons', content: 'herons wade' }] });
 });
 
+t.test("contents of an earlier instance name are not this instance's", async (t) => {
+  const first = setup(t);
+  const id = await first.add({ text_content: 'cranes dance', name: 'cranes' });
+  const renamed = runtimeApp(t, { store: first.store });
+  const get = await renamed.app.inject({ url: `/knowledge/content/${id}` });
+  t.equal(get.statusCode, 404);
+  t.same(get.json(), { detail: `Content not found: ${id}` });
+  t.same((await renamed.app.inject({ url: '/knowledge/content' })).json(), {
+    data: [],
+    meta: { page: 1, limit: 20, total_pages: 0, total_count: 0, search_time_ms: 0 },
+  });
+  const deleted = await renamed.app.inject({ method: 'DELETE', url: `/knowledge/content/${id}` });
+  t.same(deleted.json(), { id });
+  t.match(first.store.knowledge.get(id), { name: 'cranes' }, 'left in place');
+  const found = await first.search({ query: 'cranes' });
+  t.match(found.json(), { data: [{ content_id: id }] });
+});
+
 t.test('search refusals', async (t) => {
   const { search } = setup(t);
   const missing = await search({});

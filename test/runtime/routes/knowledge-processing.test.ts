@@ -72,7 +72,7 @@ t.test('a content deleted before its job finishes stays deleted and unindexed', 
   const { store, processor, found } = setup(t);
   t.same(found(), []);
   processor.enqueue(job());
-  store.knowledge.delete('c-1');
+  store.knowledge.delete('kb', 'c-1');
   await processor.idle();
   t.equal(store.knowledge.get('c-1'), null);
   t.same(store.knowledge.chunks('kb'), []);

@@ -103,8 +103,9 @@ t.test('list pages in each order; metadata keys; deletes', async (t) => {
   const page = k.list('kb', { page: 2, limit: 2, sortBy: 'created_at', sortOrder: 'asc' });
   t.same({ ids: page.rows.map((r) => r.id), total: page.total }, { ids: ['c'], total: 3 });
   t.same(k.metadataKeys('kb'), ['x', 'y']);
-  t.equal(k.delete('a'), true);
-  t.equal(k.delete('a'), false);
+  t.equal(k.delete('other', 'a'), false, 'not of that instance');
+  t.equal(k.delete('kb', 'a'), true);
+  t.equal(k.delete('kb', 'a'), false);
   t.equal(k.deleteAll('kb'), 2);
   t.same(k.list('kb', { page: 1, limit: 10, sortBy: 'name', sortOrder: 'desc' }).total, 0);
   t.match(k.get('d'), { knowledge_id: 'other' }, 'another instance is untouched');
