@@ -27,7 +27,7 @@ import {
   uuidOfHash,
   type KnowledgeInstance,
 } from './knowledge-instance.js';
-import { createKnowledgeProcessor, type KnowledgeProcessor } from './knowledge-processing.js';
+import { createKnowledgeProcessor } from './knowledge-processing.js';
 
 type Query = Record<string, string | undefined>;
 type OneContent = { Params: { id: string }; Querystring: Query };
@@ -38,7 +38,7 @@ const SORTS = new Set(['created_at', 'updated_at', 'name']);
 export const INTERRUPTED = 'Processing was interrupted: the runtime stopped before it finished';
 
 /** `ContentResponseSchema`. */
-export function contentResponse(c: ContentRecord): Record<string, unknown> {
+function contentResponse(c: ContentRecord): Record<string, unknown> {
   return {
     id: c.id,
     name: c.name,
@@ -67,7 +67,7 @@ const accepted = (c: ContentRecord) => ({
 /**
  * Registers every `/knowledge…` route over the one instance of `settings`; its processing is
  * cancelled and awaited when the app closes. Contents left `processing` by an earlier run are
- * marked failed first. Returns the processor (tests await its jobs).
+ * marked failed first.
  */
 export function registerKnowledgeRoutes(
   app: FastifyInstance,
@@ -77,7 +77,7 @@ export function registerKnowledgeRoutes(
     readonly dbId: string;
     readonly clock: { now(): number };
   },
-): KnowledgeProcessor {
+): void {
   const { settings, store, clock } = o;
   const instance = knowledgeInstanceOf(settings, o.dbId);
   const now = (): number => epochSeconds(clock.now());
@@ -256,5 +256,4 @@ export function registerKnowledgeRoutes(
   });
 
   registerKnowledgeCatalogueRoutes(app, { settings, store, instance, index });
-  return processor;
 }
