@@ -166,6 +166,58 @@ export const workflowSchema = z.strictObject({
 /** Which entity `POST /agui` runs (RUNTIME_API §15): an agent, else a team. */
 const aguiSchema = z.union([z.strictObject({ agent: id }), z.strictObject({ team: id })]);
 
+/** A remote content source (`POST /knowledge/remote-content`): a path is fetched below `base_url`. */
+const knowledgeSourceSchema = z.strictObject({
+  id,
+  name: z.string().min(1),
+  type: z.literal('url', { error: 'must be "url"' }),
+  base_url: z
+    .string({ error: 'must be an http(s) URL' })
+    .refine(isBaseUrl, 'must be an http(s) URL without credentials, query or fragment'),
+});
+
+const FETCH_BYTES_MESSAGE = 'must be an integer from 1 to 1073741824';
+
+/** `runtime.knowledge`: the knowledge base (RUNTIME_API §8) and the bounds of remote fetches. */
+const knowledgeSettingsSchema = z.strictObject({
+  /** The one knowledge instance's name (its id is derived from it). */
+  name: z.string().min(1).default('knowledge'),
+  description: z.string().optional(),
+  /** The largest remote body read; a larger one fails the content. */
+  max_fetch_bytes: z
+    .preprocess(
+      integerFromText,
+      z
+        .int({ error: FETCH_BYTES_MESSAGE })
+        .min(1, FETCH_BYTES_MESSAGE)
+        .max(1_073_741_824, FETCH_BYTES_MESSAGE),
+    )
+    .default(10 * 1024 * 1024),
+  /** Deadline of one remote fetch, from sending the request to the end of the body. */
+  fetch_timeout_ms: z
+    .preprocess(
+      integerFromText,
+      z.int({ error: TIMEOUT_MESSAGE }).min(1, TIMEOUT_MESSAGE).max(3_600_000, TIMEOUT_MESSAGE),
+    )
+    .default(10_000),
+  sources: z
+    .array(knowledgeSourceSchema)
+    .default([])
+    .superRefine((sources, ctx) => {
+      const seen = new Set<string>();
+      sources.forEach((source, i) => {
+        if (seen.has(source.id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'id'],
+            message: `duplicate source id "${source.id}"`,
+          });
+        }
+        seen.add(source.id);
+      });
+    }),
+});
+
 /** The `runtime:` section. */
 export const runtimeSettingsSchema = z.strictObject({
   os_id: z.string().min(1).default('scopegate-runtime'),
@@ -192,6 +244,8 @@ export const runtimeSettingsSchema = z.strictObject({
    * serve` passes the gateway's (`jwt` with a JWT source, else `security_key`, else `none`).
    */
   auth_mode: z.enum(['none', 'security_key', 'jwt']).default('none'),
+  /** The knowledge base and its remote fetches; every key has a default. */
+  knowledge: knowledgeSettingsSchema.prefault({}),
 });
 
 export type ToolDefinition = z.output<typeof toolSchema>;
@@ -201,6 +255,8 @@ export type AgentSettings = z.output<typeof agentSchema>;
 export type TeamSettings = z.output<typeof teamSchema>;
 export type WorkflowSettings = z.output<typeof workflowSchema>;
 export type RuntimeSettings = z.output<typeof runtimeSettingsSchema>;
+export type KnowledgeSettings = z.output<typeof knowledgeSettingsSchema>;
+export type KnowledgeSourceSettings = z.output<typeof knowledgeSourceSchema>;
 
 /**
  * What an agent runs on: `id` and `provider` are its events' `model` and `model_provider`;

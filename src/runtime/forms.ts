@@ -12,6 +12,8 @@ export interface FormFile {
   readonly filename: string;
   readonly mimetype: string;
   readonly size: number;
+  /** The file's bytes (buffered by @fastify/multipart within the server's size bounds). */
+  readonly data: Buffer;
 }
 
 /** A form: its text fields (the last value of a repeated one) and its files. */
@@ -24,7 +26,13 @@ const EMPTY: Form = Object.freeze({ fields: Object.freeze({}), files: Object.fre
 
 /** The parts @fastify/multipart attaches to the body (`attachFieldsToBody: true`). */
 type MultipartPart =
-  | { readonly type: 'field'; readonly fieldname: string; readonly value: unknown }
+  | {
+      readonly type: 'field';
+      readonly fieldname: string;
+      readonly value: unknown;
+      /** Set when the value was longer than the field size limit (and cut there). */
+      readonly valueTruncated?: boolean;
+    }
   | {
       readonly type: 'file';
       readonly fieldname: string;
@@ -52,6 +60,10 @@ export function readForm(request: FastifyRequest): Form {
   for (const entry of Object.values(body as Record<string, MultipartPart | MultipartPart[]>)) {
     for (const part of Array.isArray(entry) ? entry : [entry]) {
       if (part.type === 'field') {
+        // A cut value is never used as if it were whole (fail closed).
+        if (part.valueTruncated === true) {
+          throw new HttpError(413, `Form field '${part.fieldname}' is too large`);
+        }
         if (typeof part.value === 'string') fields[part.fieldname] = part.value;
       } else {
         files.push({
@@ -59,6 +71,7 @@ export function readForm(request: FastifyRequest): Form {
           filename: part.filename,
           mimetype: part.mimetype,
           size: part._buf.length,
+          data: part._buf,
         });
       }
     }

@@ -25,6 +25,7 @@ import { registerMemoryRoutes } from './routes/memories.js';
 import { registerMetricsRoutes } from './routes/metrics.js';
 import { registerEvalRoutes } from './routes/evals.js';
 import { systemProbes, type EvalProbes } from './evals/performance.js';
+import { registerKnowledgeRoutes } from './routes/knowledge.js';
 import { registerRunRoutes } from './routes/runs.js';
 import { registerScheduleRoutes } from './routes/schedules.js';
 import { registerSessionRoutes } from './routes/sessions.js';
@@ -116,6 +117,12 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     scheduler: parts.scheduler ?? schedulerOf(parts),
     clock: parts.deps.clock,
     newId: parts.deps.newId,
+  });
+  registerKnowledgeRoutes(app, {
+    settings: parts.settings.knowledge,
+    store: parts.store.knowledge,
+    dbId: 'runtime-db',
+    clock: parts.deps.clock,
   });
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,

@@ -86,7 +86,13 @@ t.test('formJson: parsed, null when absent, 400 naming the field when not JSON',
 });
 
 t.test('checkFiles: media and documents pass, anything else is 400', async (t) => {
-  const file = (mimetype: string) => ({ field: 'files', filename: 'f', mimetype, size: 1 });
+  const file = (mimetype: string) => ({
+    field: 'files',
+    filename: 'f',
+    mimetype,
+    size: 1,
+    data: Buffer.from('x'),
+  });
   for (const ok of ['image/png', 'audio/mpeg', 'video/mp4', 'application/pdf', 'text/csv']) {
     t.doesNotThrow(() => checkFiles(form({}, [file(ok)])), ok);
   }

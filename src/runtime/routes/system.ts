@@ -15,6 +15,11 @@ import { BUILTIN_TOOLS } from '../engine/tools.js';
 import { HttpError } from '../errors.js';
 import { MIGRATIONS } from '../store/migrations.js';
 import type { RuntimeStore } from '../store/store.js';
+import {
+  KNOWLEDGE_TABLE,
+  knowledgeInstanceOf,
+  type KnowledgeInstance,
+} from './knowledge-instance.js';
 import { boundedInt } from './query.js';
 
 /** The Agno version whose API the runtime serves. */
@@ -37,6 +42,15 @@ type RegistryEntry = {
   readonly description?: string;
   readonly metadata?: Record<string, unknown>;
 };
+
+/** A knowledge instance as `/config` lists it (*xnull*: no null description). */
+const knowledgeEntry = (k: KnowledgeInstance) => ({
+  id: k.id,
+  name: k.name,
+  ...(k.description === null ? {} : { description: k.description }),
+  db_id: k.db_id,
+  table: k.table,
+});
 
 const modelOf = (ref: ModelRef) => ({ id: ref.id, provider: ref.provider });
 
@@ -94,7 +108,10 @@ export function registerSystemRoutes(
       metrics: domain(DOMAINS.metrics),
       evals: domain(DOMAINS.evals),
       traces: domain(DOMAINS.traces),
-      knowledge: { ...domain('agno_knowledge'), knowledge_instances: [] },
+      knowledge: {
+        ...domain(KNOWLEDGE_TABLE),
+        knowledge_instances: [knowledgeEntry(knowledgeInstanceOf(settings.knowledge, dbId))],
+      },
       agents: [...catalogue.agents.values()].map((a) => ({
         id: a.id,
         name: a.name,

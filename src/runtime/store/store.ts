@@ -8,6 +8,7 @@ import { createComponentStore, type ComponentStore } from './components.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
 import { createDailyMetricsStore, type DailyMetricsStore } from './daily-metrics.js';
 import { createEvalStore, type EvalStore } from './evals.js';
+import { createKnowledgeStore, type KnowledgeStore } from './knowledge.js';
 import { RuntimeStoreError } from './errors.js';
 import { createLearningStore, type LearningStore } from './learnings.js';
 import { createMemoryStore, type MemoryStore } from './memories.js';
@@ -53,6 +54,8 @@ export interface RuntimeStore {
   readonly approvals: ApprovalStore;
   /** Cron schedules and their runs (RUNTIME_API.md §13), in the same database. */
   readonly schedules: ScheduleStore;
+  /** Knowledge contents and their chunks (RUNTIME_API §8), in the same database. */
+  readonly knowledge: KnowledgeStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;
   /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
@@ -271,6 +274,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     evals: createEvalStore(db),
     approvals: createApprovalStore(db),
     schedules: createScheduleStore(db),
+    knowledge: createKnowledgeStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);

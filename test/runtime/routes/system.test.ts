@@ -52,7 +52,10 @@ t.test('GET /config: databases, domains, entities and interfaces', async (t) => 
     session: {
       dbs: [{ db_id: DB_ID, domain_config: { display_name: DB_ID }, tables: ['agno_sessions'] }],
     },
-    knowledge: { knowledge_instances: [] },
+    knowledge: {
+      dbs: [{ db_id: DB_ID, tables: ['agno_knowledge'] }],
+      knowledge_instances: [{ name: 'knowledge', db_id: DB_ID, table: 'agno_knowledge' }],
+    },
     agents: [
       { id: 'a1', name: 'Agent One', description: 'Adds and remembers.', model: OFFLINE },
       { id: 'a2', name: 'Agent Two', db_id: DB_ID },

@@ -1,0 +1,188 @@
+/**
+ * The knowledge read routes beside contents (RUNTIME_API.md §8): `POST /knowledge/search`
+ * (BM25 over the stored chunks), `GET /knowledge/config` (what this runtime reads, chunks and
+ * searches with), and the configured remote sources with their (empty) file listings.
+ * Validates and shapes HTTP only.
+ */
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { KnowledgeSettings, KnowledgeSourceSettings } from '../definitions.js';
+import { HttpError } from '../errors.js';
+import type { ContentRecord, KnowledgeStore } from '../store/knowledge.js';
+import { parseBody } from '../validation.js';
+import type { KnowledgeIndex } from './knowledge-index.js';
+import { selectInstance, type KnowledgeInstance } from './knowledge-instance.js';
+import {
+  CHUNKER,
+  DEFAULT_CHUNK_OVERLAP,
+  DEFAULT_CHUNK_SIZE,
+  READERS,
+  READERS_FOR_TYPE,
+} from './knowledge-text.js';
+import { boundedInt } from './query.js';
+
+type Query = Record<string, string | undefined>;
+
+/** The one "vector db": the in-memory BM25 index. */
+const INDEX_DB = Object.freeze({
+  id: 'minisearch',
+  name: 'MiniSearch',
+  description:
+    'In-memory BM25 keyword index of the stored chunks; vector and hybrid searches are answered with keyword ranking',
+  search_types: ['keyword', 'vector', 'hybrid'],
+});
+
+const searchBody = z.object({
+  query: z.string(),
+  db_id: z.string().nullable().optional(),
+  knowledge_id: z.string().nullable().optional(),
+  vector_db_ids: z.array(z.string()).nullable().optional(),
+  search_type: z.enum(['vector', 'keyword', 'hybrid']).nullable().optional(),
+  max_results: z.int().min(1).max(1000).nullable().optional(),
+  filters: z.record(z.string(), z.unknown()).nullable().optional(),
+  meta: z
+    .object({
+      limit: z.int().min(1).max(1000).default(20),
+      page: z.int().min(0).default(1),
+    })
+    .nullable()
+    .optional(),
+});
+
+/** A configured source as `/sources` lists it. */
+const sourceEntry = (source: KnowledgeSourceSettings) => ({
+  id: source.id,
+  name: source.name,
+  type: source.type,
+  metadata: { base_url: source.base_url },
+});
+
+/** True when `metadata` holds every filter key with an equal (JSON) value. */
+function matchesFilters(
+  metadata: Record<string, unknown> | null,
+  filters: Record<string, unknown>,
+): boolean {
+  return Object.entries(filters).every(
+    ([key, value]) =>
+      metadata !== null &&
+      Object.hasOwn(metadata, key) &&
+      JSON.stringify(metadata[key]) === JSON.stringify(value),
+  );
+}
+
+/** Registers search, config and sources. */
+export function registerKnowledgeCatalogueRoutes(
+  app: FastifyInstance,
+  o: {
+    readonly settings: KnowledgeSettings;
+    readonly store: KnowledgeStore;
+    readonly instance: KnowledgeInstance;
+    readonly index: KnowledgeIndex;
+  },
+): void {
+  const { settings, store, instance, index } = o;
+  const sourceOf = (id: string): KnowledgeSourceSettings => {
+    const source = settings.sources.find((s) => s.id === id);
+    if (source === undefined) throw new HttpError(404, `Content source '${id}' not found`);
+    return source;
+  };
+
+  app.post('/knowledge/search', async (request) => {
+    const started = performance.now();
+    const body = parseBody(searchBody, request.body);
+    selectInstance(instance, { knowledgeId: body.knowledge_id, dbId: body.db_id });
+    const filters = body.filters ?? {};
+    const contents = new Map<string, ContentRecord | null>();
+    const contentOf = (id: string): ContentRecord | null => {
+      if (!contents.has(id)) contents.set(id, store.get(id));
+      return contents.get(id) as ContentRecord | null;
+    };
+    const hits = index
+      .search(body.query, (id) => {
+        const content = contentOf(id);
+        return content !== null && matchesFilters(content.metadata, filters);
+      })
+      .slice(0, body.max_results ?? undefined);
+    const limit = body.meta?.limit ?? 20;
+    const page = Math.max(body.meta?.page ?? 1, 1);
+    const data = hits.slice((page - 1) * limit, page * limit).map((hit) => {
+      const content = contentOf(hit.contentId) as ContentRecord;
+      return {
+        id: hit.id,
+        content: hit.text,
+        name: content.name,
+        meta_data: { ...content.metadata, chunk: hit.seq + 1, chunk_size: hit.text.length },
+        usage: null,
+        reranking_score: null,
+        content_id: hit.contentId,
+        content_origin: content.origin,
+        size: hit.text.length,
+      };
+    });
+    return {
+      data,
+      meta: {
+        page,
+        limit,
+        total_pages: Math.ceil(hits.length / limit),
+        total_count: hits.length,
+        search_time_ms: performance.now() - started,
+      },
+    };
+  });
+
+  app.get<{ Querystring: Query }>('/knowledge/config', async (request) => {
+    const { id } = selectInstance(instance, {
+      knowledgeId: request.query.knowledge_id,
+      dbId: request.query.db_id,
+    });
+    return {
+      readers: Object.fromEntries(
+        Object.values(READERS).map((r) => [r.id, { ...r, chunkers: [CHUNKER] }]),
+      ),
+      readersForType: READERS_FOR_TYPE,
+      chunkers: {
+        [CHUNKER]: {
+          key: CHUNKER,
+          name: CHUNKER,
+          description:
+            'Splits text into windows of chunk_size characters, each sharing chunk_overlap characters with the previous one',
+          metadata: { chunk_size: DEFAULT_CHUNK_SIZE, chunk_overlap: DEFAULT_CHUNK_OVERLAP },
+        },
+      },
+      filters: store.metadataKeys(id),
+      vector_dbs: [INDEX_DB],
+      remote_content_sources: settings.sources.map(sourceEntry),
+    };
+  });
+
+  app.get<{ Params: { kid: string }; Querystring: Query }>(
+    '/knowledge/:kid/sources',
+    async (request) => {
+      selectInstance(instance, { knowledgeId: request.params.kid, dbId: request.query.db_id });
+      return settings.sources.map(sourceEntry);
+    },
+  );
+
+  app.get<{ Params: { kid: string; sid: string }; Querystring: Query }>(
+    '/knowledge/:kid/sources/:sid/files',
+    async (request) => {
+      const q = request.query;
+      selectInstance(instance, { knowledgeId: request.params.kid, dbId: q.db_id });
+      const source = sourceOf(request.params.sid);
+      const limit = boundedInt(q.limit, 'limit', 100, 1000);
+      const page = boundedInt(q.page, 'page', 1, 1_000_000);
+      // A URL source cannot be listed: it has no folders or files to browse (RUNTIME_API §8 is
+      // unsure what a non-cloud source answers; this is ours).
+      return {
+        source_id: source.id,
+        source_name: source.name,
+        prefix: q.prefix ?? '',
+        folders: [],
+        files: [],
+        meta: { page, limit, total_pages: 0, total_count: 0 },
+      };
+    },
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * The knowledge content routes (RUNTIME_API.md §8): upload (text, file, URLs) and remote
+ * content answered 202 and processed in the background, list, read, status, update and delete.
+ * Validates and shapes HTTP; reading, fetching and ranking live in the knowledge-* modules.
+ * Knowledge is not user-owned: no caller filtering.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { KnowledgeSettings } from '../definitions.js';
+import { isoSeconds, epochSeconds } from '../engine/time.js';
+import { HttpError, missingField } from '../errors.js';
+import { formString, readForm, type Form } from '../forms.js';
+import type { ContentRecord, KnowledgeStore } from '../store/knowledge.js';
+import { boundedInt } from './query.js';
+import { registerKnowledgeCatalogueRoutes } from './knowledge-catalogue.js';
+import {
+  contentOptionsOf,
+  objectFieldOf,
+  readerIdOf,
+  sourceOf,
+  uploadMetadataOf,
+  type SourceOfForm,
+} from './knowledge-forms.js';
+import { createKnowledgeIndex } from './knowledge-index.js';
+import {
+  knowledgeInstanceOf,
+  selectInstance,
+  uuidOfHash,
+  type KnowledgeInstance,
+} from './knowledge-instance.js';
+import { createKnowledgeProcessor } from './knowledge-processing.js';
+
+type Query = Record<string, string | undefined>;
+type OneContent = { Params: { id: string }; Querystring: Query };
+
+const SORTS = new Set(['created_at', 'updated_at', 'name']);
+
+/** What a restarted runtime says of a content it was still processing. */
+export const INTERRUPTED = 'Processing was interrupted: the runtime stopped before it finished';
+
+/** `ContentResponseSchema`. */
+function contentResponse(c: ContentRecord): Record<string, unknown> {
+  return {
+    id: c.id,
+    name: c.name,
+    description: c.description,
+    type: c.type,
+    size: c.size === null ? null : String(c.size),
+    linked_to: null,
+    metadata: c.metadata,
+    access_count: null,
+    status: c.status,
+    status_message: c.status_message,
+    created_at: isoSeconds(c.created_at * 1000),
+    updated_at: isoSeconds(c.updated_at * 1000),
+  };
+}
+
+/** The 202 body of an upload. */
+const accepted = (c: ContentRecord) => ({
+  id: c.id,
+  name: c.name,
+  description: c.description,
+  metadata: c.metadata,
+  status: c.status,
+});
+
+/**
+ * Registers every `/knowledge…` route over the one instance of `settings`; its processing is
+ * cancelled and awaited when the app closes. Contents left `processing` by an earlier run are
+ * marked failed first.
+ */
+export function registerKnowledgeRoutes(
+  app: FastifyInstance,
+  o: {
+    readonly settings: KnowledgeSettings;
+    readonly store: KnowledgeStore;
+    readonly dbId: string;
+    readonly clock: { now(): number };
+  },
+): void {
+  const { settings, store, clock } = o;
+  const instance = knowledgeInstanceOf(settings, o.dbId);
+  const now = (): number => epochSeconds(clock.now());
+  store.failProcessing(INTERRUPTED, now());
+  const index = createKnowledgeIndex(() => store.chunks(instance.id));
+  const processor = createKnowledgeProcessor({
+    store,
+    index,
+    clock,
+    limits: { maxBytes: settings.max_fetch_bytes, timeoutMs: settings.fetch_timeout_ms },
+  });
+  app.addHook('onClose', () => processor.close());
+
+  const selected = (q: Query): KnowledgeInstance =>
+    selectInstance(instance, { knowledgeId: q.knowledge_id, dbId: q.db_id });
+  const found = (id: string): ContentRecord => {
+    const content = store.get(id);
+    if (content === null || content.knowledge_id !== instance.id) {
+      throw new HttpError(404, `Content not found: ${id}`);
+    }
+    return content;
+  };
+
+  /** Stores the content as `processing` and queues its processing; the 202 body. */
+  function accept(form: Form, from: SourceOfForm) {
+    const options = contentOptionsOf(form);
+    const name = formString(form, 'name') ?? from.defaultName;
+    const description = formString(form, 'description');
+    const id = uuidOfHash(JSON.stringify([instance.id, name, description, from.key]));
+    const at = now();
+    const content: ContentRecord = {
+      id,
+      knowledge_id: instance.id,
+      name,
+      description,
+      type: from.type,
+      size: null,
+      metadata: uploadMetadataOf(form),
+      status: 'processing',
+      status_message: null,
+      reader_id: options.readerId,
+      chunker: options.chunker,
+      chunk_size: options.chunkSize,
+      chunk_overlap: options.chunkOverlap,
+      origin: from.origin,
+      created_at: at,
+      updated_at: at,
+    };
+    store.put(content);
+    processor.enqueue({
+      contentId: id,
+      source: from.source,
+      readerId: options.readerId,
+      chunkSize: options.chunkSize,
+      chunkOverlap: options.chunkOverlap,
+    });
+    return accepted(content);
+  }
+
+  app.post<{ Querystring: Query }>('/knowledge/content', async (request, reply) => {
+    selected(request.query);
+    const form = readForm(request);
+    return reply.code(202).send(accept(form, sourceOf(form)));
+  });
+
+  app.post<{ Querystring: Query }>('/knowledge/remote-content', async (request, reply) => {
+    selected(request.query);
+    const form = readForm(request);
+    const configId = formString(form, 'config_id');
+    if (configId === null) throw missingField('body', 'config_id');
+    const path = formString(form, 'path');
+    if (path === null) throw missingField('body', 'path');
+    objectFieldOf(form, 'source_params');
+    const source = settings.sources.find((s) => s.id === configId);
+    if (source === undefined) {
+      throw new HttpError(400, `Unknown remote content source '${configId}'`);
+    }
+    // The path stays below base_url: `..` or an absolute URL cannot leave the configured place.
+    const base = source.base_url.endsWith('/') ? source.base_url : `${source.base_url}/`;
+    const relative = path.replace(/^\/+/, '');
+    const url = URL.canParse(relative, base) ? new URL(relative, base) : null;
+    if (url === null || !url.href.startsWith(base)) {
+      throw new HttpError(400, `path '${path}' leaves the base_url of source '${configId}'`);
+    }
+    return reply.code(202).send(
+      accept(form, {
+        source: { kind: 'urls', urls: [url] },
+        defaultName: path,
+        origin: url.href,
+        type: null,
+        key: `remote:${configId}:${url.href}`,
+      }),
+    );
+  });
+
+  app.get<{ Querystring: Query }>('/knowledge/content', async (request) => {
+    const q = request.query;
+    const { id } = selected(q);
+    if (q.sort_order !== undefined && q.sort_order !== 'asc' && q.sort_order !== 'desc') {
+      throw new HttpError(422, [
+        {
+          type: 'enum',
+          loc: ['query', 'sort_order'],
+          msg: "Input should be 'asc' or 'desc'",
+          input: q.sort_order,
+          ctx: { expected: "'asc' or 'desc'" },
+        },
+      ]);
+    }
+    const limit = boundedInt(q.limit, 'limit', 20, 1000);
+    const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
+    const { rows, total } = store.list(id, {
+      page,
+      limit,
+      // An unknown sort column is ignored, as Agno does.
+      sortBy: (q.sort_by !== undefined && SORTS.has(q.sort_by) ? q.sort_by : 'created_at') as
+        'created_at' | 'updated_at' | 'name',
+      sortOrder: q.sort_order === 'asc' ? 'asc' : 'desc',
+    });
+    return {
+      data: rows.map(contentResponse),
+      meta: {
+        page,
+        limit,
+        total_pages: Math.ceil(total / limit),
+        total_count: total,
+        search_time_ms: 0,
+      },
+    };
+  });
+
+  app.get<OneContent>('/knowledge/content/:id', async (request) => {
+    selected(request.query);
+    return contentResponse(found(request.params.id));
+  });
+
+  app.get<OneContent>('/knowledge/content/:id/status', async (request) => {
+    selected(request.query);
+    const content = found(request.params.id);
+    return { id: content.id, status: content.status, status_message: content.status_message };
+  });
+
+  app.patch<OneContent>('/knowledge/content/:id', async (request) => {
+    selected(request.query);
+    const content = found(request.params.id);
+    const form = readForm(request);
+    const metadata = objectFieldOf(form, 'metadata');
+    const readerId = readerIdOf(form);
+    const name = formString(form, 'name');
+    const description = formString(form, 'description');
+    const updated: ContentRecord = {
+      ...content,
+      ...(name === null ? {} : { name }),
+      ...(description === null ? {} : { description }),
+      ...(metadata === null ? {} : { metadata }),
+      ...(readerId === null ? {} : { reader_id: readerId }),
+      updated_at: now(),
+    };
+    store.update(updated);
+    return contentResponse(updated);
+  });
+
+  app.delete<OneContent>('/knowledge/content/:id', async (request) => {
+    selected(request.query);
+    // Only this instance's content: a row of an earlier instance name is not ours to delete.
+    if (store.delete(instance.id, request.params.id)) index.remove(request.params.id);
+    return { id: request.params.id };
+  });
+
+  app.delete<{ Querystring: Query }>('/knowledge/content', async (request, reply) => {
+    const { id } = selected(request.query);
+    store.deleteAll(id);
+    index.clear();
+    // A JSON string, as Agno answers (Fastify would send a bare string as text/plain).
+    return reply.type('application/json').send(JSON.stringify('success'));
+  });
+
+  registerKnowledgeCatalogueRoutes(app, { settings, store, instance, index });
+}
