@@ -18,6 +18,12 @@ export interface Caller {
   readonly sessionState: Readonly<Record<string, unknown>> | null;
   /** Claims the gateway extracted into `dependencies`; null when none. */
   readonly dependencies: Readonly<Record<string, unknown>> | null;
+  /** Whether the gateway checked scopes (RBAC on) for this request. */
+  readonly authorizationEnabled: boolean;
+  /** The caller's scopes as the gateway verified them. */
+  readonly scopes: readonly string[];
+  /** Whether the caller holds the admin scope (or is the security-key root). */
+  readonly isAdmin: boolean;
 }
 
 /** The caller with no context header: anonymous, unscoped (runtime run alone). */
@@ -29,6 +35,9 @@ export const ANONYMOUS_CALLER: Caller = Object.freeze({
   sessionId: null,
   sessionState: null,
   dependencies: null,
+  authorizationEnabled: false,
+  scopes: [],
+  isAdmin: false,
 });
 
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -56,6 +65,11 @@ export function callerOf(headers: IncomingHttpHeaders): Caller {
     sessionId: strOrNull(context.session_id),
     sessionState: claimsOrNull(context.session_state),
     dependencies: claimsOrNull(context.dependencies),
+    authorizationEnabled: context.authorization_enabled === true,
+    scopes: Array.isArray(context.scopes)
+      ? context.scopes.filter((s): s is string => typeof s === 'string')
+      : [],
+    isAdmin: context.is_admin === true,
   });
 }
 
@@ -74,4 +88,14 @@ export function runUserOf(caller: Caller, clientUserId: string | null): string |
   if (caller.scopedUserId !== null) return caller.scopedUserId;
   if (caller.userId !== null && caller.userId !== '') return caller.userId;
   return caller.authenticated ? null : clientUserId;
+}
+
+/**
+ * Whether the caller may settle an approval itself (RUNTIME_API §4.4's gate): always without
+ * RBAC, else with `approvals:write` or as admin.
+ */
+export function mayApprove(caller: Caller): boolean {
+  return (
+    !caller.authorizationEnabled || caller.isAdmin || caller.scopes.includes('approvals:write')
+  );
 }

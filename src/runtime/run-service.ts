@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { recordRunApprovals, resolveByAnswers } from './approval-records.js';
-import { isReservedUserId, runUserOf, type Caller } from './caller.js';
+import { isReservedUserId, mayApprove, runUserOf, type Caller } from './caller.js';
 import type {
   AgentDefinition,
   TeamDefinition,
@@ -285,6 +285,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
           409,
           `Cannot continue run ${run.run_id}: run is ${run.status.toLowerCase()}, not paused`,
         );
+      }
+      // A required approval is settled by an approver, not by whoever may run the entity.
+      if (store.approvals.pendingForRun(run.run_id) !== null && !mayApprove(ref.caller)) {
+        throw new HttpError(403, 'This run requires admin approval before it can be continued');
       }
       const pending = heldCallsOf(run.checkpoint);
       // Answers for calls the run does not wait on (a client sending back every tool) are ignored.

@@ -153,7 +153,7 @@ t.test('an admin port in use with the embedded runtime: it is stopped again', as
   });
   const r = await runCli(['serve', '--config', join(dir, 'gateway.yaml')]);
   t.equal(r.code, 1);
-  t.match(r.out, /^bundled runtime listening on http:\/\/127\.0\.0\.1:\d+ \(loopback only\)$/);
+  t.match(r.out, /^bundled runtime listening on http:\/\/127\.0\.0\.1:\d+ \(loopback only\)$/m);
   t.match(r.err, /admin: listen EADDRINUSE/);
   t.ok(await canBind(runtimePort, '127.0.0.1'), 'the runtime port is free again');
 });

@@ -156,3 +156,40 @@ t.test('with user isolation, each user sees only the approvals of their own runs
   const own = await send(url, { path: `/approvals/${approvalId}`, headers: bearer(alice) });
   t.match(own.json, { id: approvalId, status: 'pending' });
 });
+
+t.test(
+  'the runner cannot approve its own run: continue without approvals:write is 403',
+  async (t) => {
+    const { gateway } = await startRuntimeStack(t, RUNTIME);
+    const url = gateway.url;
+    const token = await goodToken({ sub: 'alice', scopes: ['agents:run'] });
+    const res = await send(url, {
+      method: 'POST',
+      path: '/agents/a1/runs',
+      headers: { ...bearer(token), ...FORM },
+      body: new URLSearchParams({
+        message: '/tool add {"a": 2, "b": 3}',
+        stream: 'false',
+      }).toString(),
+    });
+    const output = res.json as Record<string, unknown>;
+    const tools = (output['tools'] as Record<string, unknown>[]).map((tool) => ({
+      ...tool,
+      confirmed: true,
+    }));
+    const continued = await send(url, {
+      method: 'POST',
+      path: `/agents/a1/runs/${output['run_id'] as string}/continue`,
+      headers: { ...bearer(token), ...FORM },
+      body: new URLSearchParams({
+        tools: JSON.stringify(tools),
+        session_id: output['session_id'] as string,
+        stream: 'false',
+      }).toString(),
+    });
+    t.equal(continued.status, 403);
+    t.same(continued.json, {
+      detail: 'This run requires admin approval before it can be continued',
+    });
+  },
+);

@@ -3,6 +3,7 @@ import {
   ANONYMOUS_CALLER,
   callerOf,
   isReservedUserId,
+  mayApprove,
   runUserOf,
 } from '../../src/runtime/caller.js';
 import { encodeIdentityContext, type IdentityContext } from '../../src/shared/identity-context.js';
@@ -42,6 +43,7 @@ t.test('the context fields the runtime acts on', async (t) => {
         accessible_resource_ids: ['a1', 3 as unknown as string],
         session_state: { plan: 'pro' },
         dependencies: { tenant: 't1' },
+        scopes: ['agents:run', 7 as unknown as string],
       }),
     }),
     {
@@ -52,6 +54,9 @@ t.test('the context fields the runtime acts on', async (t) => {
       sessionId: 's1',
       sessionState: { plan: 'pro' },
       dependencies: { tenant: 't1' },
+      authorizationEnabled: true,
+      scopes: ['agents:run'],
+      isAdmin: false,
     },
   );
   t.same(
@@ -62,6 +67,9 @@ t.test('the context fields the runtime acts on', async (t) => {
         principal_type: 'anonymous',
         session_state: {},
         dependencies: ['not', 'an', 'object'] as unknown as Record<string, unknown>,
+        scopes: 'agents:run' as unknown as string[],
+        authorization_enabled: false,
+        is_admin: true,
       }),
     }),
     {
@@ -72,6 +80,9 @@ t.test('the context fields the runtime acts on', async (t) => {
       sessionId: null,
       sessionState: null,
       dependencies: null,
+      authorizationEnabled: false,
+      scopes: [],
+      isAdmin: true,
     },
   );
 });
@@ -91,6 +102,9 @@ t.test('run attribution: scoped > context user > client value for anonymous only
     sessionId: null,
     sessionState: null,
     dependencies: null,
+    authorizationEnabled: true,
+    scopes: [],
+    isAdmin: false,
   };
   t.equal(runUserOf({ ...base, scopedUserId: 'sa:bot' }, 'mallory'), 'sa:bot');
   t.equal(runUserOf(base, 'mallory'), 'alice');
@@ -103,3 +117,14 @@ t.test('run attribution: scoped > context user > client value for anonymous only
   t.equal(runUserOf(ANONYMOUS_CALLER, 'mallory'), 'mallory');
   t.equal(runUserOf(ANONYMOUS_CALLER, null), null);
 });
+
+t.test(
+  'who may settle an approval: anyone without RBAC, else approvals:write or admin',
+  async (t) => {
+    const rbac = { ...ANONYMOUS_CALLER, authenticated: true, authorizationEnabled: true };
+    t.ok(mayApprove(ANONYMOUS_CALLER), 'RBAC off');
+    t.notOk(mayApprove({ ...rbac, scopes: ['agents:run', 'approvals:read'] }), 'runner only');
+    t.ok(mayApprove({ ...rbac, scopes: ['approvals:write'] }), 'approvals:write');
+    t.ok(mayApprove({ ...rbac, isAdmin: true }), 'admin');
+  },
+);

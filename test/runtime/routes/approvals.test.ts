@@ -209,7 +209,7 @@ t.test('continuing the run directly resolves its approval', async (t) => {
     const res = await rt.app.inject({
       method: 'POST',
       url: `/agents/guarded/runs/${output['run_id'] as string}/continue`,
-      headers: { ...FORM, ...contextHeader({ user_id: 'carol' }) },
+      headers: { ...FORM, ...contextHeader({ user_id: 'carol', scopes: ['approvals:write'] }) },
       payload: form({
         tools: JSON.stringify(tools),
         session_id: output['session_id'] as string,
@@ -224,6 +224,50 @@ t.test('continuing the run directly resolves its approval', async (t) => {
     });
   }
 });
+
+t.test(
+  'with RBAC on, only an approver may continue a run that awaits approval (403)',
+  async (t) => {
+    const rt = runtimeApp(t, { settings: SETTINGS });
+    const output = await run(rt, '/tool add {"a": 1, "b": 2}');
+    const tools = (output['tools'] as Record<string, unknown>[]).map((tool) => ({
+      ...tool,
+      confirmed: true,
+    }));
+    const continueAs = (headers: Record<string, string>) =>
+      rt.app.inject({
+        method: 'POST',
+        url: `/agents/guarded/runs/${output['run_id'] as string}/continue`,
+        headers: { ...FORM, ...headers },
+        payload: form({
+          tools: JSON.stringify(tools),
+          session_id: output['session_id'] as string,
+          stream: 'false',
+        }),
+      });
+    const runner = await continueAs(contextHeader({ user_id: 'dave', scopes: ['agents:run'] }));
+    t.equal(runner.statusCode, 403);
+    t.same(runner.json(), {
+      detail: 'This run requires admin approval before it can be continued',
+    });
+    t.match((await get(rt, `/approvals/${approvalIdOf(output)}`)).json(), { status: 'pending' });
+    t.match(
+      (
+        await get(
+          rt,
+          `/agents/guarded/runs/${output['run_id'] as string}?session_id=${output['session_id'] as string}`,
+        )
+      ).json(),
+      {
+        status: 'PAUSED',
+      },
+    );
+    // Without RBAC (authorization off) the gateway let the caller through: no gate.
+    const open = await continueAs(contextHeader({ user_id: 'dave', authorization_enabled: false }));
+    t.equal(open.statusCode, 200);
+    t.match(open.json(), { status: 'COMPLETED', content: 'Tool add returned: 3' });
+  },
+);
 
 t.test('a continue must settle every held call the way it waits', async (t) => {
   const rt = runtimeApp(t, { settings: SETTINGS });
