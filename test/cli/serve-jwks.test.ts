@@ -21,6 +21,7 @@ t.test('down at start: warning, 401, then the keys arrive and tokens pass', asyn
     'gateway.yaml': [
       'service_id: jwks-test',
       'listen: { host: 127.0.0.1, port: 0 }',
+      'admin: { host: 127.0.0.1, port: 0 }',
       `upstream: { url: "${up.url}", embedded: false, timeout_ms: 5000 }`,
       'policies: []',
       'auth:',
@@ -51,6 +52,6 @@ t.test('down at start: warning, 401, then the keys arrive and tokens pass', asyn
   await closed;
   t.match(
     child.stderr(),
-    /^warning: .*gateway\.yaml:6 auth\.jwks_url: the JWK set cannot be fetched \(HTTP 503\): .* retried every 1 s \[SGWRN008\]$/m,
+    /^warning: .*gateway\.yaml:7 auth\.jwks_url: the JWK set cannot be fetched \(HTTP 503\): .* retried every 1 s \[SGWRN008\]$/m,
   );
 });

@@ -14,6 +14,7 @@ function configText(upstreamUrl: string, excluded: readonly string[], extra = ''
   return [
     'service_id: serve-reload-test',
     'listen: { host: 127.0.0.1, port: 0 }',
+    'admin: { host: 127.0.0.1, port: 0 }',
     `upstream: { url: "${upstreamUrl}", timeout_ms: 5000 }`,
     'policies: []',
     'auth:',
@@ -82,7 +83,7 @@ t.test(
     served.child.kill('SIGHUP');
     // Only this step's config has that key: its line can only come from this reload.
     const error = await served.errLine(/^error: .* auth\.algoritm: /);
-    t.match(error, new RegExp(`^error: ${config}:9 auth\\.algoritm: unknown key`));
+    t.match(error, new RegExp(`^error: ${config}:10 auth\\.algoritm: unknown key`));
     await served.errLine(/^scopegate: reload rejected \(1 problem\); the running config/);
     t.equal((await httpCall(publicUrl)).status, 200, 'the old decision stands');
 

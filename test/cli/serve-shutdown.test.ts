@@ -67,6 +67,7 @@ async function serve(
     'gateway.yaml': [
       'service_id: shutdown-test',
       `listen: { host: 127.0.0.1, port: 0, shutdown_grace_ms: ${graceMs} }`,
+      'admin: { host: 127.0.0.1, port: 0 }',
       `upstream: { url: "${upstreamUrl}", embedded: false, timeout_ms: 60000 }`,
       'policies: []',
       'auth:',
