@@ -16,6 +16,7 @@ import type { RuntimeStore } from '../store/store.js';
 import { parseBody } from '../validation.js';
 import { boundedInt } from './query.js';
 import { scalarQuery, type RawQuery } from './session-lookup.js';
+import { paginated } from './list-query.js';
 
 const NOT_FOUND = 'Approval not found';
 
@@ -68,16 +69,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
       run_id: q['run_id'],
     };
     const { rows, total } = store.approvals.list(filter, page, limit);
-    return {
-      data: rows.map(approvalResponse),
-      meta: {
-        page,
-        limit,
-        total_pages: Math.ceil(total / limit),
-        total_count: total,
-        search_time_ms: 0,
-      },
-    };
+    return paginated(rows.map(approvalResponse), page, limit, total);
   });
 
   app.get<{ Querystring: RawQuery }>('/approvals/count', async (request) => {

@@ -16,6 +16,7 @@ import type {
 } from '../store/components.js';
 import { parseBody } from '../validation.js';
 import { boundedInt } from './query.js';
+import { paginated } from './list-query.js';
 
 const TYPES = ['agent', 'team', 'workflow'] as const;
 const LABELS: Readonly<Record<ComponentType, string>> = {
@@ -230,16 +231,7 @@ export function registerComponentRoutes(
     const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
     const limit = boundedInt(q.limit, 'limit', 20, 100);
     const { rows, total } = store.list((type as ComponentType | undefined) ?? null, page, limit);
-    return {
-      data: rows.map(componentResponse),
-      meta: {
-        page,
-        limit,
-        total_pages: Math.ceil(total / limit),
-        total_count: total,
-        search_time_ms: 0,
-      },
-    };
+    return paginated(rows.map(componentResponse), page, limit, total);
   });
 
   app.post('/components', async (request, reply) => {

@@ -31,6 +31,7 @@ import {
 import { boundedInt, checkDatabase } from './query.js';
 import { iso } from './session-schemas.js';
 import { scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
+import { paginated } from './list-query.js';
 
 /** What the eval routes run and store with. */
 export interface EvalRouteDeps {
@@ -155,16 +156,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
         sortOrder,
       };
       const { rows, total } = store.list(query);
-      return {
-        data: rows.map(evalSchema),
-        meta: {
-          page,
-          limit,
-          total_pages: Math.ceil(total / limit),
-          total_count: total,
-          search_time_ms: 0,
-        },
-      };
+      return paginated(rows.map(evalSchema), page, limit, total);
     });
 
     scope.get<{ Params: { id: string }; Querystring: RawQuery }>(

@@ -21,6 +21,7 @@ import {
   READERS_FOR_TYPE,
 } from './knowledge-text.js';
 import { boundedInt } from './query.js';
+import { paginated } from './list-query.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -120,16 +121,7 @@ export function registerKnowledgeCatalogueRoutes(
         size: hit.text.length,
       };
     });
-    return {
-      data,
-      meta: {
-        page,
-        limit,
-        total_pages: Math.ceil(hits.length / limit),
-        total_count: hits.length,
-        search_time_ms: performance.now() - started,
-      },
-    };
+    return paginated(data, page, limit, hits.length, performance.now() - started);
   });
 
   app.get<{ Querystring: Query }>('/knowledge/config', async (request) => {

@@ -28,6 +28,7 @@ import {
   type KnowledgeInstance,
 } from './knowledge-instance.js';
 import { createKnowledgeProcessor } from './knowledge-processing.js';
+import { paginated } from './list-query.js';
 
 type Query = Record<string, string | undefined>;
 type OneContent = { Params: { id: string }; Querystring: Query };
@@ -197,16 +198,7 @@ export function registerKnowledgeRoutes(
         'created_at' | 'updated_at' | 'name',
       sortOrder: q.sort_order === 'asc' ? 'asc' : 'desc',
     });
-    return {
-      data: rows.map(contentResponse),
-      meta: {
-        page,
-        limit,
-        total_pages: Math.ceil(total / limit),
-        total_count: total,
-        search_time_ms: 0,
-      },
-    };
+    return paginated(rows.map(contentResponse), page, limit, total);
   });
 
   app.get<OneContent>('/knowledge/content/:id', async (request) => {

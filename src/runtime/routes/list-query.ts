@@ -49,13 +49,14 @@ export function listParams<S extends string>(
   return { page, limit, sortBy, sortOrder: order ?? 'desc' };
 }
 
-/** The pagination envelope `{data, meta}`. */
-export function paginated(
-  data: readonly unknown[],
+/** The pagination envelope `{data, meta}` of every paginated route (RUNTIME_API.md §0). */
+export function paginated<T>(
+  data: readonly T[],
   page: number,
   limit: number,
   total: number,
-): { data: readonly unknown[]; meta: Record<string, number> } {
+  searchTimeMs = 0,
+): { data: readonly T[]; meta: Record<string, number> } {
   return {
     data,
     meta: {
@@ -63,7 +64,7 @@ export function paginated(
       limit,
       total_pages: Math.ceil(total / limit),
       total_count: total,
-      search_time_ms: 0,
+      search_time_ms: searchTimeMs,
     },
   };
 }

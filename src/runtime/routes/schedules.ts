@@ -18,6 +18,7 @@ import {
 } from '../store/schedules.js';
 import { parseBody } from '../validation.js';
 import { boundedInt } from './query.js';
+import { paginated } from './list-query.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]*$/;
 
@@ -135,20 +136,6 @@ function enabledQuery(value: string | undefined): boolean | null {
   ]);
 }
 
-/** The pagination envelope of one page. */
-function pageOf<T>(data: T[], page: number, limit: number, total: number) {
-  return {
-    data,
-    meta: {
-      page,
-      limit,
-      total_pages: Math.ceil(total / limit),
-      total_count: total,
-      search_time_ms: 0,
-    },
-  };
-}
-
 type Query = Record<string, string | undefined>;
 
 /** Registers `/schedules…`. */
@@ -177,7 +164,7 @@ export function registerScheduleRoutes(
     const limit = boundedInt(q.limit, 'limit', 100, 1000);
     const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
     const { rows, total } = store.list(enabled, page, limit);
-    return pageOf(rows.map(scheduleResponse), page, limit, total);
+    return paginated(rows.map(scheduleResponse), page, limit, total);
   });
 
   app.post('/schedules', async (request, reply) => {
@@ -279,7 +266,7 @@ export function registerScheduleRoutes(
       const limit = boundedInt(request.query.limit, 'limit', 100, 1000);
       const page = boundedInt(request.query.page, 'page', 1, Number.MAX_SAFE_INTEGER);
       const { rows, total } = store.listRuns(schedule.id, page, limit);
-      return pageOf(rows.map(scheduleRunResponse), page, limit, total);
+      return paginated(rows.map(scheduleRunResponse), page, limit, total);
     },
   );
 

@@ -13,6 +13,7 @@ import { findSession, ownerOf, scalarQuery, typeQuery, type RawQuery } from './s
 import { boundedInt, checkDatabase, intQuery } from './query.js';
 import { runSchema, sessionDetail, sessionSchema } from './session-schemas.js';
 import { registerSessionWriteRoutes, type SessionWriteDeps } from './session-writes.js';
+import { paginated } from './list-query.js';
 
 export { runSchema, sessionSchema } from './session-schemas.js';
 
@@ -67,16 +68,7 @@ export function registerSessionRoutes(
       sortOrder: q.sort_order === 'asc' ? 'asc' : 'desc',
     };
     const { rows, total } = store.listSessions(query);
-    return {
-      data: rows.map(sessionSchema),
-      meta: {
-        page,
-        limit,
-        total_pages: Math.ceil(total / limit),
-        total_count: total,
-        search_time_ms: 0,
-      },
-    };
+    return paginated(rows.map(sessionSchema), page, limit, total);
   });
 
   app.get<OneSession>('/sessions/:id', async (request) => {

@@ -21,6 +21,7 @@ import {
   type KnowledgeInstance,
 } from './knowledge-instance.js';
 import { boundedInt } from './query.js';
+import { paginated } from './list-query.js';
 
 /** The Agno version whose API the runtime serves. */
 export const AGNO_VERSION = '2.7.2';
@@ -173,16 +174,12 @@ export function registerSystemRoutes(
         (q.resource_type === undefined || e.type === q.resource_type) &&
         (name === undefined || e.name.toLowerCase().includes(name)),
     );
-    return {
-      data: matching.slice((page - 1) * limit, page * limit),
-      meta: {
-        page,
-        limit,
-        total_pages: Math.ceil(matching.length / limit),
-        total_count: matching.length,
-        search_time_ms: 0,
-      },
-    };
+    return paginated(
+      matching.slice((page - 1) * limit, page * limit),
+      page,
+      limit,
+      matching.length,
+    );
   });
 
   /** Migrates to the latest version; a `target_version` other than it is refused (ours). */

@@ -15,6 +15,7 @@ import { sessionStats, traceDetail, traceNode, traceSummary } from '../traces/sh
 import { validationDetails } from '../validation.js';
 import { boundedInt, checkDatabase } from './query.js';
 import { scalarQuery, type RawQuery } from './session-lookup.js';
+import { paginated } from './list-query.js';
 
 /** Limit of every trace page. */
 const MAX_LIMIT = 100;
@@ -66,20 +67,6 @@ function confined(caller: Caller, filter: Expression | null): TraceCondition {
   }
 }
 
-/** The pagination envelope. */
-function pageOf(data: unknown[], page: number, limit: number, total: number) {
-  return {
-    data,
-    meta: {
-      page,
-      limit,
-      total_pages: Math.ceil(total / limit),
-      total_count: total,
-      search_time_ms: 0,
-    },
-  };
-}
-
 /** Page and limit query parameters: 1-based (0 reads as 1), limit up to 100. */
 function paging(q: Readonly<Record<string, string | undefined>>): { page: number; limit: number } {
   const limit = boundedInt(q.limit, 'limit', 20, MAX_LIMIT);
@@ -106,7 +93,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     ];
     const where = confined(callerOf(request.headers), queryExpression(q, keys));
     const { rows, total } = traces.list(where, page, limit);
-    return pageOf(rows.map(traceSummary), page, limit, total);
+    return paginated(rows.map(traceSummary), page, limit, total);
   });
 
   app.get('/traces/filter-schema', async () => ({
@@ -147,7 +134,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     const keys = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
     const where = confined(callerOf(request.headers), queryExpression(q, keys));
     const { rows, total } = traces.sessionStats(where, page, limit);
-    return pageOf(rows.map(sessionStats), page, limit, total);
+    return paginated(rows.map(sessionStats), page, limit, total);
   });
 
   app.post<{ Querystring: RawQuery }>('/traces/search', async (request) => {
@@ -160,10 +147,10 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     const where = confined(callerOf(request.headers), filter ?? null);
     if (groupBy === 'session') {
       const { rows, total } = traces.sessionStats(where, page, limit);
-      return pageOf(rows.map(sessionStats), page, limit, total);
+      return paginated(rows.map(sessionStats), page, limit, total);
     }
     const { rows, total } = traces.list(where, page, limit);
     const data = rows.map((trace) => traceDetail(trace, traces.spans(trace.trace_id)));
-    return pageOf(data, page, limit, total);
+    return paginated(data, page, limit, total);
   });
 }
