@@ -28,7 +28,7 @@ import {
   renameEvalBody,
   type CreateEvalBody,
 } from './eval-bodies.js';
-import { boundedInt, checkDatabase } from './query.js';
+import { boundedInt, checkDatabase, sortOrderQuery } from './query.js';
 import { iso } from './session-schemas.js';
 import { scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
 import { paginated } from './list-query.js';
@@ -81,21 +81,6 @@ export function evalTypesQuery(value: string | undefined): EvalType[] | undefine
     );
   }
   return types as EvalType[];
-}
-
-/** `sort_order`: `asc` or `desc` (default), else pydantic's enum 422. */
-function sortOrderQuery(value: string | undefined): 'asc' | 'desc' {
-  if (value === undefined || value === 'desc') return 'desc';
-  if (value === 'asc') return value;
-  throw new HttpError(422, [
-    {
-      type: 'enum',
-      loc: ['query', 'sort_order'],
-      msg: "Input should be 'asc' or 'desc'",
-      input: value,
-      ctx: { expected: "'asc' or 'desc'" },
-    },
-  ]);
 }
 
 /** The agent or team a body names (exactly one), from the live catalogue. */

@@ -10,7 +10,7 @@ import { isoSeconds, epochSeconds } from '../engine/time.js';
 import { HttpError, missingField } from '../errors.js';
 import { formString, readForm, type Form } from '../forms.js';
 import type { ContentRecord, KnowledgeStore } from '../store/knowledge.js';
-import { boundedInt } from './query.js';
+import { boundedInt, sortOrderQuery } from './query.js';
 import { registerKnowledgeCatalogueRoutes } from './knowledge-catalogue.js';
 import {
   contentOptionsOf,
@@ -177,17 +177,7 @@ export function registerKnowledgeRoutes(
   app.get<{ Querystring: Query }>('/knowledge/content', async (request) => {
     const q = request.query;
     const { id } = selected(q);
-    if (q.sort_order !== undefined && q.sort_order !== 'asc' && q.sort_order !== 'desc') {
-      throw new HttpError(422, [
-        {
-          type: 'enum',
-          loc: ['query', 'sort_order'],
-          msg: "Input should be 'asc' or 'desc'",
-          input: q.sort_order,
-          ctx: { expected: "'asc' or 'desc'" },
-        },
-      ]);
-    }
+    const sortOrder = sortOrderQuery(q.sort_order);
     const limit = boundedInt(q.limit, 'limit', 20, 1000);
     const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
     const { rows, total } = store.list(id, {
@@ -196,7 +186,7 @@ export function registerKnowledgeRoutes(
       // An unknown sort column is ignored, as Agno does.
       sortBy: (q.sort_by !== undefined && SORTS.has(q.sort_by) ? q.sort_by : 'created_at') as
         'created_at' | 'updated_at' | 'name',
-      sortOrder: q.sort_order === 'asc' ? 'asc' : 'desc',
+      sortOrder,
     });
     return paginated(rows.map(contentResponse), page, limit, total);
   });

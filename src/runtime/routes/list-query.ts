@@ -2,8 +2,7 @@
  * The page, limit and sort parameters of the paginated list routes, read as FastAPI reads them
  * (RUNTIME_API.md §0), and the pagination envelope they answer with. Never reads the store.
  */
-import { HttpError } from '../errors.js';
-import { boundedInt } from './query.js';
+import { boundedInt, sortOrderQuery } from './query.js';
 
 /** Page, limit and sort of one list request. */
 export interface ListParams<S extends string> {
@@ -32,21 +31,10 @@ export function listParams<S extends string>(
   q: Readonly<Record<string, string | undefined>>,
   options: { defaultLimit: number; maxLimit: number; sorts: readonly S[]; defaultSort: S },
 ): ListParams<S> {
-  const order = q.sort_order;
-  if (order !== undefined && order !== 'asc' && order !== 'desc') {
-    throw new HttpError(422, [
-      {
-        type: 'enum',
-        loc: ['query', 'sort_order'],
-        msg: "Input should be 'asc' or 'desc'",
-        input: order,
-        ctx: { expected: "'asc' or 'desc'" },
-      },
-    ]);
-  }
+  const sortOrder = sortOrderQuery(q.sort_order);
   const { page, limit } = pageParams(q, options.defaultLimit, options.maxLimit);
   const sortBy = options.sorts.find((s) => s === q.sort_by) ?? options.defaultSort;
-  return { page, limit, sortBy, sortOrder: order ?? 'desc' };
+  return { page, limit, sortBy, sortOrder };
 }
 
 /** The pagination envelope `{data, meta}` of every paginated route (RUNTIME_API.md §0). */

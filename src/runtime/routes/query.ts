@@ -60,3 +60,18 @@ export function boundedInt(
   }
   return n;
 }
+
+/** `sort_order`: `asc` or `desc` (the default), else pydantic's enum 422 (RUNTIME_API.md §0). */
+export function sortOrderQuery(value: string | undefined): 'asc' | 'desc' {
+  if (value === undefined || value === 'desc') return 'desc';
+  if (value === 'asc') return value;
+  throw new HttpError(422, [
+    {
+      type: 'enum',
+      loc: ['query', 'sort_order'],
+      msg: "Input should be 'asc' or 'desc'",
+      input: value,
+      ctx: { expected: "'asc' or 'desc'" },
+    },
+  ]);
+}

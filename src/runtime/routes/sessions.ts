@@ -10,7 +10,7 @@ import { HttpError } from '../errors.js';
 import type { SessionRecord, SessionType } from '../store/records.js';
 import type { RuntimeStore, SessionQuery } from '../store/store.js';
 import { findSession, ownerOf, scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
-import { boundedInt, checkDatabase, intQuery } from './query.js';
+import { boundedInt, checkDatabase, intQuery, sortOrderQuery } from './query.js';
 import { runSchema, sessionDetail, sessionSchema } from './session-schemas.js';
 import { registerSessionWriteRoutes, type SessionWriteDeps } from './session-writes.js';
 import { paginated } from './list-query.js';
@@ -38,17 +38,7 @@ export function registerSessionRoutes(
     const caller = callerOf(request.headers);
     const q = scalarQuery(request.query);
     const type = typeQuery(q.type);
-    if (q.sort_order !== undefined && q.sort_order !== 'asc' && q.sort_order !== 'desc') {
-      throw new HttpError(422, [
-        {
-          type: 'enum',
-          loc: ['query', 'sort_order'],
-          msg: "Input should be 'asc' or 'desc'",
-          input: q.sort_order,
-          ctx: { expected: "'asc' or 'desc'" },
-        },
-      ]);
-    }
+    const sortOrder = sortOrderQuery(q.sort_order);
     const limit = boundedInt(q.limit, 'limit', 20, 100);
     const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
     checkDatabase(dbId, q.db_id);
@@ -65,7 +55,7 @@ export function registerSessionRoutes(
       sortBy: (q.sort_by !== undefined && SORTS.has(q.sort_by)
         ? q.sort_by
         : 'created_at') as SessionQuery['sortBy'],
-      sortOrder: q.sort_order === 'asc' ? 'asc' : 'desc',
+      sortOrder,
     };
     const { rows, total } = store.listSessions(query);
     return paginated(rows.map(sessionSchema), page, limit, total);
