@@ -12,6 +12,7 @@ t.test('defaults: instance "knowledge", 10 MiB, 10 s, no sources', async (t) => 
     name: 'knowledge',
     max_fetch_bytes: 10 * 1024 * 1024,
     fetch_timeout_ms: 10_000,
+    fetch: { allow_hosts: [] },
     sources: [],
   });
 });
@@ -32,6 +33,7 @@ t.test('limits take integers or their canonical text; sources are kept', async (
     description: 'Facts',
     max_fetch_bytes: 2048,
     fetch_timeout_ms: 500,
+    fetch: { allow_hosts: [] },
     sources: [SOURCE],
   });
 });

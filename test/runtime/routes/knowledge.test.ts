@@ -42,6 +42,8 @@ async function setup(t: Test, timeoutMs = 30_000) {
       knowledge: {
         max_fetch_bytes: LIMIT_BYTES,
         fetch_timeout_ms: timeoutMs,
+        // The content server is on loopback, which the guard opens only on purpose.
+        fetch: { allow_hosts: ['127.0.0.1'] },
         sources: [
           { id: 'docs', name: 'Docs', type: 'url', base_url: `${server.url}/docs` },
           { id: 'slash', name: 'Slash', type: 'url', base_url: `${server.url}/docs/` },
@@ -350,7 +352,7 @@ t.test('URLs are fetched within the size and time limits', async (t) => {
   t.same(await status(`${server.url}/missing`), {
     id: (await post({ url: `${server.url}/missing` })).json().id,
     status: 'failed',
-    status_message: `Fetching ${server.url}/missing returned HTTP 404`,
+    status_message: `${server.url}/missing could not be fetched`,
   });
   t.match(await status(`${server.url}/big.txt`), {
     status: 'failed',
@@ -366,7 +368,7 @@ t.test('URLs are fetched within the size and time limits', async (t) => {
   });
   t.match(await status(JSON.stringify([`${server.url}/notes.txt`, `${server.url}/missing`])), {
     status: 'failed',
-    status_message: `Fetching ${server.url}/missing returned HTTP 404`,
+    status_message: `${server.url}/missing could not be fetched`,
   });
   t.match(await status(JSON.stringify([`${server.url}/notes.txt`, `${server.url}/untyped`])), {
     status: 'failed',
@@ -375,16 +377,16 @@ t.test('URLs are fetched within the size and time limits', async (t) => {
   const closed = await closedPortUrl();
   t.match(await status(`${closed}/x`), {
     status: 'failed',
-    status_message: new RegExp(`^Fetching ${closed}/x failed: `),
+    status_message: `${closed}/x could not be fetched`,
   });
 });
 
-t.test('a fetch slower than fetch_timeout_ms fails naming the limit', async (t) => {
+t.test('a fetch slower than fetch_timeout_ms fails with the uniform text', async (t) => {
   const { app, post, server } = await setup(t, 100);
   const answer = await post({ url: `${server.url}/slow.txt` });
   t.match(await settled(app, (answer.json() as { id: string }).id), {
     status: 'failed',
-    status_message: `Fetching ${server.url}/slow.txt took longer than fetch_timeout_ms (100 ms)`,
+    status_message: `${server.url}/slow.txt could not be fetched`,
   });
 });
 
@@ -413,7 +415,7 @@ t.test('remote content: a configured source fetches paths below its base_url', a
   const missing = await remote({ config_id: 'docs', path: 'nope.md', source_params: '{}' });
   t.match(await settled(app, (missing.json() as { id: string }).id), {
     status: 'failed',
-    status_message: `Fetching ${server.url}/docs/nope.md returned HTTP 404`,
+    status_message: `${server.url}/docs/nope.md could not be fetched`,
   });
 
   const refusals: [string, Record<string, string>, number, unknown][] = [
