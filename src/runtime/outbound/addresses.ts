@@ -45,10 +45,14 @@ export const BLOCKED_IPV6: readonly Range[] = [
   ['3fff::', 20, 'documentation'],
 ];
 
-/** Built once at load; read on every connection. */
-const blocked = new BlockList();
-for (const [address, prefix] of BLOCKED_IPV4) blocked.addSubnet(address, prefix, 'ipv4');
-for (const [address, prefix] of BLOCKED_IPV6) blocked.addSubnet(address, prefix, 'ipv6');
+/**
+ * Built once at load; read on every connection. One list per family: a `BlockList` also checks
+ * an IPv4 address against IPv6 rules (as ::ffff:a.b.c.d), which ::/3 would always match.
+ */
+const blockedV4 = new BlockList();
+for (const [address, prefix] of BLOCKED_IPV4) blockedV4.addSubnet(address, prefix, 'ipv4');
+const blockedV6 = new BlockList();
+for (const [address, prefix] of BLOCKED_IPV6) blockedV6.addSubnet(address, prefix, 'ipv6');
 
 /** Loopback and unspecified addresses: where a listener on this machine is reached. */
 const loopback = new BlockList();
@@ -116,10 +120,9 @@ export function canonicalAddress(text: string): string | null {
  * address that carries an IPv4 address is judged as that address.
  */
 export function isBlockedAddress(address: string): boolean {
-  const family = familyOf(address) as 'ipv4' | 'ipv6';
-  const carried = family === 'ipv6' ? embeddedIpv4(address) : null;
-  if (carried !== null) return blocked.check(carried, 'ipv4');
-  return blocked.check(address, family);
+  if (!isIPv6(address)) return blockedV4.check(address, 'ipv4');
+  const carried = embeddedIpv4(address);
+  return carried !== null ? blockedV4.check(carried, 'ipv4') : blockedV6.check(address, 'ipv6');
 }
 
 /** Whether `address` (canonical) is a loopback or unspecified address. */

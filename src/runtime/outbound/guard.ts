@@ -5,7 +5,7 @@
  * It never connects to a blocked address, nor to the runtime's or the gateway's own listeners.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { networkInterfaces } from 'node:os';
+import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import {
   canonicalAddress,
@@ -22,9 +22,9 @@ export const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: tru
 
 /** The addresses of this machine's interfaces, read on each check (interfaces change). */
 function interfaceAddresses(): string[] {
-  return Object.values(networkInterfaces()).flatMap((list) =>
-    (list ?? []).map((info) => canonicalAddress(info.address) as string),
-  );
+  // Every listed interface has its (possibly empty) list of addresses.
+  const lists = Object.values(networkInterfaces()) as NetworkInterfaceInfo[][];
+  return lists.flatMap((list) => list.map((info) => canonicalAddress(info.address) as string));
 }
 
 /** Why the guard refused a destination (for tests and operators, never for callers). */
