@@ -22,7 +22,7 @@ export async function getFollowingRedirects(
   signal: AbortSignal,
 ): Promise<Dispatcher.ResponseData> {
   let current = url;
-  for (let hop = 0; ; hop++) {
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     // undici's own timeouts are off: the caller's signal is the one deadline. `reset` closes
     // the connection afterwards: fetches are rare and go anywhere, so nothing is pooled, and
     // each hop connects (and is checked) anew.
@@ -36,12 +36,13 @@ export async function getFollowingRedirects(
     });
     const location = response.headers.location;
     if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') return response;
-    response.body.destroy();
-    if (hop === MAX_REDIRECTS) throw new OutboundRefusal('too_many_redirects', current.hostname);
+    // A redirect body is never read: dump discards it (closing the connection past a bound).
+    await response.body.dump();
     const next = URL.canParse(location, current.href) ? new URL(location, current) : null;
     if (next === null || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
       throw new OutboundRefusal('redirect_scheme', current.hostname);
     }
     current = next;
   }
+  throw new OutboundRefusal('too_many_redirects', url.hostname);
 }

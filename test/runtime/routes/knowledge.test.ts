@@ -10,6 +10,7 @@ import { DB_ID, FORM, form, runtimeApp, SETTINGS, TEST_NOW_ISO } from '../fixtur
 import { INTERRUPTED } from '../../../src/runtime/routes/knowledge.js';
 import { openRuntimeStore } from '../../../src/runtime/store/store.js';
 import { closedPortUrl } from '../../fixtures/e2e.js';
+import { recordingListener } from '../fixtures/outbound.js';
 
 const LIMIT_BYTES = 64;
 
@@ -379,6 +380,69 @@ t.test('URLs are fetched within the size and time limits', async (t) => {
     status: 'failed',
     status_message: `${closed}/x could not be fetched`,
   });
+});
+
+t.test('without allow_hosts, loopback URLs and sources are refused, never reached', async (t) => {
+  const listener = await recordingListener(t);
+  const { app } = runtimeApp(t, {
+    settings: {
+      ...SETTINGS,
+      knowledge: {
+        sources: [{ id: 'local', name: 'Local', type: 'url', base_url: `${listener.url}/docs/` }],
+      },
+    },
+  });
+  const rows: [string, string, Record<string, string>, string][] = [
+    ['a loopback URL', '/knowledge/content', { url: `${listener.url}/` }, `${listener.url}/`],
+    [
+      'localhost',
+      '/knowledge/content',
+      { url: `http://localhost:${listener.port}/` },
+      `http://localhost:${listener.port}/`,
+    ],
+    [
+      'a remote source on loopback',
+      '/knowledge/remote-content',
+      { config_id: 'local', path: 'a.txt' },
+      `${listener.url}/docs/a.txt`,
+    ],
+  ];
+  for (const [name, url, fields, fetched] of rows) {
+    const answer = await app.inject({ method: 'POST', url, headers: FORM, payload: form(fields) });
+    t.equal(answer.statusCode, 202, name);
+    t.same(
+      await settled(app, (answer.json() as { id: string }).id),
+      {
+        id: (answer.json() as { id: string }).id,
+        status: 'failed',
+        status_message: `${fetched} could not be fetched`,
+      },
+      name,
+    );
+  }
+  t.equal(listener.connections(), 0, 'the listener accepted no connection');
+});
+
+t.test('allow_hosts opens a loopback listener on purpose: reached and indexed', async (t) => {
+  const listener = await recordingListener(t);
+  const { app } = runtimeApp(t, {
+    settings: { ...SETTINGS, knowledge: { fetch: { allow_hosts: ['127.0.0.1'] } } },
+  });
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/knowledge/content',
+    headers: FORM,
+    payload: form({ url: `${listener.url}/opened.txt` }),
+  });
+  const { id } = answer.json() as { id: string };
+  t.same(await settled(app, id), { id, status: 'completed', status_message: null });
+  t.same(listener.paths, ['/opened.txt']);
+  const found = await app.inject({
+    method: 'POST',
+    url: '/knowledge/search',
+    payload: { query: 'reached' },
+  });
+  t.match(found.json(), { data: [{ content: 'reached', content_id: id }] });
 });
 
 t.test('a fetch slower than fetch_timeout_ms fails with the uniform text', async (t) => {
