@@ -157,6 +157,9 @@ export const serve: Command = async (args, io) => {
     return 1;
   }
   const { port } = server.address();
+  // The bundled runtime never fetches the gateway's own listeners, whatever allow_hosts opens.
+  runtime?.refuseFetchesTo(port);
+  runtime?.refuseFetchesTo(admin.address().port);
   const base = `http://${displayHost(config.listen.host)}:${port}`;
   // Scheduled runs go through this gateway, authenticated as `__scheduler__` (CONTRACT.md §3.6).
   const internalToken = config.auth.internal_service_token;

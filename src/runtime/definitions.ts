@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { A2A_PREFIX_PATTERN, A2A_PREFIX_RULE, DEFAULT_A2A_PREFIX } from '../shared/a2a-prefix.js';
+import { ALLOW_HOST_RULE, isAllowHostEntry } from './outbound/addresses.js';
 
 const id = z
   .string()
@@ -200,6 +201,21 @@ const knowledgeSettingsSchema = z.strictObject({
       z.int({ error: TIMEOUT_MESSAGE }).min(1, TIMEOUT_MESSAGE).max(3_600_000, TIMEOUT_MESSAGE),
     )
     .default(10_000),
+  /** Where outbound fetches may go besides the public internet (see docs/runtime-knowledge.md). */
+  fetch: z
+    .strictObject({
+      /**
+       * Host names (matched exactly against the URL's host) and addresses or CIDRs (matched
+       * against the address connected to) opened on purpose: an internal documentation host.
+       * The runtime's and the gateway's own listeners stay closed whatever this opens.
+       */
+      allow_hosts: z
+        .array(z.string({ error: ALLOW_HOST_RULE }).refine(isAllowHostEntry, ALLOW_HOST_RULE), {
+          error: 'must be a list of host names, IP addresses or CIDRs',
+        })
+        .default([]),
+    })
+    .prefault({}),
   sources: z
     .array(knowledgeSourceSchema)
     .default([])

@@ -4,6 +4,7 @@
  * and it confines data to the identity the gateway injects.
  */
 import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -17,6 +18,7 @@ import { registerAguiRoutes } from './agui/route.js';
 import { registerApprovalRoutes } from './routes/approvals.js';
 import { HttpError } from './errors.js';
 import { createLiveCatalogue } from './live-catalogue.js';
+import { createOutboundGuard, type OutboundGuard } from './outbound/guard.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
@@ -53,6 +55,11 @@ export interface RuntimeParts {
   readonly evalProbes?: EvalProbes;
   /** The scheduler the schedule routes trigger through (default: one never started). */
   readonly scheduler?: Scheduler;
+  /**
+   * The guard every outbound fetch goes through (default: one over the settings'
+   * `knowledge.fetch.allow_hosts` and the system resolver). The app destroys it when it closes.
+   */
+  readonly outbound?: OutboundGuard;
 }
 
 /** Builds the Fastify app (not listening). */
@@ -118,12 +125,18 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     clock: parts.deps.clock,
     newId: parts.deps.newId,
   });
+  const outbound =
+    parts.outbound ??
+    createOutboundGuard({ allowHosts: parts.settings.knowledge.fetch.allow_hosts });
   registerKnowledgeRoutes(app, {
     settings: parts.settings.knowledge,
     store: parts.store.knowledge,
     dbId: 'runtime-db',
     clock: parts.deps.clock,
+    outbound: outbound.dispatcher,
   });
+  // After the knowledge routes' own hook, which cancels their fetches first.
+  app.addHook('onClose', () => outbound.close());
   registerA2ARoutes(app, {
     prefix: parts.settings.a2a_prefix,
     catalogue,
@@ -166,6 +179,11 @@ export interface RunningRuntime {
    * executor is attached (`scopegate serve` attaches the gateway's).
    */
   readonly scheduler: Scheduler;
+  /**
+   * Refuses outbound fetches to `port` on every loopback and local address: `scopegate serve`
+   * passes the gateway's listeners (the runtime's own port is refused from the start).
+   */
+  refuseFetchesTo(port: number): void;
   close(): Promise<void>;
 }
 
@@ -181,6 +199,8 @@ export async function startRuntime(options: {
   readonly clock: Clock;
   /** What drives the scheduler's ticks (default: a real interval, every 10 s). */
   readonly scheduleTimer?: SchedulerTimer;
+  /** Ports of this process's other listeners, never fetched (more: `refuseFetchesTo`). */
+  readonly ownPorts?: readonly number[];
 }): Promise<RunningRuntime> {
   const built = buildCatalogue(options.settings);
   if (built.catalogue === null || built.settings === null) {
@@ -200,7 +220,11 @@ export async function startRuntime(options: {
     startedAt: new Date(options.clock.now()),
   };
   const scheduler = schedulerOf(parts);
-  const app = buildRuntimeApp({ ...parts, scheduler });
+  const outbound = createOutboundGuard({
+    allowHosts: built.settings.knowledge.fetch.allow_hosts,
+    ownPorts: options.ownPorts ?? [],
+  });
+  const app = buildRuntimeApp({ ...parts, scheduler, outbound });
   let address: string;
   try {
     address = await app.listen({ host: options.host, port: options.port });
@@ -208,11 +232,14 @@ export async function startRuntime(options: {
     store.close();
     throw err;
   }
+  // The runtime never fetches itself, whatever allow_hosts opens.
+  outbound.refusePort((app.server.address() as AddressInfo).port);
   scheduler.start(options.scheduleTimer ?? createIntervalTimer());
   return {
     url: address,
     store,
     scheduler,
+    refuseFetchesTo: (port) => outbound.refusePort(port),
     close: async () => {
       // Executions in flight are aborted and recorded before the store closes.
       await scheduler.close();

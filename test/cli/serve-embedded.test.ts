@@ -15,6 +15,7 @@ import {
   spawnScopegate,
   type Child,
 } from '../fixtures/child.js';
+import { recordingListener } from '../runtime/fixtures/outbound.js';
 import { sseFrames } from '../runtime/fixtures/runtime.js';
 
 /** A config with the embedded runtime at `runtimeUrl` (ES256 dev keys and one agent unless given). */
@@ -175,6 +176,60 @@ t.test("the bundled runtime serves A2A under the gateway's a2a.prefix", async (t
       { transport: 'HTTP+JSON', url: `${base}/api/a2a/agents/helper` },
     ],
   });
+  child.child.kill('SIGTERM');
+  t.equal((await child.exited).code, 0);
+});
+
+t.test("the bundled runtime never fetches the gateway's or its own listeners", async (t) => {
+  const runtimePort = await freePort();
+  const dir = t.testdir({
+    'gateway.yaml': configText({
+      runtimeUrl: `http://127.0.0.1:${runtimePort}`,
+      auth: ['security_key: a-root-key-for-tests'],
+      // allow_hosts opens loopback: the listeners of this process stay closed all the same.
+      runtime: ['db: rt.db', 'knowledge: { fetch: { allow_hosts: [127.0.0.1, localhost] } }'],
+    }),
+  });
+  const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
+  await child.line(/^bundled runtime listening on /);
+  const listening = await child.line(/^scopegate listening on /);
+  const admin = await child.line(/^admin listening on /);
+  const gatewayPort = Number(/:(\d+), forwarding/.exec(listening)?.[1]);
+  const adminPort = Number(/:(\d+) \(/.exec(admin)?.[1]);
+  const base = `http://127.0.0.1:${gatewayPort}`;
+  const headers = { authorization: 'Bearer a-root-key-for-tests' };
+  // Each of these answers 200 to an unauthenticated GET: only the guard makes them fail.
+  const rows = [
+    ['the gateway', `${base}/health`],
+    ['the gateway by name', `http://localhost:${gatewayPort}/health`],
+    ['the admin listener', `http://127.0.0.1:${adminPort}/healthz`],
+    ['the runtime itself', `http://127.0.0.1:${runtimePort}/health`],
+  ];
+  const fetched = async (url: string) => {
+    const posted = await httpCall(`${base}/knowledge/content`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `url=${encodeURIComponent(url as string)}`,
+    });
+    t.equal(posted.status, 202, `${url}: accepted`);
+    const { id } = JSON.parse(posted.body) as { id: string };
+    let status: { status: string; status_message: string | null };
+    do {
+      const polled = await httpCall(`${base}/knowledge/content/${id}/status`, { headers });
+      status = JSON.parse(polled.body) as { status: string; status_message: string | null };
+    } while (status.status === 'processing');
+    return status;
+  };
+  for (const [name, url] of rows) {
+    t.match(
+      await fetched(url as string),
+      { status: 'failed', status_message: `${url} could not be fetched` },
+      `${name}: refused with the uniform text`,
+    );
+  }
+  const other = await recordingListener(t);
+  t.match(await fetched(`${other.url}/`), { status: 'completed' }, 'another loopback port is open');
+  t.same(other.paths, ['/']);
   child.child.kill('SIGTERM');
   t.equal((await child.exited).code, 0);
 });

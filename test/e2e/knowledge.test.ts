@@ -21,6 +21,8 @@ async function stack(t: Test): Promise<{ url: string; server: string }> {
     agents: [{ id: 'a1', name: 'Agent One' }],
     knowledge: {
       name: 'kb',
+      // The content server is on loopback, which the guard opens only on purpose.
+      fetch: { allow_hosts: ['127.0.0.1'] },
       sources: [{ id: 'docs', name: 'Docs', type: 'url', base_url: `${server.url}/docs/` }],
     },
   });

@@ -12,8 +12,16 @@ t.test('defaults: instance "knowledge", 10 MiB, 10 s, no sources', async (t) => 
     name: 'knowledge',
     max_fetch_bytes: 10 * 1024 * 1024,
     fetch_timeout_ms: 10_000,
+    fetch: { allow_hosts: [] },
     sources: [],
   });
+});
+
+t.test('fetch.allow_hosts keeps host names, addresses and CIDRs as written', async (t) => {
+  const allow_hosts = ['Docs.Internal', '10.1.2.3', '10.1.0.0/16', 'fd00::/8', '::1'];
+  const { settings, problems } = buildCatalogue({ knowledge: { fetch: { allow_hosts } } });
+  t.same(problems, []);
+  t.same(settings?.knowledge.fetch, { allow_hosts });
 });
 
 t.test('limits take integers or their canonical text; sources are kept', async (t) => {
@@ -32,6 +40,7 @@ t.test('limits take integers or their canonical text; sources are kept', async (
     description: 'Facts',
     max_fetch_bytes: 2048,
     fetch_timeout_ms: 500,
+    fetch: { allow_hosts: [] },
     sources: [SOURCE],
   });
 });
@@ -66,6 +75,26 @@ t.test('every bad value is a problem naming its key', async (t) => {
       ['runtime.knowledge.sources.0.type: must be "url"'],
     ],
     ['an unknown key', { cache: true }, ['runtime.knowledge: Unrecognized key: "cache"']],
+    [
+      'allow_hosts not a list',
+      { fetch: { allow_hosts: 'docs.internal' } },
+      ['runtime.knowledge.fetch.allow_hosts: must be a list of host names, IP addresses or CIDRs'],
+    ],
+    [
+      'allow_hosts entries that are none of the three forms',
+      { fetch: { allow_hosts: ['docs.internal', '*.internal', 'http://wiki/', '10.0.0.0/40', 7] } },
+      [
+        'runtime.knowledge.fetch.allow_hosts.1: must be a host name (docs.internal), an IP address (10.1.2.3) or a CIDR (10.1.0.0/16, fd00::/8)',
+        'runtime.knowledge.fetch.allow_hosts.2: must be a host name (docs.internal), an IP address (10.1.2.3) or a CIDR (10.1.0.0/16, fd00::/8)',
+        'runtime.knowledge.fetch.allow_hosts.3: must be a host name (docs.internal), an IP address (10.1.2.3) or a CIDR (10.1.0.0/16, fd00::/8)',
+        'runtime.knowledge.fetch.allow_hosts.4: must be a host name (docs.internal), an IP address (10.1.2.3) or a CIDR (10.1.0.0/16, fd00::/8)',
+      ],
+    ],
+    [
+      'an unknown fetch key',
+      { fetch: { deny_hosts: [] } },
+      ['runtime.knowledge.fetch: Unrecognized key: "deny_hosts"'],
+    ],
   ];
   for (const [name, knowledge, problems] of cases) {
     t.same(buildCatalogue({ knowledge }).problems, problems, name);

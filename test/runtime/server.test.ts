@@ -10,6 +10,7 @@ import t from 'tap';
 import { startRuntime } from '../../src/runtime/server.js';
 import { send } from '../fixtures/e2e.js';
 import { createTestClock } from '../fixtures/tokens.js';
+import { recordingListener } from './fixtures/outbound.js';
 import { FORM, form, runtimeApp, SETTINGS, TEST_NOW_ISO } from './fixtures/runtime.js';
 
 t.test('GET / names the OS; GET /health says ok and when it started', async (t) => {
@@ -328,4 +329,52 @@ t.test('close() stops listening and closes the database', async (t) => {
   await running.close();
   await t.rejects(send(running.url, { path: '/health' }), { code: 'ECONNREFUSED' });
   t.throws(() => running.store.getSession('x'), { message: /not open/ });
+});
+
+t.test('a listening runtime never fetches its own port, nor the ports it is told', async (t) => {
+  const gateway = await recordingListener(t);
+  const running = await startRuntime({
+    settings: { ...SETTINGS, knowledge: { fetch: { allow_hosts: ['127.0.0.1', 'localhost'] } } },
+    dir: t.testdir({}),
+    host: '127.0.0.1',
+    port: 0,
+    clock: createTestClock(),
+    ownPorts: [gateway.port],
+  });
+  t.teardown(() => running.close());
+  /** Uploads `url` and waits for its processing: its status and message. */
+  const fetched = async (url: string) => {
+    const answer = await send(running.url, {
+      method: 'POST',
+      path: '/knowledge/content',
+      headers: FORM,
+      body: form({ url }),
+    });
+    const { id } = answer.json as { id: string };
+    for (;;) {
+      const status = (await send(running.url, { path: `/knowledge/content/${id}/status` }))
+        .json as { status: string; status_message: string | null };
+      if (status.status !== 'processing') return status;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
+  const port = new URL(running.url).port;
+  for (const url of [
+    `${running.url}/health`,
+    `http://localhost:${port}/memories?limit=100`,
+    `http://[::ffff:127.0.0.1]:${port}/sessions`,
+    `${gateway.url}/`,
+  ]) {
+    t.match(await fetched(url), {
+      status: 'failed',
+      status_message: `${new URL(url).href} could not be fetched`,
+    });
+  }
+  t.equal(gateway.connections(), 0, 'the gateway listener was never reached');
+
+  const admin = await recordingListener(t);
+  t.match(await fetched(`${admin.url}/before`), { status: 'completed' }, 'opened by allow_hosts');
+  running.refuseFetchesTo(admin.port);
+  t.match(await fetched(`${admin.url}/after`), { status: 'failed' }, 'refused once told');
+  t.same(admin.paths, ['/before']);
 });

@@ -1,9 +1,11 @@
 /**
- * Fetching remote knowledge content with undici, bounded in size and time (`runtime.knowledge`
- * max_fetch_bytes and fetch_timeout_ms). Every failure is a result naming its reason, never a
- * throw. Redirects are not followed: a 3xx is a failure like any other non-2xx answer.
+ * Fetching remote knowledge content through the outbound-fetch guard, bounded in size and time
+ * (`runtime.knowledge` max_fetch_bytes and fetch_timeout_ms). Every failure is a result, never
+ * a throw; every network-level failure reads the same, so a message never tells an open port
+ * from a closed one or a refused address from an unreachable one.
  */
-import { request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { getFollowingRedirects } from '../outbound/follow-redirects.js';
 
 /** The bounds of one fetch. */
 export interface FetchLimits {
@@ -11,10 +13,34 @@ export interface FetchLimits {
   readonly timeoutMs: number;
 }
 
+/**
+ * Why a fetch failed, for tests and operators: never stored, never answered (the message is
+ * what the caller sees).
+ */
+export type FetchFailure =
+  | 'blocked_address'
+  | 'own_listener'
+  | 'too_many_redirects'
+  | 'redirect_scheme'
+  | 'http_status'
+  | 'network_error'
+  | 'timeout'
+  | 'too_large'
+  | 'cancelled';
+
 /** A fetched body with its type, or why there is none. */
 export type FetchResult =
   | { readonly ok: true; readonly type: string; readonly body: Buffer }
-  | { readonly ok: false; readonly message: string };
+  | { readonly ok: false; readonly message: string; readonly reason: FetchFailure };
+
+/**
+ * The one message of every network-level failure of `url`: a refused or blocked address, a
+ * failed name lookup, connection or TLS handshake, a time-out, too many redirects, a non-2xx
+ * answer.
+ */
+export function unfetchable(url: URL): string {
+  return `${url.href} could not be fetched`;
+}
 
 /** `text` as a URL the runtime may fetch (http or https), else null. */
 export function fetchableUrl(text: string): URL | null {
@@ -24,16 +50,21 @@ export function fetchableUrl(text: string): URL | null {
 }
 
 /**
- * GETs `url`, reading at most `limits.maxBytes` of body within `limits.timeoutMs` (headers and
- * body together). `stop` aborts it (the runtime is closing).
+ * GETs `url` through `dispatcher` (the guard's), reading at most `limits.maxBytes` of body
+ * within `limits.timeoutMs` (every hop, headers and body together). `stop` aborts it (the
+ * runtime is closing).
  */
 export async function fetchContent(
   url: URL,
   limits: FetchLimits,
+  dispatcher: Dispatcher,
   stop: AbortSignal,
 ): Promise<FetchResult> {
   const abort = new AbortController();
-  const result = await fetchBounded(url, limits, AbortSignal.any([stop, abort.signal]), stop);
+  const result = await fetchBounded(url, limits, dispatcher, {
+    signal: AbortSignal.any([stop, abort.signal]),
+    stop,
+  });
   // A no-op once the body was read; otherwise (a limit hit) it tears the request down.
   abort.abort();
   return result;
@@ -43,27 +74,25 @@ export async function fetchContent(
 async function fetchBounded(
   url: URL,
   limits: FetchLimits,
-  signal: AbortSignal,
-  stop: AbortSignal,
+  dispatcher: Dispatcher,
+  { signal, stop }: { signal: AbortSignal; stop: AbortSignal },
 ): Promise<FetchResult> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
+  const failed = (reason: FetchFailure) =>
+    ({ ok: false, message: unfetchable(url), reason }) as const;
   const tooLarge = {
     ok: false,
     message: `${url.href} is larger than max_fetch_bytes (${limits.maxBytes} bytes)`,
+    reason: 'too_large',
   } as const;
   try {
-    // undici's own timeouts are off: fetch_timeout_ms is the one deadline. `reset` closes the
-    // connection afterwards: fetches are rare and go anywhere, so nothing is pooled.
-    const response = await request(url, {
-      method: 'GET',
-      reset: true,
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      signal: AbortSignal.any([deadline, signal]),
-    });
-    if (response.statusCode < 200 || response.statusCode > 299) {
-      return { ok: false, message: `Fetching ${url.href} returned HTTP ${response.statusCode}` };
-    }
+    const response = await getFollowingRedirects(
+      dispatcher,
+      url,
+      AbortSignal.any([deadline, signal]),
+    );
+    // A status tells an HTTP listener from a closed port: only a 2xx is an answer.
+    if (response.statusCode < 200 || response.statusCode > 299) return failed('http_status');
     // No Content-Length is NaN, which no limit is below: the body is then counted as it comes.
     const declared = Number(response.headers['content-length']);
     if (declared > limits.maxBytes) return tooLarge;
@@ -81,15 +110,17 @@ async function fetchBounded(
       body: Buffer.concat(chunks),
     };
   } catch (error) {
-    if (deadline.aborted) {
+    if (stop.aborted) {
       return {
         ok: false,
-        message: `Fetching ${url.href} took longer than fetch_timeout_ms (${limits.timeoutMs} ms)`,
+        message: `Fetching ${url.href} was cancelled: the runtime stopped`,
+        reason: 'cancelled',
       };
     }
-    if (stop.aborted) {
-      return { ok: false, message: `Fetching ${url.href} was cancelled: the runtime stopped` };
-    }
-    return { ok: false, message: `Fetching ${url.href} failed: ${(error as Error).message}` };
+    if (deadline.aborted) return failed('timeout');
+    const refusal = error as { code?: unknown; reason?: FetchFailure };
+    return failed(
+      refusal.code === 'SG_OUTBOUND_REFUSED' ? (refusal.reason as FetchFailure) : 'network_error',
+    );
   }
 }

@@ -3,6 +3,7 @@
  * content's text is read (uploaded text or file, or fetched URLs), chunked, stored and indexed,
  * and its status set to `completed`, or to `failed` with the reason. Never answers HTTP.
  */
+import type { Dispatcher } from 'undici';
 import { epochSeconds } from '../engine/time.js';
 import type { KnowledgeStore } from '../store/knowledge.js';
 import { fetchContent, type FetchLimits } from './knowledge-fetch.js';
@@ -52,9 +53,11 @@ export function createKnowledgeProcessor(deps: {
   readonly store: KnowledgeStore;
   readonly index: KnowledgeIndex;
   readonly limits: FetchLimits;
+  /** The outbound-fetch guard's dispatcher: every URL is fetched through it. */
+  readonly outbound: Dispatcher;
   readonly clock: { now(): number };
 }): KnowledgeProcessor {
-  const { store, index, limits, clock } = deps;
+  const { store, index, limits, outbound, clock } = deps;
   const running = new Set<Promise<void>>();
   const stop = new AbortController();
 
@@ -69,7 +72,7 @@ export function createKnowledgeProcessor(deps: {
     let type = '';
     let size = 0;
     for (const url of source.urls) {
-      const fetched = await fetchContent(url, limits, stop.signal);
+      const fetched = await fetchContent(url, limits, outbound, stop.signal);
       if (!fetched.ok) return fetched;
       const read = readBytes(fetched.body, baseType(fetched.type), job.readerId);
       if (!read.ok) return read;

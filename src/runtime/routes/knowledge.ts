@@ -5,6 +5,7 @@
  * Knowledge is not user-owned: no caller filtering.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Dispatcher } from 'undici';
 import type { KnowledgeSettings } from '../definitions.js';
 import { isoSeconds, epochSeconds } from '../engine/time.js';
 import { HttpError, missingField } from '../errors.js';
@@ -77,6 +78,8 @@ export function registerKnowledgeRoutes(
     readonly store: KnowledgeStore;
     readonly dbId: string;
     readonly clock: { now(): number };
+    /** The outbound-fetch guard's dispatcher, for URLs and remote sources. */
+    readonly outbound: Dispatcher;
   },
 ): void {
   const { settings, store, clock } = o;
@@ -88,6 +91,7 @@ export function registerKnowledgeRoutes(
     store,
     index,
     clock,
+    outbound: o.outbound,
     limits: { maxBytes: settings.max_fetch_bytes, timeoutMs: settings.fetch_timeout_ms },
   });
   app.addHook('onClose', () => processor.close());

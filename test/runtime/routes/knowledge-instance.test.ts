@@ -10,7 +10,13 @@ import {
   selectInstance,
 } from '../../../src/runtime/routes/knowledge-instance.js';
 
-const SETTINGS = { name: 'knowledge', max_fetch_bytes: 1, fetch_timeout_ms: 1, sources: [] };
+const SETTINGS = {
+  name: 'knowledge',
+  max_fetch_bytes: 1,
+  fetch_timeout_ms: 1,
+  fetch: { allow_hosts: [] },
+  sources: [],
+};
 
 t.test('the id is sha256("runtime-db:agno_knowledge:knowledge") as a uuid', async (t) => {
   const hex = createHash('sha256').update('runtime-db:agno_knowledge:knowledge').digest('hex');

@@ -11,6 +11,7 @@ import {
 } from '../../../src/runtime/routes/knowledge-processing.js';
 import type { ContentRecord } from '../../../src/runtime/store/knowledge.js';
 import { openRuntimeStore } from '../../../src/runtime/store/store.js';
+import { createOutboundGuard } from '../../../src/runtime/outbound/guard.js';
 import { contentServer, stall } from '../fixtures/knowledge.js';
 import { createTestClock } from '../../fixtures/tokens.js';
 
@@ -48,11 +49,15 @@ function setup(t: Test, closeStore = true) {
   if (closeStore) t.teardown(() => store.close());
   store.knowledge.put(CONTENT);
   const index = createKnowledgeIndex(() => store.knowledge.chunks('kb'));
+  const outbound = createOutboundGuard({ allowHosts: ['127.0.0.1'] });
+  t.teardown(() => outbound.close());
   const processor = createKnowledgeProcessor({
     store: store.knowledge,
     index,
     clock: createTestClock(),
     limits: { maxBytes: 1024, timeoutMs: 30_000 },
+    // The content server is on loopback: opened on purpose.
+    outbound: outbound.dispatcher,
   });
   const found = () => index.search('moles', () => true).map((hit) => hit.id);
   return { store, index, processor, found };

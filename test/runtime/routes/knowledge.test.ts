@@ -10,6 +10,7 @@ import { DB_ID, FORM, form, runtimeApp, SETTINGS, TEST_NOW_ISO } from '../fixtur
 import { INTERRUPTED } from '../../../src/runtime/routes/knowledge.js';
 import { openRuntimeStore } from '../../../src/runtime/store/store.js';
 import { closedPortUrl } from '../../fixtures/e2e.js';
+import { recordingListener } from '../fixtures/outbound.js';
 
 const LIMIT_BYTES = 64;
 
@@ -42,6 +43,8 @@ async function setup(t: Test, timeoutMs = 30_000) {
       knowledge: {
         max_fetch_bytes: LIMIT_BYTES,
         fetch_timeout_ms: timeoutMs,
+        // The content server is on loopback, which the guard opens only on purpose.
+        fetch: { allow_hosts: ['127.0.0.1'] },
         sources: [
           { id: 'docs', name: 'Docs', type: 'url', base_url: `${server.url}/docs` },
           { id: 'slash', name: 'Slash', type: 'url', base_url: `${server.url}/docs/` },
@@ -350,7 +353,7 @@ t.test('URLs are fetched within the size and time limits', async (t) => {
   t.same(await status(`${server.url}/missing`), {
     id: (await post({ url: `${server.url}/missing` })).json().id,
     status: 'failed',
-    status_message: `Fetching ${server.url}/missing returned HTTP 404`,
+    status_message: `${server.url}/missing could not be fetched`,
   });
   t.match(await status(`${server.url}/big.txt`), {
     status: 'failed',
@@ -366,7 +369,7 @@ t.test('URLs are fetched within the size and time limits', async (t) => {
   });
   t.match(await status(JSON.stringify([`${server.url}/notes.txt`, `${server.url}/missing`])), {
     status: 'failed',
-    status_message: `Fetching ${server.url}/missing returned HTTP 404`,
+    status_message: `${server.url}/missing could not be fetched`,
   });
   t.match(await status(JSON.stringify([`${server.url}/notes.txt`, `${server.url}/untyped`])), {
     status: 'failed',
@@ -375,16 +378,79 @@ t.test('URLs are fetched within the size and time limits', async (t) => {
   const closed = await closedPortUrl();
   t.match(await status(`${closed}/x`), {
     status: 'failed',
-    status_message: new RegExp(`^Fetching ${closed}/x failed: `),
+    status_message: `${closed}/x could not be fetched`,
   });
 });
 
-t.test('a fetch slower than fetch_timeout_ms fails naming the limit', async (t) => {
+t.test('without allow_hosts, loopback URLs and sources are refused, never reached', async (t) => {
+  const listener = await recordingListener(t);
+  const { app } = runtimeApp(t, {
+    settings: {
+      ...SETTINGS,
+      knowledge: {
+        sources: [{ id: 'local', name: 'Local', type: 'url', base_url: `${listener.url}/docs/` }],
+      },
+    },
+  });
+  const rows: [string, string, Record<string, string>, string][] = [
+    ['a loopback URL', '/knowledge/content', { url: `${listener.url}/` }, `${listener.url}/`],
+    [
+      'localhost',
+      '/knowledge/content',
+      { url: `http://localhost:${listener.port}/` },
+      `http://localhost:${listener.port}/`,
+    ],
+    [
+      'a remote source on loopback',
+      '/knowledge/remote-content',
+      { config_id: 'local', path: 'a.txt' },
+      `${listener.url}/docs/a.txt`,
+    ],
+  ];
+  for (const [name, url, fields, fetched] of rows) {
+    const answer = await app.inject({ method: 'POST', url, headers: FORM, payload: form(fields) });
+    t.equal(answer.statusCode, 202, name);
+    t.same(
+      await settled(app, (answer.json() as { id: string }).id),
+      {
+        id: (answer.json() as { id: string }).id,
+        status: 'failed',
+        status_message: `${fetched} could not be fetched`,
+      },
+      name,
+    );
+  }
+  t.equal(listener.connections(), 0, 'the listener accepted no connection');
+});
+
+t.test('allow_hosts opens a loopback listener on purpose: reached and indexed', async (t) => {
+  const listener = await recordingListener(t);
+  const { app } = runtimeApp(t, {
+    settings: { ...SETTINGS, knowledge: { fetch: { allow_hosts: ['127.0.0.1'] } } },
+  });
+  const answer = await app.inject({
+    method: 'POST',
+    url: '/knowledge/content',
+    headers: FORM,
+    payload: form({ url: `${listener.url}/opened.txt` }),
+  });
+  const { id } = answer.json() as { id: string };
+  t.same(await settled(app, id), { id, status: 'completed', status_message: null });
+  t.same(listener.paths, ['/opened.txt']);
+  const found = await app.inject({
+    method: 'POST',
+    url: '/knowledge/search',
+    payload: { query: 'reached' },
+  });
+  t.match(found.json(), { data: [{ content: 'reached', content_id: id }] });
+});
+
+t.test('a fetch slower than fetch_timeout_ms fails with the uniform text', async (t) => {
   const { app, post, server } = await setup(t, 100);
   const answer = await post({ url: `${server.url}/slow.txt` });
   t.match(await settled(app, (answer.json() as { id: string }).id), {
     status: 'failed',
-    status_message: `Fetching ${server.url}/slow.txt took longer than fetch_timeout_ms (100 ms)`,
+    status_message: `${server.url}/slow.txt could not be fetched`,
   });
 });
 
@@ -413,7 +479,7 @@ t.test('remote content: a configured source fetches paths below its base_url', a
   const missing = await remote({ config_id: 'docs', path: 'nope.md', source_params: '{}' });
   t.match(await settled(app, (missing.json() as { id: string }).id), {
     status: 'failed',
-    status_message: `Fetching ${server.url}/docs/nope.md returned HTTP 404`,
+    status_message: `${server.url}/docs/nope.md could not be fetched`,
   });
 
   const refusals: [string, Record<string, string>, number, unknown][] = [
