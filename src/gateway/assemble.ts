@@ -45,6 +45,7 @@ import { createServiceAccountsApi } from './service-accounts-api.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
 import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/record.js';
+import { createTrustedProxies } from './trusted-proxies.js';
 import { createGatewayMetrics } from '../admin/metrics.js';
 
 /** The longest a dynamic-dispatch catalogue read may take (bounded further by `timeout_ms`). */
@@ -339,6 +340,7 @@ export async function assembleGateway(
       tokenCookie: config.auth.cookie_name,
       identitySecret: config.upstream.identity_secret,
     },
+    trustedProxies: createTrustedProxies(config.listen.trusted_proxies),
     upstream: fresh,
     serviceAccounts:
       accounts === null
