@@ -33,7 +33,9 @@ const MAPPED_PREFIX = '::ffff:';
  * (throttle, access log) whichever way it connected.
  */
 function unmapped(address: string): string {
-  if (address.length <= MAPPED_PREFIX.length) return address;
+  // The hot path: a plain IPv4 peer (and most IPv6 ones) is settled by its first character.
+  if (address.charCodeAt(0) !== 0x3a /* : */ || address.length <= MAPPED_PREFIX.length)
+    return address;
   if (address.slice(0, MAPPED_PREFIX.length).toLowerCase() !== MAPPED_PREFIX) return address;
   const v4 = address.slice(MAPPED_PREFIX.length);
   return isIP(v4) === 4 ? v4 : address;

@@ -45,6 +45,7 @@ t.test('the peer as the gateway names it', async (t) => {
     { name: 'starts like mapped, but is not', remote: '::ffff:1:2', want: '::ffff:1:2' },
     { name: 'just the prefix', remote: '::ffff:', want: '::ffff:' },
     { name: 'the loopback', remote: '::1', want: '::1' },
+    { name: 'a compressed IPv6 address', remote: '::abcd:1234', want: '::abcd:1234' },
     { name: 'a socket with no peer any more', remote: undefined, want: 'unknown' },
   ];
   for (const row of rows) t.equal(peerAddressOf(row.remote), row.want, row.name);
