@@ -50,7 +50,10 @@ export type AuthResult =
 /** What authentication reads from a request. */
 export interface CredentialRequest {
   readonly headers: IncomingHttpHeaders;
-  /** The socket's peer address (the service-account throttle's key, CONTRACT.md §5). */
+  /**
+   * The client address: the socket's peer, or behind a trusted proxy the address derived from
+   * `X-Forwarded-For` (the service-account throttle's key).
+   */
   readonly clientAddress: string;
 }
 

@@ -3,6 +3,7 @@
  * Pure: never reads files or the environment, and never resolves paths.
  */
 import { A2A_PREFIX_PATTERN, A2A_PREFIX_RULE, DEFAULT_A2A_PREFIX } from '../shared/a2a-prefix.js';
+import { CIDR_RULE, parseCidr } from '../shared/cidr.js';
 import { JWS_ALGORITHMS } from '../shared/jws-algorithms.js';
 import { LOG_LEVELS } from '../shared/log.js';
 import { z } from 'zod';
@@ -159,6 +160,14 @@ const listenShape = {
     10_000,
     'On SIGTERM/SIGINT, how long in-flight requests may finish before they are cut off.',
     'milliseconds',
+  ),
+  trusted_proxies: list(
+    'Addresses or CIDR ranges of the load balancers in front of the gateway: only their ' +
+      'X-Forwarded-* headers are believed.',
+    // The entry is named in the message: a list of ranges is easy to get one wrong in.
+    z.string({ error: CIDR_RULE }).refine((entry) => parseCidr(entry) !== null, {
+      error: (issue) => `${CIDR_RULE}, got ${JSON.stringify(issue.input)}`,
+    }),
   ),
 };
 

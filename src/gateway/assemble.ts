@@ -22,6 +22,7 @@ import {
   type PolicyFileRef,
 } from '../policy/loader.js';
 import { DEFAULT_ADMIN_SCOPE } from '../policy/scopes.js';
+import { parseCidr, type Cidr } from '../shared/cidr.js';
 import { packageRoot } from '../shared/package-root.js';
 import type { ConfigDraft, Problem } from '../shared/problem.js';
 import { createAuthChain, type RemoteJwks, type RemoteJwksHooks } from '../auth/chain.js';
@@ -45,6 +46,7 @@ import { createServiceAccountsApi } from './service-accounts-api.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
 import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/record.js';
+import { createTrustedProxies } from './trusted-proxies.js';
 import { createGatewayMetrics } from '../admin/metrics.js';
 
 /** The longest a dynamic-dispatch catalogue read may take (bounded further by `timeout_ms`). */
@@ -339,6 +341,7 @@ export async function assembleGateway(
       tokenCookie: config.auth.cookie_name,
       identitySecret: config.upstream.identity_secret,
     },
+    trustedProxies: createTrustedProxies(config.listen.trusted_proxies),
     upstream: fresh,
     serviceAccounts:
       accounts === null
@@ -431,7 +434,7 @@ function openAccounts(
 
 /** Warnings about settings that weaken or limit authentication, each with its code. */
 function modeWarnings(loaded: LoadedConfig): Problem[] {
-  const { auth } = loaded.config;
+  const { auth, listen } = loaded.config;
   const at = (key: string, message: string, code: string): Problem => ({
     file: loaded.file,
     key: `auth.${key}`,
@@ -449,6 +452,19 @@ function modeWarnings(loaded: LoadedConfig): Problem[] {
       ),
     );
   }
+  listen.trusted_proxies.forEach((entry, i) => {
+    // A /0 range trusts every peer: any client can then state its own address and host.
+    if ((parseCidr(entry) as Cidr).prefix !== 0) return;
+    out.push({
+      file: loaded.file,
+      key: `listen.trusted_proxies[${i}]`,
+      line: loaded.lineOf(['listen', 'trusted_proxies', i]),
+      message:
+        'trusts every peer: any client can set its own address (the throttle key, client_ip) ' +
+        'and the X-Forwarded-Host and -Proto the upstream sees; list only your load balancers',
+      code: 'SGWRN009',
+    });
+  });
   return out;
 }
 

@@ -91,7 +91,10 @@ export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): P
   const compare = (path: readonly string[], a: unknown, b: unknown): void => {
     if (!isDeepStrictEqual(a, b)) keys.push(path);
   };
-  compare(['listen'], before.listen, after.listen);
+  // The listener is bound; which proxies it believes is read per request, so that may change.
+  const { trusted_proxies: _trustedBefore, ...listenBefore } = before.listen;
+  const { trusted_proxies: _trustedAfter, ...listenAfter } = after.listen;
+  compare(['listen'], listenBefore, listenAfter);
   compare(['admin'], before.admin, after.admin);
   compare(['upstream', 'embedded'], before.upstream.embedded, after.upstream.embedded);
   if (before.upstream.embedded && after.upstream.embedded) {

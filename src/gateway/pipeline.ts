@@ -41,6 +41,7 @@ import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
 import { answerPreflight, isPreflight } from './stages/preflight.js';
 import type { RequestRecorder, Telemetry } from './stages/record.js';
+import type { TrustedProxies } from './trusted-proxies.js';
 
 /** What the decision stages need from the frozen gateway state. */
 export interface DecisionState {
@@ -57,6 +58,8 @@ export interface GatewayState extends DecisionState {
   /** Encoded identities, cached per principal and route. */
   readonly identities: IdentityCache;
   readonly forwardHeaders: ForwardHeaderSettings;
+  /** `listen.trusted_proxies`, compiled (null when empty). */
+  readonly trustedProxies: TrustedProxies;
   readonly upstream: Upstream;
   /**
    * The service-account API and its store, when `auth.service_accounts.enabled`; `null` leaves
@@ -210,8 +213,8 @@ export async function handleRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const context = createRequestContext(req);
-  const record = state.recorder.begin(req, res, context.requestId);
+  const context = createRequestContext(req, state.trustedProxies);
+  const record = state.recorder.begin(req, res, context.requestId, context.clientAddress);
   const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);
   // A request parsed by node:http always has a method and a URL.
   const method = req.method as string;
@@ -299,7 +302,7 @@ export async function handleUpgrade(
 ): Promise<void> {
   // A client that resets the connection mid-decision must not take the process down.
   socket.on('error', ignore);
-  const context = createRequestContext(req);
+  const context = createRequestContext(req, state.trustedProxies);
   const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);
   const method = req.method as string;
   const pending = evaluateLive(state, req, method, context);

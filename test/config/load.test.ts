@@ -359,7 +359,12 @@ t.test('the committed gateway.yaml loads with no problem and no warning', async 
   const { config } = loaded;
   t.strictSame(loaded.warnings, []);
   t.equal(config.service_id, 'scopegate-demo');
-  t.strictSame(config.listen, { host: '0.0.0.0', port: 8080, shutdown_grace_ms: 10000 });
+  t.strictSame(config.listen, {
+    host: '0.0.0.0',
+    port: 8080,
+    shutdown_grace_ms: 10000,
+    trusted_proxies: [],
+  });
   t.strictSame(config.admin, { host: '127.0.0.1', port: 9090 });
   t.strictSame(config.upstream, {
     url: 'http://127.0.0.1:8081',

@@ -35,7 +35,7 @@ function at(value: unknown, path: readonly (string | number)[]): unknown {
 
 const DEFAULTS = {
   service_id: 'scopegate',
-  listen: { host: '0.0.0.0', port: 8080, shutdown_grace_ms: 10000 },
+  listen: { host: '0.0.0.0', port: 8080, shutdown_grace_ms: 10000, trusted_proxies: [] },
   admin: { host: '127.0.0.1', port: 9090 },
   log: { level: 'info', access: true },
   upstream: {
@@ -111,7 +111,12 @@ t.test('a section written as null (or with nothing) takes its defaults', async (
 
 t.test('a section keeps the defaults of the keys it does not name', async (t) => {
   const config = load('listen: { port: 9000 }\nauth: { leeway_seconds: 0 }\n');
-  t.same(config.listen, { host: '0.0.0.0', port: 9000, shutdown_grace_ms: 10000 });
+  t.same(config.listen, {
+    host: '0.0.0.0',
+    port: 9000,
+    shutdown_grace_ms: 10000,
+    trusted_proxies: [],
+  });
   t.same(config.auth, { ...DEFAULTS.auth, leeway_seconds: 0 });
 });
 
@@ -126,6 +131,7 @@ const ONE_OR_MANY = 'must be a non-empty string, a non-empty list of them, or nu
 const NON_EMPTY = 'must be a non-empty string';
 const BOOL = 'must be true or false';
 const int = (min: number, max: number) => `must be an integer from ${min} to ${max}`;
+const CIDR = 'must be an IP address or a CIDR range (like 10.0.0.0/8, 192.168.1.7 or fd00::/8)';
 
 // [row name, YAML, key, line, message]. Each row is one wrong value and the one problem it gives.
 const BAD: readonly (readonly [string, string, string, number | undefined, string])[] = [
@@ -141,6 +147,45 @@ const BAD: readonly (readonly [string, string, string, number | undefined, strin
   ['listen.port fraction', 'listen: {port: 80.5}\n', 'listen.port', 1, int(0, 65535)],
   ['listen.port "08080"', 'listen: {port: "08080"}\n', 'listen.port', 1, int(0, 65535)],
   ['listen.port text', 'listen: {port: http}\n', 'listen.port', 1, int(0, 65535)],
+  [
+    'listen.trusted_proxies not a list',
+    'listen: {trusted_proxies: 10.0.0.0/8}\n',
+    'listen.trusted_proxies',
+    1,
+    'must be a list',
+  ],
+  ...(
+    [
+      ['a name', 'lb.internal'],
+      ['prefix too long for IPv4', '10.0.0.0/33'],
+      ['prefix too long for IPv6', 'fd00::/129'],
+      ['prefix not plain decimal', '10.0.0.0/08'],
+      ['empty prefix', '10.0.0.0/'],
+      ['two slashes', '10.0.0.0/8/8'],
+      ['a port', '10.0.0.1:443'],
+      ['brackets', '[::1]'],
+      ['a zone', 'fe80::1%eth0/64'],
+      ['leading zeros', '010.0.0.1'],
+      ['empty', ''],
+      ['spaces', ' 10.0.0.1'],
+    ] as const
+  ).map(
+    ([name, entry]) =>
+      [
+        `listen.trusted_proxies entry: ${name}`,
+        `listen:\n  trusted_proxies:\n    - 127.0.0.1\n    - ${JSON.stringify(entry)}\n`,
+        'listen.trusted_proxies[1]',
+        4,
+        `${CIDR}, got ${JSON.stringify(entry)}`,
+      ] as const,
+  ),
+  [
+    'listen.trusted_proxies entry not a string',
+    'listen: {trusted_proxies: [8]}\n',
+    'listen.trusted_proxies[0]',
+    1,
+    CIDR,
+  ],
   ['admin.port boolean', 'admin:\n  port: true\n', 'admin.port', 2, int(0, 65535)],
   ['admin.host number', 'admin:\n  host: 1\n', 'admin.host', 2, NON_EMPTY],
   [
@@ -586,6 +631,18 @@ const GOOD: readonly (readonly [string, string, readonly (string | number)[], un
   ['port as text (from ${PORT:-8080})', 'listen: {port: "8080"}', ['listen', 'port'], 8080],
   ['port 0 picks a free port', 'listen: {port: 0}', ['listen', 'port'], 0],
   ['port "0"', 'admin: {port: "0"}', ['admin', 'port'], 0],
+  [
+    'trusted proxies: ranges and single addresses of both families',
+    'listen: {trusted_proxies: [10.0.0.0/8, 192.168.1.7, "::1", "fd00::/8", 0.0.0.0/0, "::/0"]}',
+    ['listen', 'trusted_proxies'],
+    ['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8', '0.0.0.0/0', '::/0'],
+  ],
+  [
+    'trusted proxies null is []',
+    'listen: {trusted_proxies: null}',
+    ['listen', 'trusted_proxies'],
+    [],
+  ],
   ['boolean as text "true"', 'upstream: {embedded: "true"}', ['upstream', 'embedded'], true],
   [
     'boolean as text "false"',

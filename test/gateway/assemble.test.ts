@@ -208,6 +208,41 @@ t.test('warnings: config, auth chain and mode warnings, each with its line', asy
   t.equal(assembly.warnings.length, 2);
 });
 
+t.test('SGWRN009: a trusted_proxies range of every address', async (t) => {
+  const loaded = load(
+    t,
+    [
+      'policies: []',
+      'upstream: { url: "http://127.0.0.1:9" }',
+      'listen:',
+      '  trusted_proxies:',
+      '    - 10.0.0.0/8',
+      '    - 0.0.0.0/0',
+      '    - fd00::/8',
+      '    - ::/0',
+      'auth: { security_key: k }',
+      '',
+    ].join('\n'),
+  );
+  const assembly = await assemble(t, loaded);
+  t.same(assembly.problems, []);
+  t.ok(assembly.state, 'a warning does not stop the start');
+  const warning = (i: number, line: number) => ({
+    file: loaded.file,
+    key: `listen.trusted_proxies[${i}]`,
+    line,
+    message:
+      'trusts every peer: any client can set its own address (the throttle key, client_ip) ' +
+      'and the X-Forwarded-Host and -Proto the upstream sees; list only your load balancers',
+    code: 'SGWRN009',
+  });
+  t.same(
+    assembly.warnings.filter((w) => w.code === 'SGWRN009'),
+    [warning(1, 6), warning(3, 8)],
+  );
+  t.equal(assembly.state?.trustedProxies?.check('203.0.113.9'), true, 'and it is applied');
+});
+
 t.test('the state carries the settings the pipeline reads', async (t) => {
   const loaded = load(
     t,
@@ -242,6 +277,7 @@ t.test('the state carries the settings the pipeline reads', async (t) => {
     tokenCookie: 'sg',
   });
   t.match(state.upstream, { origin: 'http://127.0.0.1:9', basePath: '/base', timeoutMs: 1234 });
+  t.equal(state.trustedProxies, null, 'no trusted proxies: nothing compiled');
 });
 
 t.test('the previous upstream pool is kept when URL and time-out are unchanged', async (t) => {

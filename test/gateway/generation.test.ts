@@ -119,6 +119,22 @@ t.test('restartOnlyChanges: each key only a restart applies, by name and line', 
       ['listen'],
     ],
     [
+      'listen.trusted_proxies is applied by a reload, not refused',
+      yaml(
+        '  service_accounts: { enabled: true, store: "sqlite:sa.db" }',
+        'listen: { host: 127.0.0.1, port: 0, trusted_proxies: [10.0.0.0/8] }',
+      ),
+      [],
+    ],
+    [
+      'listen.trusted_proxies and another listen key: the listener is named',
+      yaml(
+        '  service_accounts: { enabled: true, store: "sqlite:sa.db" }',
+        'listen: { host: 127.0.0.1, port: 1, trusted_proxies: [10.0.0.0/8] }',
+      ),
+      ['listen'],
+    ],
+    [
       'the admin listener, the store, not embedded: the runtime section is free',
       yaml(
         '  service_accounts: { enabled: true, store: "sqlite:other.db" }',
@@ -143,7 +159,7 @@ t.test('restartOnlyChanges: each key only a restart applies, by name and line', 
   ];
   // `listen` is written twice in some rows above (BASE + the row): keep only the row's.
   const dedupe = (text: string): string =>
-    text.includes('listen: { port: 1 }')
+    text.split('listen:').length > 2
       ? text.replace('listen: { host: 127.0.0.1, port: 0 }\n', '')
       : text;
   const withoutUpstream = (text: string): string =>
@@ -223,6 +239,15 @@ t.test('a reload keeps the pool and the store when nothing about them changed', 
     null, // no auth.jwks_url: no remote key set
   ]);
   t.equal(built.next.loaded.config.service_id, 'gen-test-2');
+
+  // New trusted proxies: applied, in the new state only.
+  t.equal(generation.state.trustedProxies, null, 'none configured: nothing compiled');
+  write(text.replace('port: 0 }', 'port: 0, trusted_proxies: [127.0.0.1/32] }'));
+  const proxies = await buildNextGeneration(built.next, { clock, env });
+  if (!proxies.ok) throw new Error(JSON.stringify(proxies.problems));
+  closeNew(t, built.next, proxies.next);
+  t.equal(proxies.next.state.trustedProxies?.check('127.0.0.1'), true, 'the new list is in use');
+  t.equal(built.next.state.trustedProxies, null, 'the running state keeps its own');
 
   // Only the cache TTL changed: the same store, a new verifier.
   write(text.replace('sqlite:sa.db"', 'sqlite:sa.db", cache_ttl_seconds: 5'));

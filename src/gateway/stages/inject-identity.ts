@@ -1,7 +1,9 @@
 /**
  * Stage: the headers the upstream receives. Strips every inbound `x-auth-*` header (also spelled
- * with `_`) and the hop-by-hop headers, then sets the verified identity (CONTRACT.md §6). Never
- * copies a client's identity claim into what the upstream trusts.
+ * with `_`), the hop-by-hop headers and, from a peer that is not a trusted proxy, every
+ * forwarding header; then sets the verified identity and the forwarding headers. Never copies a
+ * client's identity claim, or a client's word about where it came from, into what the upstream
+ * trusts.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { IdentityContext } from '../../shared/identity-context.js';
@@ -25,7 +27,10 @@ export interface ForwardHeaderSettings {
 /** Facts about the inbound connection the forwarding headers describe. */
 export interface ClientFacts {
   readonly requestId: string;
-  readonly clientAddress: string;
+  /** The socket's peer. */
+  readonly peerAddress: string;
+  /** Whether the peer is in `listen.trusted_proxies`. */
+  readonly peerTrusted: boolean;
   /** `https` when the inbound connection was TLS. */
   readonly protocol: 'http' | 'https';
 }
@@ -47,6 +52,28 @@ const HOP_BY_HOP = new Set([
 /** Whether a header name is one of ours: `x-auth-…`, also when a client spells `-` as `_`. */
 export function isAuthHeaderName(name: string): boolean {
   return name.length >= 7 && name.slice(0, 7).toLowerCase().replace(/_/g, '-') === 'x-auth-';
+}
+
+/**
+ * Whether a header tells of an earlier hop: `Forwarded`, `X-Real-IP` or any `X-Forwarded-…`
+ * (`-For`, `-Proto`, `-Host`, but also `-Port`, `-Prefix`, … that some frameworks build URLs
+ * from), also when a client spells `-` as `_` (some upstream stacks read `_` as `-`).
+ */
+export function isForwardingHeaderName(name: string): boolean {
+  // Cheap first tests on character codes (any case), so the usual headers (`accept`,
+  // `x-request-id`, …) are settled without building a string.
+  const first = name.charCodeAt(0) | 0x20;
+  if (first === 0x66 /* f */) return name.length === 9 && name.toLowerCase() === 'forwarded';
+  if (first !== 0x78 /* x */) return false;
+  const third = name.charCodeAt(2) | 0x20;
+  // `x-real-ip` is the only name of nine characters with an `r` there (`x-request-id` is not).
+  if (third === 0x72 /* r */) return name.length === 9 && normalName(name) === 'x-real-ip';
+  return third === 0x66 /* f */ && normalName(name).startsWith('x-forwarded-');
+}
+
+/** A header name lower-cased, with `_` read as `-`. */
+function normalName(name: string): string {
+  return name.toLowerCase().replace(/_/g, '-');
 }
 
 /** Names listed in `Connection` (each is hop-by-hop for this hop). */
@@ -103,7 +130,15 @@ export function upstreamHeaders(
 
 /**
  * Builds the upstream request headers for an already encoded identity: strip the inbound
- * `x-auth-*`, hop-by-hop and (when withheld) credential headers, then set ours.
+ * `x-auth-*`, hop-by-hop and (when withheld) credential headers, and every forwarding header
+ * of a peer that is not a trusted proxy; then set ours.
+ *
+ * Forwarding headers: from an untrusted peer, `X-Forwarded-For` is the peer alone,
+ * `X-Forwarded-Proto` the inbound connection's protocol and `X-Forwarded-Host` the request's
+ * Host; `Forwarded`, `X-Real-IP` and every other `X-Forwarded-*` are removed. From a trusted
+ * proxy, the peer is appended to the received `X-Forwarded-For`, and the received proto and
+ * host are kept (set as for an untrusted peer when it sent none); its other forwarding headers
+ * pass.
  */
 export function upstreamHeadersFor(
   inbound: IncomingHttpHeaders,
@@ -112,13 +147,15 @@ export function upstreamHeadersFor(
   settings: ForwardHeaderSettings,
 ): Record<string, string | string[]> {
   const withhold = !settings.forwardAuthorization;
+  const untrusted = !client.peerTrusted;
   const headers = endToEndHeaders(
     inbound,
     (name) =>
       isAuthHeaderName(name) ||
       // undici refuses `expect` on a request it sends; it never crosses a proxy anyway.
       name === 'expect' ||
-      (withhold && (name === 'authorization' || name === settings.tokenHeader)),
+      (withhold && (name === 'authorization' || name === settings.tokenHeader)) ||
+      (untrusted && isForwardingHeaderName(name)),
   );
   if (withhold && typeof headers.cookie === 'string') {
     const kept = withoutCookie(headers.cookie, settings.tokenCookie);
@@ -130,11 +167,22 @@ export function upstreamHeadersFor(
   if (identity.userIdHeader !== null) headers['x-auth-user-id'] = identity.userIdHeader;
   if (identity.scopesHeader !== null) headers['x-auth-scopes'] = identity.scopesHeader;
   headers['x-request-id'] = client.requestId;
-  const forwardedFor = inbound['x-forwarded-for'];
-  headers['x-forwarded-for'] =
-    forwardedFor === undefined ? client.clientAddress : `${forwardedFor}, ${client.clientAddress}`;
-  headers['x-forwarded-proto'] = inbound['x-forwarded-proto'] ?? client.protocol;
-  const host = inbound['x-forwarded-host'] ?? inbound.host;
+  let host = inbound.host;
+  if (untrusted) {
+    headers['x-forwarded-for'] = client.peerAddress;
+    headers['x-forwarded-proto'] = client.protocol;
+  } else {
+    // An empty header counts as none sent.
+    const chain = joined(inbound['x-forwarded-for']);
+    headers['x-forwarded-for'] = chain ? `${chain}, ${client.peerAddress}` : client.peerAddress;
+    headers['x-forwarded-proto'] = inbound['x-forwarded-proto'] || client.protocol;
+    host = joined(inbound['x-forwarded-host']) || host;
+  }
   if (host !== undefined) headers['x-forwarded-host'] = host;
   return headers;
+}
+
+/** A header's value as one string (node:http joins repeated forwarding headers with ", "). */
+function joined(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }

@@ -44,6 +44,8 @@ export interface RecordedEvaluation {
  */
 export interface RequestRecord extends UpstreamTiming {
   readonly requestId: string;
+  /** The client address (the socket's peer, or the one derived behind a trusted proxy). */
+  readonly clientAddress: string;
   readonly method: string;
   /** The request target as received: used only when the request never reached a decision. */
   readonly target: string;
@@ -55,8 +57,16 @@ export interface RequestRecord extends UpstreamTiming {
 
 /** Starts the record of each request of one gateway state. */
 export interface RequestRecorder {
-  /** Starts recording `req`; its metrics and log line are written once, when `res` closes. */
-  begin(req: IncomingMessage, res: ServerResponse, requestId: string): RequestRecord;
+  /**
+   * Starts recording `req` from `clientAddress`; its metrics and log line are written once, when
+   * `res` closes.
+   */
+  begin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    clientAddress: string,
+  ): RequestRecord;
 }
 
 /**
@@ -137,6 +147,11 @@ export function reasonOf(
 /** One access-log line's fields (snake_case, as written). */
 export interface AccessLogEntry {
   readonly req_id: string;
+  /**
+   * The client address: the socket's peer, or behind a trusted proxy the right-most address of
+   * `X-Forwarded-For` that is not a trusted proxy.
+   */
+  readonly client_ip: string;
   readonly method: string;
   readonly route: string;
   /**
@@ -183,6 +198,7 @@ export function accessLogEntryOf(record: RequestRecord, facts: ResponseFacts): A
   const principal = record.evaluation?.principal ?? null;
   return {
     req_id: record.requestId,
+    client_ip: record.clientAddress,
     method: record.method,
     route: facts.route,
     path: loggedPathOf(record.evaluation, record.target),
@@ -259,9 +275,10 @@ export function createRequestRecorder(
     log[level](entry, entry.aborted ? 'request aborted' : 'request completed');
   };
   return {
-    begin(req, res, requestId) {
+    begin(req, res, requestId, clientAddress) {
       const record: RequestRecord = {
         requestId,
+        clientAddress,
         // node:http always sets both on a parsed request.
         method: req.method as string,
         target: req.url as string,

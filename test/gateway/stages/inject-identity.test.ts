@@ -7,6 +7,7 @@ import t from 'tap';
 import {
   endToEndHeaders,
   isAuthHeaderName,
+  isForwardingHeaderName,
   upstreamHeaders,
   withoutCookie,
   type ClientFacts,
@@ -20,7 +21,14 @@ import {
   type IdentityContext,
 } from '../../../src/shared/identity-context.js';
 
-const CLIENT: ClientFacts = { requestId: 'req-1', clientAddress: '10.0.0.7', protocol: 'http' };
+const CLIENT: ClientFacts = {
+  requestId: 'req-1',
+  peerAddress: '10.0.0.7',
+  peerTrusted: false,
+  protocol: 'http',
+};
+/** The same connection from a peer in listen.trusted_proxies. */
+const PROXY: ClientFacts = { ...CLIENT, peerTrusted: true };
 const PLAIN: ForwardHeaderSettings = {
   forwardAuthorization: true,
   identitySecret: null,
@@ -222,60 +230,191 @@ t.test(
   },
 );
 
-t.test('x-forwarded-* headers', async (t) => {
+t.test('isForwardingHeaderName', async (t) => {
+  const rows: { name: string; want: boolean }[] = [
+    { name: 'x-forwarded-for', want: true },
+    { name: 'x-forwarded-host', want: true },
+    { name: 'x-forwarded-proto', want: true },
+    { name: 'x-forwarded-port', want: true },
+    { name: 'x-forwarded-prefix', want: true },
+    { name: 'X-Forwarded-Host', want: true },
+    { name: 'x_forwarded_host', want: true },
+    { name: 'forwarded', want: true },
+    { name: 'Forwarded', want: true },
+    { name: 'x-real-ip', want: true },
+    { name: 'x_real_ip', want: true },
+    { name: 'x-forwarded', want: false },
+    { name: 'x-forwardedx', want: false },
+    { name: 'forwarded-for', want: false },
+    { name: 'x-request-id', want: false },
+    { name: 'x-reply-ip', want: false },
+    { name: 'x-rexl-ip', want: false },
+    { name: 'x-frame-options', want: false },
+    { name: 'from', want: false },
+    { name: 'accept', want: false },
+    { name: '', want: false },
+  ];
+  for (const row of rows) {
+    t.equal(isForwardingHeaderName(row.name), row.want, JSON.stringify(row.name));
+  }
+});
+
+/** Every forwarding header the upstream receives, by name. */
+function forwardingOf(headers: Record<string, string | string[]>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => isForwardingHeaderName(name)),
+  );
+}
+
+t.test('forwarding headers from a peer that is not a trusted proxy: ours alone', async (t) => {
   const rows: {
     name: string;
     inbound: IncomingHttpHeaders;
     client: ClientFacts;
-    want: Record<string, string | undefined>;
+    want: Record<string, string>;
   }[] = [
     {
-      name: 'no inbound forwarding headers',
+      name: 'none sent',
       inbound: { host: 'gw:8080' },
       client: CLIENT,
-      want: { for: '10.0.0.7', proto: 'http', host: 'gw:8080' },
+      want: {
+        'x-forwarded-for': '10.0.0.7',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-host': 'gw:8080',
+      },
     },
     {
-      name: 'appends to an existing chain',
-      inbound: { host: 'gw:8080', 'x-forwarded-for': '203.0.113.9, 198.51.100.2' },
-      client: CLIENT,
-      want: { for: '203.0.113.9, 198.51.100.2, 10.0.0.7', proto: 'http', host: 'gw:8080' },
-    },
-    {
-      name: 'proto and host from inbound x-forwarded-*',
+      name: 'spoofed ones are replaced, the others removed',
       inbound: {
-        host: 'internal:8080',
+        host: 'gw:8080',
+        'x-forwarded-for': '203.0.113.9, 198.51.100.2',
         'x-forwarded-proto': 'https',
-        'x-forwarded-host': 'public.example',
+        'x-forwarded-host': 'attacker.example',
+        'x-forwarded-port': '443',
+        'x-forwarded-prefix': '/evil',
+        forwarded: 'for=203.0.113.9;host=attacker.example;proto=https',
+        'x-real-ip': '203.0.113.9',
+        x_forwarded_host: 'attacker.example',
       },
       client: CLIENT,
-      want: { for: '10.0.0.7', proto: 'https', host: 'public.example' },
+      want: {
+        'x-forwarded-for': '10.0.0.7',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-host': 'gw:8080',
+      },
     },
     {
       name: 'TLS inbound connection',
-      inbound: { host: 'gw' },
+      inbound: { host: 'gw', 'x-forwarded-proto': 'http' },
       client: { ...CLIENT, protocol: 'https' },
-      want: { for: '10.0.0.7', proto: 'https', host: 'gw' },
+      want: {
+        'x-forwarded-for': '10.0.0.7',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'gw',
+      },
     },
     {
-      name: 'no Host at all (HTTP/1.0)',
-      inbound: {},
+      name: 'no Host at all (HTTP/1.0): no X-Forwarded-Host, not even a sent one',
+      inbound: { 'x-forwarded-host': 'attacker.example' },
       client: CLIENT,
-      want: { for: '10.0.0.7', proto: 'http', host: undefined },
+      want: { 'x-forwarded-for': '10.0.0.7', 'x-forwarded-proto': 'http' },
     },
   ];
   for (const row of rows) {
     const headers = upstreamHeaders(row.inbound, context(), row.client, PLAIN);
-    t.same(
-      {
-        for: headers['x-forwarded-for'],
-        proto: headers['x-forwarded-proto'],
-        host: headers['x-forwarded-host'],
-      },
-      row.want,
-      row.name,
-    );
+    t.same(forwardingOf(headers), row.want, row.name);
     t.notOk('host' in headers, `${row.name}: Host is not copied (the pool sets its own)`);
+  }
+});
+
+t.test('forwarding headers from a trusted proxy: its chain, proto and host kept', async (t) => {
+  const rows: {
+    name: string;
+    inbound: IncomingHttpHeaders;
+    client: ClientFacts;
+    want: Record<string, string | string[]>;
+  }[] = [
+    {
+      name: 'the peer is appended to the chain; proto and host kept',
+      inbound: {
+        host: 'internal:8080',
+        'x-forwarded-for': '203.0.113.9, 198.51.100.2',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'public.example',
+      },
+      client: PROXY,
+      want: {
+        'x-forwarded-for': '203.0.113.9, 198.51.100.2, 10.0.0.7',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'public.example',
+      },
+    },
+    {
+      name: 'none sent: set as for an untrusted peer',
+      inbound: { host: 'internal:8080' },
+      client: { ...PROXY, protocol: 'https' },
+      want: {
+        'x-forwarded-for': '10.0.0.7',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'internal:8080',
+      },
+    },
+    {
+      name: 'empty ones count as none sent',
+      inbound: {
+        host: 'internal:8080',
+        'x-forwarded-for': '',
+        'x-forwarded-proto': '',
+        'x-forwarded-host': '',
+      },
+      client: PROXY,
+      want: {
+        'x-forwarded-for': '10.0.0.7',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-host': 'internal:8080',
+      },
+    },
+    {
+      name: 'Forwarded, X-Real-IP and other X-Forwarded-* pass',
+      inbound: {
+        host: 'internal:8080',
+        forwarded: 'for=203.0.113.9',
+        'x-real-ip': '203.0.113.9',
+        'x-forwarded-port': '443',
+      },
+      client: PROXY,
+      want: {
+        forwarded: 'for=203.0.113.9',
+        'x-real-ip': '203.0.113.9',
+        'x-forwarded-port': '443',
+        'x-forwarded-for': '10.0.0.7',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-host': 'internal:8080',
+      },
+    },
+    {
+      name: 'values given as lists (hand-built headers) are joined',
+      inbound: {
+        'x-forwarded-for': ['203.0.113.9', '198.51.100.2'],
+        'x-forwarded-host': ['public.example', 'other.example'],
+      },
+      client: PROXY,
+      want: {
+        'x-forwarded-for': '203.0.113.9, 198.51.100.2, 10.0.0.7',
+        'x-forwarded-host': 'public.example, other.example',
+        'x-forwarded-proto': 'http',
+      },
+    },
+    {
+      name: 'no Host and no X-Forwarded-Host: none',
+      inbound: {},
+      client: PROXY,
+      want: { 'x-forwarded-for': '10.0.0.7', 'x-forwarded-proto': 'http' },
+    },
+  ];
+  for (const row of rows) {
+    const headers = upstreamHeaders(row.inbound, context(), row.client, PLAIN);
+    t.same(forwardingOf(headers), row.want, row.name);
   }
 });
 

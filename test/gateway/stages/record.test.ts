@@ -117,6 +117,7 @@ t.test('the logged path: as forwarded, never the query; raw targets bounded', as
 t.test('the access-log entry: identifiers and outcomes only', async (t) => {
   const record: RequestRecord = {
     requestId: 'req-1',
+    clientAddress: '203.0.113.9',
     method: 'GET',
     target: '/agents/a-1?access_token=secret',
     startedAt: 0,
@@ -135,6 +136,7 @@ t.test('the access-log entry: identifiers and outcomes only', async (t) => {
   };
   t.same(accessLogEntryOf(record, facts), {
     req_id: 'req-1',
+    client_ip: '203.0.113.9',
     method: 'GET',
     route: '/agents/*',
     path: '/agents/a-1',
@@ -183,7 +185,7 @@ async function serveWith(
   let markArrived: () => void = () => {};
   const arrived = new Promise<void>((r) => (markArrived = r));
   const server = createServer((req, res) => {
-    const record = recorder.begin(req, res, 'req-test');
+    const record = recorder.begin(req, res, 'req-test', '198.51.100.4');
     handle(req, res, record);
     markArrived();
   });
@@ -236,6 +238,7 @@ t.test('an answered request: one info line, counted once, timed upstream', async
     level: 'info',
     msg: 'request completed',
     req_id: 'req-test',
+    client_ip: '198.51.100.4',
     method: 'GET',
     route: '/agents/*',
     path: '/agents/a-1',
