@@ -541,21 +541,29 @@ function guarded(operation: () => Verdict<Reply>): Verdict<Reply> {
   }
 }
 
+/** What one attempt of a write came to: a verdict, or "another connection holds the lock". */
+const LOCKED = Symbol('locked');
+
+function attemptWrite(operation: () => Verdict<Reply>): Verdict<Reply> | typeof LOCKED {
+  try {
+    return operation();
+  } catch (err) {
+    return isServiceAccountStoreError(err) && err.busy ? LOCKED : UNAVAILABLE;
+  }
+}
+
 /**
  * Runs a store write, trying again after each of {@link WRITE_RETRY_DELAYS_MS} while another
- * connection holds the write lock; any other failure, or the lock still held after the last
- * pause, is answered 503.
+ * connection holds the write lock; any other failure, or the lock still held at the last
+ * attempt, is answered 503.
  */
 async function guardedWrite(operation: () => Verdict<Reply>): Promise<Verdict<Reply>> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return operation();
-    } catch (err) {
-      const delay = WRITE_RETRY_DELAYS_MS[attempt];
-      if (delay === undefined || !(isServiceAccountStoreError(err) && err.busy)) return UNAVAILABLE;
-      await sleep(delay);
-    }
+  for (const delay of WRITE_RETRY_DELAYS_MS) {
+    const outcome = attemptWrite(operation);
+    if (outcome !== LOCKED) return outcome;
+    await sleep(delay);
   }
+  return guarded(operation);
 }
 
 async function mintFromBody(
