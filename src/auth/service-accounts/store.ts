@@ -366,15 +366,15 @@ function createStore(
     }
     return db.open && !failed && !lost;
   };
-  /**
-   * Runs one operation after checking the file; a failure marks the store unavailable until one
-   * succeeds again, except SQLITE_BUSY (another connection's write lock: the store is fine).
-   */
-  /** Before and after every operation: the path must still name the file opened. */
+  /** Before every operation and after every write: the path must still name the file opened. */
   const confirmFile = (): void => {
     check();
     if (lost) throw new Error(FILE_LOST);
   };
+  /**
+   * Runs one operation after checking the file; a failure marks the store unavailable until one
+   * succeeds again, except SQLITE_BUSY (another connection's write lock: the store is fine).
+   */
   const guard = <T>(what: string, fn: () => T): T => {
     try {
       confirmFile();

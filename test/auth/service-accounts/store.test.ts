@@ -1,7 +1,9 @@
 /**
  * The service-account store (CONTRACT.md §7): one `service_accounts` table in a WAL SQLite file,
  * versioned in user_version; only digests stored; active-name uniqueness; newest-first pages;
- * revoke and last-used writes; failures after opening fail closed; `check`'s read-only look.
+ * revoke; last-used writes queued and flushed; failures after opening fail closed; a removed or
+ * replaced file is noticed by its identity; another connection's lock fails writes at once as
+ * busy and never blocks reads; an insert is confirmed by reading it back; `check`'s read-only look.
  */
 import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
