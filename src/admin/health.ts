@@ -1,7 +1,10 @@
 /**
- * Readiness (`/readyz`): a config is loaded, the upstream answers, the service-account store is
- * open (when enabled), and the keys of `auth.jwks_url` are held (when configured). The upstream probe is cached briefly and shared by concurrent callers, so
- * a storm of probes or scrapes costs the upstream one request per interval. Never throws.
+ * Readiness (`/readyz`): a config is loaded, the upstream answers, and the keys of
+ * `auth.jwks_url` are held (when configured); the service-account store (when enabled) is
+ * reported too, but a store that is down does not make the gateway unready: JWT and other
+ * credentials are still served, only service-account tokens get 503. The upstream probe is cached
+ * briefly and shared by concurrent callers, so a storm of probes or scrapes costs the upstream
+ * one request per interval. Never throws.
  */
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../shared/clock.js';
@@ -28,8 +31,13 @@ export interface ReadinessReport {
   readonly ready: boolean;
   /** Every part checked, `ok` or `failing`. */
   readonly checks: Readonly<Partial<Record<ReadinessPart, 'ok' | 'failing'>>>;
-  /** The failing parts, in check order. */
+  /** The failing parts that make the gateway unready, in check order. */
   readonly failing: readonly ReadinessPart[];
+  /**
+   * The failing parts that leave it ready (the service-account store: only its tokens are
+   * refused), in check order.
+   */
+  readonly degraded: readonly ReadinessPart[];
 }
 
 /** Options of {@link createReadiness}. */
@@ -101,18 +109,19 @@ export function createReadiness(options: ReadinessOptions): Readiness {
     const state = options.current();
     const checks: Partial<Record<ReadinessPart, 'ok' | 'failing'>> = {};
     const failing: ReadinessPart[] = [];
-    const mark = (part: ReadinessPart, ok: boolean): void => {
+    const degraded: ReadinessPart[] = [];
+    const mark = (part: ReadinessPart, ok: boolean, into = failing): void => {
       checks[part] = ok ? 'ok' : 'failing';
-      if (!ok) failing.push(part);
+      if (!ok) into.push(part);
     };
     mark('config', state !== null);
     mark('upstream', state !== null && (await upstreamAnswers(state.upstream)));
     if (state?.serviceAccounts != null) {
-      mark('service_account_store', state.serviceAccounts.store.available);
+      mark('service_account_store', state.serviceAccounts.store.available, degraded);
     }
     // Without its keys (never fetched, or held past their bound) every JWT would be refused.
     const jwks = state?.chain.remoteJwks;
     if (jwks != null) mark('jwks', jwks.ready());
-    return { ready: failing.length === 0, checks, failing };
+    return { ready: failing.length === 0, checks, failing, degraded };
   };
 }

@@ -4,7 +4,7 @@
  * is a matched pattern or a fixed word, never a raw path (STYLE.md §8.10). Never creates a
  * metric after construction.
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the gateway decided about a request (the `decision` label). */
 export type RequestDecision =
@@ -41,6 +41,14 @@ export interface RequestObservation {
   readonly upstreamSeconds: number | null;
 }
 
+/**
+ * What the `scopegate_store_up` gauge reads at each scrape: the state serving now (a
+ * `GatewayState` is one), whose service-account store is null when service accounts are off.
+ */
+export interface StoreSubject {
+  readonly serviceAccounts: { readonly store: { readonly available: boolean } } | null;
+}
+
 /** The gateway's metrics: one instance per gateway, kept across config reloads. */
 export interface GatewayMetrics {
   readonly registry: Registry;
@@ -57,6 +65,12 @@ export interface GatewayMetrics {
   readonly tokenCache: { hit(): void; miss(): void };
   /** Counts one config reload, for the reload code to call. */
   countConfigReload(result: ReloadResult): void;
+  /**
+   * Sets where `scopegate_store_up{store}` reads from at each scrape (the slot's current state,
+   * kept across reloads): `store="service_accounts"` is 1 while the service-account store is
+   * available, 0 while it is not, and absent when service accounts are off or nothing is watched.
+   */
+  watchStores(current: () => StoreSubject | null): void;
 }
 
 /** Options of {@link createGatewayMetrics}. */
@@ -159,6 +173,20 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
   // Both results exist from the start, so `increase()` sees the first failure.
   reloads.inc({ result: 'success' }, 0);
   reloads.inc({ result: 'error' }, 0);
+  let stores: () => StoreSubject | null = () => null;
+  new Gauge({
+    name: 'scopegate_store_up',
+    help: 'Whether a store the gateway reads is available (1) or not (0), by store.',
+    labelNames: ['store'] as const,
+    registers,
+    // Read at scrape time: the request path never updates it.
+    collect() {
+      this.reset();
+      const accounts = stores()?.serviceAccounts;
+      if (accounts != null)
+        this.set({ store: 'service_accounts' }, accounts.store.available ? 1 : 0);
+    },
+  });
 
   // Label sets resolved once each: a request then costs a string key and a Map look-up, plus
   // prom-client's own update, instead of a labels object and its validation per metric.
@@ -198,6 +226,9 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     },
     countConfigReload(result) {
       reloads.inc({ result });
+    },
+    watchStores(current) {
+      stores = current;
     },
   };
 }

@@ -70,14 +70,14 @@ function routesOf(sources: AdminSources): ReadonlyMap<string, Route> {
       '/readyz',
       async (req, res) => {
         const report = await sources.readiness();
-        writeJson(
-          req,
-          res,
-          report.ready ? 200 : 503,
-          report.ready
-            ? { status: 'ready', checks: report.checks }
-            : { status: 'not_ready', failing: report.failing, checks: report.checks },
-        );
+        writeJson(req, res, report.ready ? 200 : 503, {
+          ...(report.ready
+            ? { status: 'ready' }
+            : { status: 'not_ready', failing: report.failing }),
+          // Parts that are down without making the gateway unready, named in the body.
+          ...(report.degraded.length > 0 ? { degraded: report.degraded } : {}),
+          checks: report.checks,
+        });
       },
     ],
   ]);

@@ -6,6 +6,7 @@
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
+  BUSY_TIMEOUT_MS,
   openServiceAccountStore,
   type ServiceAccountRecord,
   type ServiceAccountStore,
@@ -199,7 +200,8 @@ function planRevoke(args: readonly string[], io: CommandIo): Plan {
       }
       io.out(
         outcome === 'revoked'
-          ? `revoked ${id}; running gateways stop accepting its token within ${cacheTtlSeconds} s`
+          ? `revoked ${id}; running gateways stop accepting its token ` +
+              (cacheTtlSeconds === 0 ? 'at once' : `within ${cacheTtlSeconds} s`)
           : `${id} was already revoked`,
       );
       return 0;
@@ -217,7 +219,10 @@ function openStoreOf(loaded: LoadedConfig, io: CommandIo): ServiceAccountStore |
     return null;
   }
   try {
-    return openServiceAccountStore(loaded.resolvePath(settings.store.slice('sqlite:'.length)));
+    // A command may wait for another process's lock: nothing else runs on its event loop.
+    return openServiceAccountStore(loaded.resolvePath(settings.store.slice('sqlite:'.length)), {
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+    });
   } catch (err) {
     io.err(`error: ${loaded.file} auth.service_accounts.store: ${(err as Error).message}`);
     return null;

@@ -138,6 +138,7 @@ export const serve: Command = async (args, io) => {
     signals: ['SIGHUP'],
     onReload: (result) => telemetry.metrics.countConfigReload(result),
   });
+  telemetry.metrics.watchStores(() => slot.current());
   let admin: AdminServer;
   try {
     admin = await startAdminServer(

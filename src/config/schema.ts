@@ -252,10 +252,11 @@ const serviceAccountsShape = {
     'Service-account store, sqlite:<path> relative to the config folder.',
   ),
   cache_ttl_seconds: integer(
-    1,
+    0,
     3600,
     30,
-    'How long a verified service-account token is cached (bounds revocation delay on replicas).',
+    'How long a verified service-account token is cached (bounds how long another process' +
+      "'s revocation takes to be seen); 0 turns the cache off: every request asks the store.",
     'seconds',
   ),
 };

@@ -413,7 +413,9 @@ function openAccounts(
   }
   const cacheTtlSeconds = settings.cache_ttl_seconds;
   const previous = deps.previousAccounts;
-  if (previous != null && previous.store.path === path) {
+  // A store that lost its file (removed, replaced, unreadable) or keeps failing is reopened: a
+  // reload is how an operator puts a restored file back in service.
+  if (previous != null && previous.store.path === path && previous.store.check()) {
     if (previous.cacheTtlSeconds === cacheTtlSeconds) return previous;
     const verifier = createServiceAccountVerifier({
       store: previous.store,

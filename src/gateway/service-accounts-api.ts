@@ -5,8 +5,13 @@
  * and reads a request body only for `POST /service-accounts`.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Principal } from '../auth/principal.js';
-import type { ServiceAccountRecord, ServiceAccountStore } from '../auth/service-accounts/store.js';
+import {
+  isServiceAccountStoreError,
+  type ServiceAccountRecord,
+  type ServiceAccountStore,
+} from '../auth/service-accounts/store.js';
 import {
   hashServiceAccountToken,
   mintServiceAccountToken,
@@ -49,6 +54,16 @@ export const MAX_PAGE_LIMIT = 100;
 const MAX_PAGE = 1_000_000_000;
 
 const DAY_SECONDS = 86_400;
+
+/**
+ * The pauses between attempts of a mint or revoke that met another connection's write lock
+ * (about 2 s in all). The store never waits for a lock itself, as that wait would block the
+ * event loop; these pauses are timers, so every other request is served meanwhile. After the
+ * last one the answer is 503.
+ */
+export const WRITE_RETRY_DELAYS_MS: readonly number[] = Object.freeze([
+  10, 20, 40, 80, 150, 300, 500, 500, 500,
+]);
 
 /** What the API needs; built once per gateway state. */
 export interface ServiceAccountsApiDeps {
@@ -503,7 +518,7 @@ export async function serveServiceAccounts(
   }
   if (segments.length === 2) {
     if (method === 'DELETE') {
-      return guarded(() =>
+      return guardedWrite(() =>
         revokeServiceAccount(api, segments[1] as string) === 'not_found'
           ? reject('SG_ERR_SA_NOT_FOUND', { id: segments[1] as string })
           : { ok: true, value: { status: 204 } },
@@ -526,6 +541,31 @@ function guarded(operation: () => Verdict<Reply>): Verdict<Reply> {
   }
 }
 
+/** What one attempt of a write came to: a verdict, or "another connection holds the lock". */
+const LOCKED = Symbol('locked');
+
+function attemptWrite(operation: () => Verdict<Reply>): Verdict<Reply> | typeof LOCKED {
+  try {
+    return operation();
+  } catch (err) {
+    return isServiceAccountStoreError(err) && err.busy ? LOCKED : UNAVAILABLE;
+  }
+}
+
+/**
+ * Runs a store write, trying again after each of {@link WRITE_RETRY_DELAYS_MS} while another
+ * connection holds the write lock; any other failure, or the lock still held at the last
+ * attempt, is answered 503.
+ */
+async function guardedWrite(operation: () => Verdict<Reply>): Promise<Verdict<Reply>> {
+  for (const delay of WRITE_RETRY_DELAYS_MS) {
+    const outcome = attemptWrite(operation);
+    if (outcome !== LOCKED) return outcome;
+    await sleep(delay);
+  }
+  return guarded(operation);
+}
+
 async function mintFromBody(
   api: ServiceAccountsApi,
   request: ApiRequest,
@@ -544,7 +584,7 @@ async function mintFromBody(
   }
   const parsed = parseMintBody(json);
   if (!parsed.ok) return invalid(parsed.issues);
-  return guarded(() => {
+  return guardedWrite(() => {
     const minted = mintServiceAccount(api, parsed.value, {
       grants: request.grants,
       createdBy: createdByOf(request.caller),

@@ -87,55 +87,63 @@ t.test('the probe: any answer below 500 is up; 5xx, refused or silent is down', 
   t.equal(await probeUpstream(upstream, 50), false, 'no answer within the bound');
 });
 
-t.test('ready when config, upstream and store are fine; each failure is named', async (t) => {
-  const probed = await startProbed(t);
-  const upstream = upstreamAt(t, probed.url);
-  const store = { available: true };
-  let current: ReadinessSubject | null = subject(upstream, store);
-  const clock = createTestClock();
-  const readiness = createReadiness({ current: () => current, clock });
+t.test(
+  'ready when config, upstream and store are fine; each failure is named; a store that is down leaves it ready',
+  async (t) => {
+    const probed = await startProbed(t);
+    const upstream = upstreamAt(t, probed.url);
+    const store = { available: true };
+    let current: ReadinessSubject | null = subject(upstream, store);
+    const clock = createTestClock();
+    const readiness = createReadiness({ current: () => current, clock });
 
-  t.same(await readiness(), {
-    ready: true,
-    checks: { config: 'ok', upstream: 'ok', service_account_store: 'ok' },
-    failing: [],
-  });
-  store.available = false;
-  t.same(await readiness(), {
-    ready: false,
-    checks: { config: 'ok', upstream: 'ok', service_account_store: 'failing' },
-    failing: ['service_account_store'],
-  });
-  current = subject(upstream);
-  t.same(
-    await readiness(),
-    { ready: true, checks: { config: 'ok', upstream: 'ok' }, failing: [] },
-    'no store check when service accounts are off',
-  );
-  let keysHeld = false;
-  current = subject(upstream, null, { ready: () => keysHeld });
-  t.same(
-    await readiness(),
-    {
+    t.same(await readiness(), {
+      ready: true,
+      checks: { config: 'ok', upstream: 'ok', service_account_store: 'ok' },
+      failing: [],
+      degraded: [],
+    });
+    store.available = false;
+    t.same(await readiness(), {
+      ready: true,
+      checks: { config: 'ok', upstream: 'ok', service_account_store: 'failing' },
+      failing: [],
+      degraded: ['service_account_store'],
+    });
+    current = subject(upstream);
+    t.same(
+      await readiness(),
+      { ready: true, checks: { config: 'ok', upstream: 'ok' }, failing: [], degraded: [] },
+      'no store check when service accounts are off',
+    );
+    let keysHeld = false;
+    current = subject(upstream, null, { ready: () => keysHeld });
+    t.same(
+      await readiness(),
+      {
+        ready: false,
+        checks: { config: 'ok', upstream: 'ok', jwks: 'failing' },
+        failing: ['jwks'],
+        degraded: [],
+      },
+      'auth.jwks_url configured and no keys held yet: not ready',
+    );
+    keysHeld = true;
+    t.same(await readiness(), {
+      ready: true,
+      checks: { config: 'ok', upstream: 'ok', jwks: 'ok' },
+      failing: [],
+      degraded: [],
+    });
+    current = null;
+    t.same(await readiness(), {
       ready: false,
-      checks: { config: 'ok', upstream: 'ok', jwks: 'failing' },
-      failing: ['jwks'],
-    },
-    'auth.jwks_url configured and no keys held yet: not ready',
-  );
-  keysHeld = true;
-  t.same(await readiness(), {
-    ready: true,
-    checks: { config: 'ok', upstream: 'ok', jwks: 'ok' },
-    failing: [],
-  });
-  current = null;
-  t.same(await readiness(), {
-    ready: false,
-    checks: { config: 'failing', upstream: 'failing' },
-    failing: ['config', 'upstream'],
-  });
-});
+      checks: { config: 'failing', upstream: 'failing' },
+      failing: ['config', 'upstream'],
+      degraded: [],
+    });
+  },
+);
 
 t.test('the probe answer is reused for a short time, then asked again', async (t) => {
   const probed = await startProbed(t);

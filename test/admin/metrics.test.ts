@@ -9,6 +9,7 @@ import {
   MAX_CACHED_LABEL_SETS,
   methodLabel,
   type RequestObservation,
+  type StoreSubject,
 } from '../../src/admin/metrics.js';
 import { parseMetrics, samplesOf, valueOf } from '../fixtures/observability.js';
 
@@ -185,4 +186,31 @@ t.test('requests by principal: counted under principal, route pattern and status
     await metrics.registry.metrics(),
     /^# TYPE scopegate_requests_by_principal_total counter$/m,
   );
+});
+
+t.test('scopegate_store_up follows the watched state at each scrape', async (t) => {
+  const metrics = createGatewayMetrics();
+  t.same(samplesOf(await scrape(metrics), 'scopegate_store_up'), [], 'nothing watched: no series');
+  const store = { available: true };
+  let current: StoreSubject | null = { serviceAccounts: { store } };
+  metrics.watchStores(() => current);
+  const rows: [string, () => void, number | null][] = [
+    ['available: 1', () => {}, 1],
+    ['unavailable: 0', () => (store.available = false), 0],
+    ['back: 1', () => (store.available = true), 1],
+    ['service accounts off: no series', () => (current = { serviceAccounts: null }), null],
+    ['no state: no series', () => (current = null), null],
+  ];
+  for (const [name, change, expected] of rows) {
+    change();
+    const samples = await scrape(metrics);
+    if (expected === null) t.same(samplesOf(samples, 'scopegate_store_up'), [], name);
+    else
+      t.equal(
+        valueOf(t, samples, 'scopegate_store_up', { store: 'service_accounts' }),
+        expected,
+        name,
+      );
+  }
+  t.match(await metrics.registry.metrics(), /# TYPE scopegate_store_up gauge/);
 });

@@ -14,6 +14,7 @@ const READY: ReadinessReport = {
   ready: true,
   checks: { config: 'ok', upstream: 'ok' },
   failing: [],
+  degraded: [],
 };
 
 async function start(
@@ -47,25 +48,43 @@ t.test('GET /healthz: the process is up', async (t) => {
   t.same(JSON.parse(answer.body), { status: 'ok' });
 });
 
-t.test('GET /readyz: 200 when ready, 503 naming the failing parts', async (t) => {
-  let report: ReadinessReport = READY;
-  const { url } = await start(t, undefined, async () => report);
-  const ready = await httpCall(`${url}/readyz`);
-  t.equal(ready.status, 200);
-  t.same(JSON.parse(ready.body), { status: 'ready', checks: { config: 'ok', upstream: 'ok' } });
-  report = {
-    ready: false,
-    checks: { config: 'ok', upstream: 'failing', service_account_store: 'failing' },
-    failing: ['upstream', 'service_account_store'],
-  };
-  const notReady = await httpCall(`${url}/readyz`);
-  t.equal(notReady.status, 503);
-  t.same(JSON.parse(notReady.body), {
-    status: 'not_ready',
-    failing: ['upstream', 'service_account_store'],
-    checks: { config: 'ok', upstream: 'failing', service_account_store: 'failing' },
-  });
-});
+t.test(
+  'GET /readyz: 200 when ready, 503 naming the failing parts, degraded parts named in both',
+  async (t) => {
+    let report: ReadinessReport = READY;
+    const { url } = await start(t, undefined, async () => report);
+    const ready = await httpCall(`${url}/readyz`);
+    t.equal(ready.status, 200);
+    t.same(JSON.parse(ready.body), { status: 'ready', checks: { config: 'ok', upstream: 'ok' } });
+    report = {
+      ready: false,
+      checks: { config: 'ok', upstream: 'failing', service_account_store: 'failing' },
+      failing: ['upstream'],
+      degraded: ['service_account_store'],
+    };
+    const notReady = await httpCall(`${url}/readyz`);
+    t.equal(notReady.status, 503);
+    t.same(JSON.parse(notReady.body), {
+      status: 'not_ready',
+      failing: ['upstream'],
+      degraded: ['service_account_store'],
+      checks: { config: 'ok', upstream: 'failing', service_account_store: 'failing' },
+    });
+    report = {
+      ready: true,
+      checks: { config: 'ok', upstream: 'ok', service_account_store: 'failing' },
+      failing: [],
+      degraded: ['service_account_store'],
+    };
+    const degraded = await httpCall(`${url}/readyz`);
+    t.equal(degraded.status, 200, 'a store that is down leaves the gateway ready');
+    t.same(JSON.parse(degraded.body), {
+      status: 'ready',
+      degraded: ['service_account_store'],
+      checks: { config: 'ok', upstream: 'ok', service_account_store: 'failing' },
+    });
+  },
+);
 
 t.test('HEAD answers the headers of GET without a body', async (t) => {
   const { url } = await start(t);

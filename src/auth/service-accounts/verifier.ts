@@ -1,7 +1,8 @@
 /**
- * Verifies `svc_pat_` tokens against the store (CONTRACT.md §3, §5, §7): unknown, revoked and
- * expired tokens fail alike; failures are throttled per client address; verified accounts are
- * cached briefly by token digest. Never writes responses, never holds or logs a token.
+ * Verifies `svc_pat_` tokens against the store: unknown, revoked and expired tokens fail alike;
+ * failures are throttled per client address, before the store is asked; verified accounts are
+ * cached briefly by token digest (or not at all with a TTL of 0). Never writes responses, never
+ * holds or logs a token, never waits for the store's file lock.
  */
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../shared/clock.js';
@@ -22,7 +23,10 @@ export type ServiceAccountVerification =
 
 /** The verifier the auth chain calls for `svc_pat_` tokens, and the API evicts from. */
 export interface ServiceAccountTokenVerifier {
-  /** Verifies `token` presented from `clientAddress` (the socket's peer). Synchronous. */
+  /**
+   * Verifies `token` presented from `clientAddress` (the client address the pipeline derived).
+   * Synchronous, and never waits: the store answers or fails at once.
+   */
   verify(token: string, clientAddress: string): ServiceAccountVerification;
   /** Drops the cached verification of the token with this digest (revocation). */
   forget(tokenHash: string): void;
@@ -40,7 +44,7 @@ export const LAST_USED_INTERVAL_SECONDS = 60;
 export interface ServiceAccountVerifierOptions {
   readonly store: ServiceAccountStore;
   readonly clock: Clock;
-  /** How long a verification is reused before the store is asked again. */
+  /** How long a verification is reused before the store is asked again; 0: never cached. */
   readonly cacheTtlSeconds: number;
   readonly cacheMax?: number;
   /** The failure throttle (default: 20 failures per address per 60 s). */
@@ -76,35 +80,38 @@ export function principalOfAccount(record: ServiceAccountRecord): Principal {
 }
 
 /**
- * Creates the verifier. A cache hit skips only the store look-up (STYLE.md §8.6): expiry is
- * re-checked on every hit by the entry's deadline, revocation on this gateway evicts at once
- * ({@link ServiceAccountTokenVerifier.forget}), and other replicas see it within the TTL. While
- * the store is unavailable the cache is not trusted: every request asks the store, so a broken
- * store answers 503 and never lets a request through on stale knowledge.
+ * Creates the verifier. In order: a token that is not well formed fails at once (no look-up); a
+ * verified-cache hit passes, even from a throttled address; a throttled address is answered 429
+ * without a look-up for a digest that failed recently, and gets at most one look-up a second
+ * otherwise (so a valid token still passes in a quiet second, and a flood costs almost nothing);
+ * then the store is asked.
+ *
+ * A cache hit skips only the store look-up: expiry is re-checked on every hit by the entry's
+ * deadline, revocation on this gateway evicts at once ({@link ServiceAccountTokenVerifier.forget}),
+ * and other processes' revocations are seen within the TTL (at once with a TTL of 0, which keeps
+ * no cache). While the store is unavailable the cache is not trusted: every request asks the
+ * store, so a broken store answers 503 and never lets a request through on stale knowledge.
+ * `last_used_at` is queued in the store (written by its next flush), never written here.
  */
 export function createServiceAccountVerifier(
   options: ServiceAccountVerifierOptions,
 ): ServiceAccountTokenVerifier {
   const { store, clock } = options;
   const ttlMs = options.cacheTtlSeconds * 1000;
+  const caching = ttlMs > 0;
   const throttle = options.throttle ?? createFailureThrottle({ clock });
   const cache = new LRUCache<string, Entry>({
     max: options.cacheMax ?? DEFAULT_SERVICE_ACCOUNT_CACHE_MAX,
   });
 
-  const failed = (clientAddress: string): ServiceAccountVerification =>
-    throttle.fail(clientAddress) ? THROTTLED : INVALID;
+  const failed = (clientAddress: string, digest?: string): ServiceAccountVerification =>
+    throttle.fail(clientAddress, digest) ? THROTTLED : INVALID;
 
-  /** Answers a verified entry, writing `last_used_at` when the last write is a minute old. */
+  /** Answers a verified entry, queueing `last_used_at` when the last write is a minute old. */
   const accepted = (entry: Entry, nowMs: number): ServiceAccountVerification => {
     const now = Math.floor(nowMs / 1000);
     if (entry.lastUsedAt === null || now - entry.lastUsedAt >= LAST_USED_INTERVAL_SECONDS) {
-      try {
-        store.touch(entry.id, now);
-      } catch {
-        // The store wraps every failure in its own error: fail closed.
-        return UNAVAILABLE;
-      }
+      store.touch(entry.id, now);
       entry.lastUsedAt = now;
     }
     return { ok: true, principal: entry.principal };
@@ -116,15 +123,19 @@ export function createServiceAccountVerifier(
       if (!isWellFormedServiceAccountToken(token)) return failed(clientAddress);
       const hash = hashServiceAccountToken(token);
       const nowMs = clock.now();
-      if (store.available) {
+      if (caching && store.available) {
         const entry = cache.get(hash);
         if (entry !== undefined && nowMs < entry.deadline) return accepted(entry, nowMs);
         if (entry !== undefined) cache.delete(hash);
+      }
+      if (throttle.isThrottled(clientAddress) && !throttle.mayLookUp(clientAddress, hash)) {
+        return failed(clientAddress);
       }
       let record: ServiceAccountRecord | null;
       try {
         record = store.findByHash(hash);
       } catch {
+        // The store wraps every failure in its own error: fail closed.
         return UNAVAILABLE;
       }
       const now = Math.floor(nowMs / 1000);
@@ -134,7 +145,7 @@ export function createServiceAccountVerifier(
         record.revoked_at !== null ||
         (record.expires_at !== null && record.expires_at <= now)
       ) {
-        return failed(clientAddress);
+        return failed(clientAddress, hash);
       }
       const entry: Entry = {
         principal: principalOfAccount(record),
@@ -145,7 +156,7 @@ export function createServiceAccountVerifier(
         ),
         lastUsedAt: record.last_used_at,
       };
-      cache.set(hash, entry);
+      if (caching) cache.set(hash, entry);
       return accepted(entry, nowMs);
     },
     forget(tokenHash) {

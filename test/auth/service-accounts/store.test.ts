@@ -1,15 +1,19 @@
 /**
  * The service-account store (CONTRACT.md §7): one `service_accounts` table in a WAL SQLite file,
  * versioned in user_version; only digests stored; active-name uniqueness; newest-first pages;
- * revoke and last-used writes; failures after opening fail closed; `check`'s read-only look.
+ * revoke; last-used writes queued and flushed; failures after opening fail closed; a removed or
+ * replaced file is noticed by its identity; another connection's lock fails writes at once as
+ * busy and never blocks reads; an insert is confirmed by reading it back; `check`'s read-only look.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import {
   BUSY_TIMEOUT_MS,
+  CHECK_INTERVAL_MS,
   inspectServiceAccountStore,
+  MAX_PENDING_TOUCHES,
   isServiceAccountStoreError,
   openServiceAccountStore,
   ServiceAccountStoreError,
@@ -223,14 +227,44 @@ t.test('revoke: revoked, already revoked, not found', async (t) => {
   t.same(store.revoke('nope', NOW), { outcome: 'not_found' });
 });
 
-t.test('touch writes last_used_at and never moves it back', async (t) => {
+t.test('touch queues last_used_at; a flush writes it and never moves it back', async (t) => {
   const store = open(t);
   store.insert(record(), NOW);
   store.touch('id-ci', NOW + 60);
+  t.equal(store.pendingTouches, 1);
+  t.equal(store.findByHash(record().token_hash)?.last_used_at, null, 'not written by touch');
+  store.flush();
+  t.equal(store.pendingTouches, 0);
   t.equal(store.findByHash(record().token_hash)?.last_used_at, NOW + 60);
   store.touch('id-ci', NOW + 30);
+  store.flush();
   t.equal(store.findByHash(record().token_hash)?.last_used_at, NOW + 60, 'not back');
+  store.touch('id-ci', NOW + 90);
+  store.touch('id-ci', NOW + 70);
+  t.equal(store.pendingTouches, 1, 'one entry per account, the latest time kept');
   store.touch('unknown', NOW);
+  store.flush();
+  t.equal(store.findByHash(record().token_hash)?.last_used_at, NOW + 90);
+  store.flush();
+  t.equal(store.pendingTouches, 0, 'an empty flush writes nothing');
+});
+
+t.test('the touch queue is bounded; a closed store flushes what it holds', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const store = openServiceAccountStore(path, { maxPendingTouches: 2 });
+  t.equal(MAX_PENDING_TOUCHES, 10_000);
+  store.insert(record(), NOW);
+  store.touch('id-ci', NOW + 5);
+  store.touch('b', NOW);
+  store.touch('c', NOW);
+  t.equal(store.pendingTouches, 2, 'a third account is not queued');
+  store.close();
+  const db = raw(t, path);
+  t.same(
+    db.prepare('SELECT last_used_at FROM service_accounts').get(),
+    { last_used_at: NOW + 5 },
+    'flushed on close',
+  );
 });
 
 t.test('a database newer than this build is refused untouched, naming the file', async (t) => {
@@ -302,7 +336,6 @@ t.test('failures after opening are store errors and mark the store unavailable',
     ['insert', () => store.insert(record({ name: 'other' }), NOW), 'insert'],
     ['list', () => store.list(0, 10), 'list'],
     ['revoke', () => store.revoke('id-ci', NOW), 'revoke'],
-    ['touch', () => store.touch('id-ci', NOW), 'last_used_at update'],
   ];
   for (const [name, op, what] of ops) {
     t.throws(
@@ -315,8 +348,17 @@ t.test('failures after opening are store errors and mark the store unavailable',
     );
     t.equal(store.available, false, `${name}: unavailable`);
   }
+  store.touch('id-ci', NOW);
+  store.flush();
+  t.equal(store.pendingTouches, 1, 'a failed flush keeps the use queued');
   db.exec('ALTER TABLE parked RENAME TO service_accounts');
-  t.same(store.findByHash(record().token_hash), record(), 'the table is back');
+  store.flush();
+  t.equal(store.pendingTouches, 0, 'written once the table is back');
+  t.same(
+    store.findByHash(record().token_hash),
+    { ...record(), last_used_at: NOW },
+    'the table is back',
+  );
   t.equal(store.available, true, 'a success makes it available again');
 });
 
@@ -369,4 +411,113 @@ t.test('inspect (check) reads the header only and writes nothing', async (t) => 
     /^service-account store '.*sub': cannot read: Error: EISDIR/,
   );
   t.same(readdirSync(dir).sort(), before, 'no file created (no -shm, no -wal, no missing.db)');
+});
+
+/** The store file and its WAL companions, as `rm gateway.db*` would remove them. */
+function removeFiles(path: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+}
+
+t.test('a removed file is noticed, and the store stays unavailable until reopened', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const store = open(t, path);
+  store.insert(record(), NOW);
+  t.equal(store.check(), true, 'the path names the opened file');
+  removeFiles(path);
+  t.equal(store.check(), false, 'removed');
+  t.equal(store.available, false);
+  const lost =
+    /^service-account store '.*': (look-up|insert|list|revoke) failed: Error: the file at this path is no longer the one opened \(removed, replaced or unreadable\); reload or restart the gateway to open it again$/;
+  const ops: [string, () => unknown][] = [
+    ['look-up', () => store.findByHash(record().token_hash)],
+    ['insert', () => store.insert(record({ name: 'other' }), NOW)],
+    ['list', () => store.list(0, 10)],
+    ['revoke', () => store.revoke('id-ci', NOW)],
+  ];
+  for (const [name, op] of ops) {
+    t.throws(op, { code: 'ERR_SERVICE_ACCOUNT_STORE', busy: false, message: lost }, name);
+  }
+  store.touch('id-ci', NOW);
+  store.flush();
+  t.equal(store.pendingTouches, 1, 'nothing is written to a lost file');
+  // Another process creates a fresh store at the path: a different file, never trusted silently.
+  openServiceAccountStore(path).close();
+  t.equal(store.check(), false, 'a new file at the path is not the one opened');
+  const reopened = open(t, path);
+  t.equal(reopened.available, true, 'opening again (a reload, a restart) serves the new file');
+  t.equal(reopened.findByHash(record().token_hash), null, 'whose rows are its own');
+});
+
+t.test('a replaced file is noticed by its identity, not its contents', async (t) => {
+  const dir = t.testdir();
+  const path = join(dir, 'gateway.db');
+  const store = open(t, path);
+  store.insert(record(), NOW);
+  // A byte-for-byte copy moved into place is still another file.
+  const db = raw(t, path);
+  db.exec(`VACUUM INTO '${join(dir, 'copy.db')}'`);
+  renameSync(join(dir, 'copy.db'), path);
+  t.equal(store.check(), false);
+  t.throws(() => store.findByHash(record().token_hash), { message: /no longer the one opened/ });
+});
+
+t.test('the periodic check notices a removed file with no operation at all', async (t) => {
+  t.equal(CHECK_INTERVAL_MS, 1_000);
+  const path = join(t.testdir(), 'gateway.db');
+  const store = open(t, path);
+  removeFiles(path);
+  t.equal(store.available, true, 'not checked yet');
+  // Waits for the store's own timer (an event, not a time bound).
+  await new Promise<void>((resolve) => {
+    const poll = setInterval(() => {
+      if (!store.available) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 50);
+  });
+  t.equal(store.available, false, 'noticed by the timer');
+});
+
+t.test(
+  'another connection holding the write lock: writes fail at once as busy, reads go on',
+  async (t) => {
+    const path = join(t.testdir(), 'gateway.db');
+    const store = open(t, path);
+    store.insert(record(), NOW);
+    const other = raw(t, path);
+    other.exec('BEGIN IMMEDIATE');
+    const busy = {
+      code: 'ERR_SERVICE_ACCOUNT_STORE',
+      busy: true,
+      message: /SQLITE_BUSY|database is locked/,
+    };
+    t.throws(() => store.insert(record({ name: 'second' }), NOW), busy, 'insert');
+    t.throws(() => store.revoke('id-ci', NOW), busy, 'revoke');
+    t.equal(store.available, true, 'a lock says nothing about the store: still available');
+    t.same(store.findByHash(record().token_hash), record(), 'reads never wait for a writer');
+    t.equal(store.list(0, 10).total, 1);
+    store.touch('id-ci', NOW + 1);
+    store.flush();
+    t.equal(store.pendingTouches, 1, 'the use stays queued for the next flush');
+    t.equal(store.available, true);
+    other.exec('COMMIT');
+    store.flush();
+    t.equal(store.pendingTouches, 0);
+    t.equal(store.insert(record({ name: 'second' }), NOW), 'inserted', 'the lock released');
+  },
+);
+
+t.test('an insert is confirmed only when the row reads back', async (t) => {
+  const path = join(t.testdir(), 'gateway.db');
+  const store = open(t, path);
+  raw(t, path).exec(
+    'CREATE TRIGGER vanish AFTER INSERT ON service_accounts BEGIN ' +
+      'DELETE FROM service_accounts WHERE id = NEW.id; END',
+  );
+  t.throws(() => store.insert(record(), NOW), {
+    code: 'ERR_SERVICE_ACCOUNT_STORE',
+    message: /insert failed: Error: the new row does not read back$/,
+  });
+  t.equal(store.list(0, 10).total, 0);
 });

@@ -87,6 +87,8 @@ function harness(t: Test, options: Partial<ServiceAccountVerifierOptions> = {}):
       db.close();
     },
     lastUsed(token) {
+      // Uses are queued; the store's own timer would flush them within a second.
+      store.flush();
       return store.findByHash(hashServiceAccountToken(token))?.last_used_at;
     },
   };
@@ -237,15 +239,132 @@ t.test('a store that breaks answers 503, even for a cached token, until it works
   t.equal(h.verifier.verify(fresh, PEER).ok, true, 'back');
 });
 
-t.test('a failing last_used_at write is a 503 too', async (t) => {
-  const h = harness(t, { cacheTtlSeconds: 3600 });
+t.test(
+  'a failing last_used_at write never refuses the request: the use stays queued',
+  async (t) => {
+    const h = harness(t, { cacheTtlSeconds: 3600 });
+    const token = h.add();
+    t.equal(h.verifier.verify(token, PEER).ok, true);
+    h.sql(
+      "CREATE TRIGGER no_writes BEFORE UPDATE ON service_accounts BEGIN SELECT RAISE(ABORT, 'read-only'); END",
+    );
+    h.clock.advance(60_000);
+    t.equal(
+      h.verifier.verify(token, PEER).ok,
+      true,
+      'served: the write is not on the request path',
+    );
+    h.store.flush();
+    t.equal(h.store.pendingTouches, 1, 'the failed write stays queued');
+    h.sql('DROP TRIGGER no_writes');
+    t.equal(h.lastUsed(token), TEST_NOW + 60, 'written by the next flush');
+    t.equal(h.store.pendingTouches, 0);
+  },
+);
+
+t.test('cache_ttl_seconds 0: no cache, every request asks the store', async (t) => {
+  const h = harness(t, { cacheTtlSeconds: 0 });
   const token = h.add();
   t.equal(h.verifier.verify(token, PEER).ok, true);
-  h.sql(
-    "CREATE TRIGGER no_writes BEFORE UPDATE ON service_accounts BEGIN SELECT RAISE(ABORT, 'read-only'); END",
+  t.equal(h.verifier.verify(token, PEER).ok, true);
+  t.equal(h.verifier.cacheSize, 0, 'nothing cached');
+  // Revoked by another process, at the same instant: the very next request sees it.
+  h.sql(`UPDATE service_accounts SET revoked_at = ${TEST_NOW}`);
+  t.same(h.verifier.verify(token, PEER), INVALID, 'revoked elsewhere: refused at once');
+});
+
+/** The real store, counting its look-ups (a wrapper, not a stand-in). */
+function countingLookUps(store: ServiceAccountStore): {
+  store: ServiceAccountStore;
+  lookUps: () => number;
+} {
+  let n = 0;
+  const counting = Object.create(store) as ServiceAccountStore & {
+    findByHash: ServiceAccountStore['findByHash'];
+  };
+  counting.findByHash = (hash) => {
+    n += 1;
+    return store.findByHash(hash);
+  };
+  return { store: counting, lookUps: () => n };
+}
+
+t.test('a throttled address costs the store at most one look-up a second', async (t) => {
+  const clock = createTestClock();
+  const real = openServiceAccountStore(join(t.testdir(), 'gateway.db'));
+  t.teardown(() => real.close());
+  const { store, lookUps } = countingLookUps(real);
+  const verifier = createServiceAccountVerifier({ store, clock, cacheTtlSeconds: 30 });
+  const valid = mintServiceAccountToken();
+  real.insert(
+    {
+      id: 'id-1',
+      name: 'robot',
+      token_hash: hashServiceAccountToken(valid),
+      token_prefix: tokenPrefixOf(valid),
+      scopes: ['agents:run'],
+      created_at: TEST_NOW,
+      expires_at: null,
+      last_used_at: null,
+      revoked_at: null,
+      created_by: 'user-1',
+    },
+    TEST_NOW,
   );
-  h.clock.advance(60_000);
-  t.same(h.verifier.verify(token, PEER), UNAVAILABLE);
+  const cachedValid = mintServiceAccountToken();
+  real.insert(
+    {
+      id: 'id-2',
+      name: 'cached',
+      token_hash: hashServiceAccountToken(cachedValid),
+      token_prefix: tokenPrefixOf(cachedValid),
+      scopes: ['agents:run'],
+      created_at: TEST_NOW,
+      expires_at: null,
+      last_used_at: null,
+      revoked_at: null,
+      created_by: 'user-1',
+    },
+    TEST_NOW,
+  );
+  t.equal(verifier.verify(cachedValid, PEER).ok, true, 'cached before the flood');
+  const failedBefore = mintServiceAccountToken();
+  for (let i = 1; i <= 20; i++) {
+    t.same(verifier.verify(i === 1 ? failedBefore : mintServiceAccountToken(), PEER), INVALID);
+  }
+  t.same(verifier.verify(mintServiceAccountToken(), PEER), THROTTLED, '21st: looked up, 429');
+  t.equal(lookUps(), 22, 'one look-up each so far (and one for the cached token)');
+
+  const rows: [string, string, unknown, number][] = [
+    ['the first new digest in this second is looked up', mintServiceAccountToken(), THROTTLED, 1],
+    ['the next one in the same second is not', mintServiceAccountToken(), THROTTLED, 0],
+    ['a valid token in that second is 429 too, unasked', valid, THROTTLED, 0],
+    ['a digest that failed recently is never looked up', failedBefore, THROTTLED, 0],
+    ['a malformed token is never looked up', 'svc_pat_short', THROTTLED, 0],
+  ];
+  for (const [name, token, expected, cost] of rows) {
+    const before = lookUps();
+    t.same(verifier.verify(token, PEER), expected, name);
+    t.equal(lookUps() - before, cost, `${name}: ${cost} look-up(s)`);
+  }
+  let before = lookUps();
+  t.equal(verifier.verify(cachedValid, PEER).ok, true, 'a cached token passes, throttled or not');
+  t.equal(lookUps(), before, 'a cache hit asks nothing');
+
+  clock.advance(1_000);
+  before = lookUps();
+  t.equal(verifier.verify(valid, PEER).ok, true, 'a quiet second later the valid token passes');
+  t.equal(lookUps(), before + 1, 'with one look-up');
+  for (let i = 0; i < 100; i++) verifier.verify(mintServiceAccountToken(), PEER);
+  t.equal(lookUps(), before + 1, 'a flood in that second asks nothing more');
+  clock.advance(1_000);
+  t.same(verifier.verify(failedBefore, PEER), THROTTLED, 'a failed digest: 429 in a later second');
+  t.equal(lookUps(), before + 1, 'still unasked');
+
+  // Proof without counting: the store is closed, and a known-bad digest still gets 429, not 503.
+  real.close();
+  t.same(verifier.verify(failedBefore, PEER), THROTTLED, 'no look-up even with no store');
+  t.same(verifier.verify(mintServiceAccountToken(), PEER), UNAVAILABLE, 'a new digest is asked');
 });
 
 t.test('a closed store answers 503 for cached tokens too', async (t) => {
