@@ -91,7 +91,8 @@ export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): P
   const compare = (path: readonly string[], a: unknown, b: unknown): void => {
     if (!isDeepStrictEqual(a, b)) keys.push(path);
   };
-  compare(['listen'], before.listen, after.listen);
+  // The body time-outs are read per request: a reload applies them to the requests after it.
+  compare(['listen'], boundListen(before.listen), boundListen(after.listen));
   compare(['admin'], before.admin, after.admin);
   compare(['upstream', 'embedded'], before.upstream.embedded, after.upstream.embedded);
   if (before.upstream.embedded && after.upstream.embedded) {
@@ -113,6 +114,12 @@ export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): P
     line: next.lineOf(path) ?? next.lineOf(path.slice(0, 1)),
     message: 'changed, but only a restart applies it: restore the running value, or restart',
   }));
+}
+
+/** The `listen` keys a bound listener fixed: all but the per-request body time-outs. */
+function boundListen(listen: LoadedConfig['config']['listen']): Record<string, unknown> {
+  const { body_idle_timeout_ms: _idle, body_timeout_ms: _total, ...bound } = listen;
+  return bound;
 }
 
 /** What building a generation needs besides the running one. */

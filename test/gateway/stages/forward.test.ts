@@ -22,6 +22,7 @@ import {
   type Upstream,
 } from '../../../src/gateway/stages/forward.js';
 import { endToEndHeaders } from '../../../src/gateway/stages/inject-identity.js';
+import { createCallerCounts, createUpstreamSlots } from '../../../src/gateway/upstream-slots.js';
 
 /** One request as the upstream saw it. */
 interface Seen {
@@ -405,6 +406,9 @@ function manualUpstream(): {
         return true;
       },
     } as unknown as Pool,
+    maxConnections: 1,
+    slots: createUpstreamSlots(1),
+    callers: createCallerCounts(),
   };
   return { upstream, dispatched };
 }
