@@ -410,7 +410,7 @@ export function describeRefusal(refusal: Refusal): {
   reason: string;
   challenge: Challenge | undefined;
   retryAfterSeconds: number | undefined;
-  closeConnection: boolean;
+  closeConnection: true | undefined;
 } {
   const entry: Rejection = REJECTIONS[refusal.code];
   const detail =
@@ -421,7 +421,7 @@ export function describeRefusal(refusal: Refusal): {
     reason: entry.reason,
     challenge: entry.challenge,
     retryAfterSeconds: entry.retryAfterSeconds,
-    closeConnection: entry.closeConnection === true,
+    closeConnection: entry.closeConnection,
   };
 }
 

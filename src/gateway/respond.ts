@@ -65,7 +65,7 @@ function refusalMessage(
   };
   if (retryAfterSeconds !== undefined) headers['retry-after'] = retryAfterSeconds;
   // Node closes the connection once this response is written (a slow body is never drained).
-  if (closeConnection) headers['connection'] = 'close';
+  if (closeConnection === true) headers['connection'] = 'close';
   const challenge = challengeOf(refusal);
   if (challenge !== undefined) headers['www-authenticate'] = challenge;
   const allow = refusal.params?.allow;
