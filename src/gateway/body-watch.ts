@@ -22,6 +22,8 @@ export interface BodyTimeouts {
 export interface BodyWatch {
   /** Why the body timed out, once it has; null while it is within its bounds. */
   readonly expired: BodyTimeoutCode | null;
+  /** Whether the watch still runs: false once the body is complete, expired or gone. */
+  readonly active: boolean;
   /**
    * Who to tell when the body times out: the one reading it or waiting to send it on now (set
    * and cleared by that reader). Called at most once.
@@ -74,6 +76,10 @@ class Watch implements BodyWatch {
     // 'close' comes once the body was read to its end, or the connection closed: nothing left
     // to watch either way.
     req.once('close', () => this.stop());
+  }
+
+  get active(): boolean {
+    return this.#timer !== null;
   }
 
   stop(): void {

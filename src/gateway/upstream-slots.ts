@@ -36,11 +36,22 @@ export interface UpstreamSlots {
  */
 export const MAX_WAITING_PER_SLOT = 4;
 
+/** Runs `run` after `ms` milliseconds; returns what cancels it. Injected in tests. */
+export type Schedule = (run: () => void, ms: number) => () => void;
+
+/** The process's timers, unref'd: a waiting request never keeps the process alive by itself. */
+const nodeSchedule: Schedule = (run, ms) => {
+  const timer = setTimeout(run, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 /** One queued request: a node of the doubly linked queue, so leaving it is O(1). */
 class Waiter implements SlotWait {
   prev: Waiter | null = null;
   next: Waiter | null = null;
-  timer: NodeJS.Timeout | null = null;
+  /** Cancels the time-out; null once the waiter left the queue (granted, timed out, cancelled). */
+  cancelTimer: (() => void) | null = null;
   readonly slots: Slots;
   readonly onGranted: () => void;
   readonly onTimedOut: () => void;
@@ -52,17 +63,17 @@ class Waiter implements SlotWait {
   }
 
   cancel(): void {
-    if (this.timer === null) return;
-    clearTimeout(this.timer);
-    this.timer = null;
+    if (this.cancelTimer === null) return;
+    this.cancelTimer();
+    this.cancelTimer = null;
     this.slots.unlink(this);
   }
-}
 
-function timedOut(waiter: Waiter): void {
-  waiter.timer = null;
-  waiter.slots.unlink(waiter);
-  waiter.onTimedOut();
+  timedOut(): void {
+    this.cancelTimer = null;
+    this.slots.unlink(this);
+    this.onTimedOut();
+  }
 }
 
 class Slots implements UpstreamSlots {
@@ -72,10 +83,12 @@ class Slots implements UpstreamSlots {
   #tail: Waiter | null = null;
   readonly capacity: number;
   readonly #maxWaiting: number;
+  readonly #schedule: Schedule;
 
-  constructor(capacity: number) {
+  constructor(capacity: number, schedule: Schedule) {
     this.capacity = capacity;
     this.#maxWaiting = capacity * MAX_WAITING_PER_SLOT;
+    this.#schedule = schedule;
   }
 
   tryAcquire(): boolean {
@@ -87,7 +100,7 @@ class Slots implements UpstreamSlots {
   wait(timeoutMs: number, onGranted: () => void, onTimedOut: () => void): SlotWait | null {
     if (this.waiting >= this.#maxWaiting) return null;
     const waiter = new Waiter(this, onGranted, onTimedOut);
-    waiter.timer = setTimeout(timedOut, timeoutMs, waiter);
+    waiter.cancelTimer = this.#schedule(() => waiter.timedOut(), timeoutMs);
     waiter.prev = this.#tail;
     if (this.#tail === null) this.#head = waiter;
     else this.#tail.next = waiter;
@@ -103,8 +116,8 @@ class Slots implements UpstreamSlots {
       return;
     }
     // The slot goes straight to the longest waiter: `inUse` stays, and nobody can jump the queue.
-    clearTimeout(first.timer as NodeJS.Timeout);
-    first.timer = null;
+    (first.cancelTimer as () => void)();
+    first.cancelTimer = null;
     this.unlink(first);
     first.onGranted();
   }
@@ -119,9 +132,12 @@ class Slots implements UpstreamSlots {
   }
 }
 
-/** Creates the slots of a pool of `capacity` connections. */
-export function createUpstreamSlots(capacity: number): UpstreamSlots {
-  return new Slots(capacity);
+/** Creates the slots of a pool of `capacity` connections (`schedule`: the timers, for tests). */
+export function createUpstreamSlots(
+  capacity: number,
+  schedule: Schedule = nodeSchedule,
+): UpstreamSlots {
+  return new Slots(capacity, schedule);
 }
 
 /** Each caller's requests in flight to the upstream. */

@@ -119,6 +119,14 @@ t.test('restartOnlyChanges: each key only a restart applies, by name and line', 
       ['listen'],
     ],
     [
+      'the body time-outs are read per request: a reload applies them',
+      yaml(
+        '  service_accounts: { enabled: true, store: "sqlite:sa.db" }',
+        'listen: { host: 127.0.0.1, port: 0, body_idle_timeout_ms: 1, body_timeout_ms: 2 }',
+      ),
+      [],
+    ],
+    [
       'the admin listener, the store, not embedded: the runtime section is free',
       yaml(
         '  service_accounts: { enabled: true, store: "sqlite:other.db" }',
@@ -143,7 +151,7 @@ t.test('restartOnlyChanges: each key only a restart applies, by name and line', 
   ];
   // `listen` is written twice in some rows above (BASE + the row): keep only the row's.
   const dedupe = (text: string): string =>
-    text.includes('listen: { port: 1 }')
+    text.includes('listen: { port: 1 }') || text.includes('body_idle_timeout_ms')
       ? text.replace('listen: { host: 127.0.0.1, port: 0 }\n', '')
       : text;
   const withoutUpstream = (text: string): string =>
