@@ -21,14 +21,12 @@ export interface AdmissionLimits {
 }
 
 /**
- * What an admitted request holds: the caller key it is counted under (null when nothing is
- * counted). Handed back to {@link releaseAdmission} exactly once.
+ * What an admitted request holds: the caller key it is counted under, or null when nothing is
+ * counted. Handed back to {@link releaseAdmission} exactly once.
  */
-export interface Admission {
-  readonly caller: string | null;
-}
+export type Admission = string | null;
 
-const UNCOUNTED: Admission = Object.freeze({ caller: null });
+const UNCOUNTED: Verdict<Admission> = Object.freeze({ ok: true, value: null });
 
 /**
  * The key a caller's requests are counted under: the user id (a service account's is `sa:<name>`),
@@ -54,9 +52,9 @@ export function admitCaller(
   caller: string,
 ): Verdict<Admission> {
   const cap = limits.maxInFlightPerCaller;
-  if (cap === 0) return { ok: true, value: UNCOUNTED };
+  if (cap === 0) return UNCOUNTED;
   if (!upstream.callers.tryAcquire(caller, cap)) return reject('SG_ERR_IN_FLIGHT_LIMIT');
-  return { ok: true, value: { caller } };
+  return { ok: true, value: caller };
 }
 
 /**
@@ -113,7 +111,7 @@ function refuse(upstream: Upstream, admission: Admission, refusal: Refusal): Ref
 }
 
 function releaseCaller(upstream: Upstream, admission: Admission): void {
-  if (admission.caller !== null) upstream.callers.release(admission.caller);
+  if (admission !== null) upstream.callers.release(admission);
 }
 
 /** Gives back what {@link admitRequest} took, once the upstream exchange has ended. */
