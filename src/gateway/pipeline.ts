@@ -1,14 +1,15 @@
 /**
  * The only place that orders the request stages: normalize → preflight → exempt → authenticate
  * → authorize → (the gateway's own `/service-accounts` API, or) dispatch → inject-identity →
- * forward, with record started first and run when the response closes, whatever happened. A
- * protocol upgrade (WebSocket) takes the same decision stages, then is tunnelled.
+ * admit → forward, with record and the body watch started first, and record run when the
+ * response closes, whatever happened. A protocol upgrade (WebSocket) takes the same decision
+ * stages, then is tunnelled.
  * `evaluateRequest` runs the decision stages with no socket, so the server, `scopegate explain`
  * and `scopegate test-policies` share one decision path. Stages return verdicts; this module
  * threads them and hands refusals and replies to respond.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { finished, type Duplex } from 'node:stream';
 import type { AuthChain } from '../auth/chain.js';
 import type { Principal } from '../auth/principal.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -389,8 +390,9 @@ export async function handleUpgrade(
  * refusal relayed), or at once when nothing was opened upstream.
  */
 function releaseWhenClosed(upstream: Upstream, admission: Admission, socket: Duplex | null): void {
-  if (socket === null || socket.destroyed) releaseCallerAdmission(upstream, admission);
-  else socket.once('close', () => releaseCallerAdmission(upstream, admission));
+  if (socket === null) releaseCallerAdmission(upstream, admission);
+  // `finished` also calls back for a socket that closed already.
+  else finished(socket, () => releaseCallerAdmission(upstream, admission));
 }
 
 function ignore(): void {}
