@@ -160,7 +160,13 @@ t.test(
     const { config } = parseConfig(text, file, {
       env: { JWT_VERIFICATION_KEY: RSA_KEY.publicPem },
     });
-    t.same(config.listen, { host: '0.0.0.0', port: 8080, shutdown_grace_ms: 8000 });
+    t.same(config.listen, {
+      host: '0.0.0.0',
+      port: 8080,
+      shutdown_grace_ms: 8000,
+      body_idle_timeout_ms: 10000,
+      body_timeout_ms: 60000,
+    });
     t.ok(config.listen.shutdown_grace_ms < 10_000, "the drain fits docker stop's default 10 s");
     t.same(
       config.admin,
