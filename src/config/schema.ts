@@ -169,6 +169,20 @@ const listenShape = {
       error: (issue) => `${CIDR_RULE}, got ${JSON.stringify(issue.input)}`,
     }),
   ),
+  body_idle_timeout_ms: integer(
+    1,
+    3_600_000,
+    10_000,
+    'A request body with no new bytes for this long is answered 408 and its upstream request aborted.',
+    'milliseconds',
+  ),
+  body_timeout_ms: integer(
+    1,
+    86_400_000,
+    60_000,
+    'A request body not complete this long after the request arrived is answered 408 and its upstream request aborted.',
+    'milliseconds',
+  ),
 };
 
 const adminShape = {
@@ -202,6 +216,27 @@ const upstreamShape = {
     300_000,
     'Per-request upstream time-out (long: runs stream).',
     'milliseconds',
+  ),
+  max_connections: integer(
+    1,
+    65_536,
+    256,
+    'Connections of the upstream pool: at most this many forwarded requests at once.',
+    'connections',
+  ),
+  queue_timeout_ms: integer(
+    0,
+    600_000,
+    5000,
+    'How long a request waits for a free upstream connection before it is answered 503 (0: never waits).',
+    'milliseconds',
+  ),
+  max_in_flight_per_principal: integer(
+    0,
+    65_536,
+    64,
+    'Requests one caller may have in flight to the upstream; past it 429 (0: no cap).',
+    'requests',
   ),
   forward_authorization: flag(true, "Pass the caller's Authorization header on to the upstream."),
   identity_secret: nullableText(

@@ -315,6 +315,7 @@ export async function assembleGateway(
   const fresh = createUpstreamIfChanged(
     config.upstream.url,
     config.upstream.timeout_ms,
+    config.upstream.max_connections,
     deps.previousUpstream,
   );
   const identitySettings = {
@@ -372,6 +373,16 @@ export async function assembleGateway(
       telemetry.metrics,
       accessLogOf(telemetry.log, config.log),
     ),
+    limits: {
+      body: {
+        idleMs: config.listen.body_idle_timeout_ms,
+        totalMs: config.listen.body_timeout_ms,
+      },
+      admission: {
+        maxInFlightPerCaller: config.upstream.max_in_flight_per_principal,
+        queueTimeoutMs: config.upstream.queue_timeout_ms,
+      },
+    },
   });
   return { state, policy, problems, warnings, devKeys, accounts };
 }
@@ -484,10 +495,14 @@ function jwksUnavailable(loaded: LoadedConfig, remote: RemoteJwks): Problem {
   };
 }
 
-/** Keeps the previous pool (and its warm connections) when the upstream did not change. */
+/**
+ * Keeps the previous pool (and its warm connections) when the upstream did not change. A new pool
+ * keeps the previous callers' counts: requests in flight on the old pool still count.
+ */
 function createUpstreamIfChanged(
   url: string,
   timeoutMs: number,
+  maxConnections: number,
   previous: Upstream | undefined,
 ): Upstream {
   const next = new URL(url);
@@ -495,8 +510,9 @@ function createUpstreamIfChanged(
     previous !== undefined &&
     previous.origin === next.origin &&
     previous.basePath === next.pathname.replace(/\/+$/, '') &&
-    previous.timeoutMs === timeoutMs;
-  return samePlace ? previous : createUpstream(url, timeoutMs);
+    previous.timeoutMs === timeoutMs &&
+    previous.maxConnections === maxConnections;
+  return samePlace ? previous : createUpstream(url, timeoutMs, maxConnections, previous?.callers);
 }
 
 /** `auth.verification_keys[2]` → `['auth', 'verification_keys', 2]`, for line look-ups. */

@@ -91,10 +91,9 @@ export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): P
   const compare = (path: readonly string[], a: unknown, b: unknown): void => {
     if (!isDeepStrictEqual(a, b)) keys.push(path);
   };
-  // The listener is bound; which proxies it believes is read per request, so that may change.
-  const { trusted_proxies: _trustedBefore, ...listenBefore } = before.listen;
-  const { trusted_proxies: _trustedAfter, ...listenAfter } = after.listen;
-  compare(['listen'], listenBefore, listenAfter);
+  // The listener is bound; the body time-outs and the proxies it believes are read per request,
+  // so a reload applies them to the requests after it.
+  compare(['listen'], boundListen(before.listen), boundListen(after.listen));
   compare(['admin'], before.admin, after.admin);
   compare(['upstream', 'embedded'], before.upstream.embedded, after.upstream.embedded);
   if (before.upstream.embedded && after.upstream.embedded) {
@@ -116,6 +115,17 @@ export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): P
     line: next.lineOf(path) ?? next.lineOf(path.slice(0, 1)),
     message: 'changed, but only a restart applies it: restore the running value, or restart',
   }));
+}
+
+/** The `listen` keys a bound listener fixed: all but the per-request body time-outs and proxies. */
+function boundListen(listen: LoadedConfig['config']['listen']): Record<string, unknown> {
+  const {
+    body_idle_timeout_ms: _idle,
+    body_timeout_ms: _total,
+    trusted_proxies: _trusted,
+    ...bound
+  } = listen;
+  return bound;
 }
 
 /** What building a generation needs besides the running one. */

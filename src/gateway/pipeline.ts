@@ -1,14 +1,15 @@
 /**
  * The only place that orders the request stages: normalize → preflight → exempt → authenticate
  * → authorize → (the gateway's own `/service-accounts` API, or) dispatch → inject-identity →
- * forward, with record started first and run when the response closes, whatever happened. A
- * protocol upgrade (WebSocket) takes the same decision stages, then is tunnelled.
+ * admit → forward, with record and the body watch started first, and record run when the
+ * response closes, whatever happened. A protocol upgrade (WebSocket) takes the same decision
+ * stages, then is tunnelled.
  * `evaluateRequest` runs the decision stages with no socket, so the server, `scopegate explain`
  * and `scopegate test-policies` share one decision path. Stages return verdicts; this module
  * threads them and hands refusals and replies to respond.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { finished, type Duplex } from 'node:stream';
 import type { AuthChain } from '../auth/chain.js';
 import type { Principal } from '../auth/principal.js';
 import type { CompiledPolicy } from '../policy/compile.js';
@@ -18,6 +19,7 @@ import { createRequestContext, type RequestContext } from './context.js';
 import { responseHeadersOf, type CorsPolicy } from './cors.js';
 import type { EncodedIdentity, IdentityCache, IdentitySettings } from './identity.js';
 import { readBoundedBody } from './body.js';
+import { watchBody, type BodyTimeouts } from './body-watch.js';
 import {
   reject,
   describeRefusal,
@@ -31,11 +33,20 @@ import {
   SERVICE_ACCOUNTS_SEGMENT,
   type ServiceAccountsApi,
 } from './service-accounts-api.js';
+import {
+  admitCaller,
+  admitRequest,
+  callerKeyOf,
+  releaseAdmission,
+  releaseCallerAdmission,
+  type Admission,
+  type AdmissionLimits,
+} from './stages/admit.js';
 import { authenticateRequest, type CredentialNames } from './stages/authenticate.js';
 import { authorizeRequest, scopesEnforced } from './stages/authorize.js';
 import { checkDispatch, isDispatchRoute, type DispatchSettings } from './stages/dispatch.js';
 import { isExemptRoute } from './stages/exempt.js';
-import { forwardRequest, type Upstream } from './stages/forward.js';
+import { forwardRequest, type ForwardOutcome, type Upstream } from './stages/forward.js';
 import { forwardUpgrade } from './stages/forward-upgrade.js';
 import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
@@ -74,6 +85,16 @@ export interface GatewayState extends DecisionState {
   readonly telemetry: Telemetry;
   /** Records each request (metrics, access log) once, when its response closes. */
   readonly recorder: RequestRecorder;
+  /** Limits that keep one caller from exhausting what every caller shares. */
+  readonly limits: GatewayLimits;
+}
+
+/** The limits of one config, read per request (a reload changes them for later requests). */
+export interface GatewayLimits {
+  /** `listen.body_idle_timeout_ms` and `listen.body_timeout_ms`. */
+  readonly body: BodyTimeouts;
+  /** `upstream.max_in_flight_per_principal` and `upstream.queue_timeout_ms`. */
+  readonly admission: AdmissionLimits;
 }
 
 /** The outcome of the decision stages for one request. */
@@ -215,6 +236,8 @@ export async function handleRequest(
 ): Promise<void> {
   const context = createRequestContext(req, state.trustedProxies);
   const record = state.recorder.begin(req, res, context.requestId, context.clientAddress);
+  // Null, and free, for a request without a body.
+  const watch = watchBody(req, res, state.limits.body);
   const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);
   // A request parsed by node:http always has a method and a URL.
   const method = req.method as string;
@@ -243,7 +266,7 @@ export async function handleRequest(
       query: normalized.query,
       caller: principal,
       grants: state.grantsOf(principal),
-      readBody: () => readBoundedBody(req, MAX_SERVICE_ACCOUNT_BODY_BYTES),
+      readBody: () => readBoundedBody(req, MAX_SERVICE_ACCOUNT_BODY_BYTES, watch),
     });
     if (outcome === null) return;
     if (outcome.ok) writeReply(res, outcome.value, responseHeaders);
@@ -264,7 +287,7 @@ export async function handleRequest(
       agentIdHeaders: req.headersDistinct['x-agent-id'],
       decision,
       grants: state.grantsOf(evaluation.principal as Principal),
-      readBody: (maxBytes) => readBoundedBody(req, maxBytes),
+      readBody: (maxBytes) => readBoundedBody(req, maxBytes, watch),
     });
     if (checked === null) return;
     if (!checked.ok) {
@@ -275,16 +298,33 @@ export async function handleRequest(
   }
   const identity = identityOf(state, evaluation.principal, decision);
   const headers = upstreamHeadersFor(req.headers, identity, context, state.forwardHeaders);
-  const outcome = await forwardRequest(
-    state.upstream,
-    req,
-    res,
-    normalized.path + normalized.query,
-    headers,
-    responseHeaders,
-    body,
-    record,
-  );
+  const { upstream } = state;
+  const caller = callerKeyOf(evaluation.principal, context.clientAddress);
+  const pendingAdmission = admitRequest(upstream, state.limits.admission, caller, res, watch);
+  const admitted = pendingAdmission instanceof Promise ? await pendingAdmission : pendingAdmission;
+  if (admitted === null) return;
+  if (!admitted.ok) {
+    writeRefusal(res, admitted, responseHeaders);
+    return;
+  }
+  let outcome: ForwardOutcome;
+  try {
+    outcome = await forwardRequest(
+      upstream,
+      req,
+      res,
+      normalized.path + normalized.query,
+      headers,
+      responseHeaders,
+      body,
+      record,
+      watch,
+    );
+  } finally {
+    // The exchange has ended (answered, failed, or its client gone): a stream held its slot and
+    // its caller's count for its whole life.
+    releaseAdmission(upstream, admitted.value);
+  }
   if (!outcome.ok && outcome.code !== null)
     writeRefusal(res, reject(outcome.code), responseHeaders);
 }
@@ -322,8 +362,20 @@ export async function handleUpgrade(
   }
   const identity = identityOf(state, evaluation.principal, evaluation.decision);
   const headers = upstreamHeadersFor(req.headers, identity, context, state.forwardHeaders);
+  const { upstream } = state;
+  // A tunnel opens its own upstream connection (outside the pool), so it takes no pool slot, but
+  // it counts against its caller for as long as it is open.
+  const admitted = admitCaller(
+    upstream,
+    state.limits.admission,
+    callerKeyOf(evaluation.principal, context.clientAddress),
+  );
+  if (!admitted.ok) {
+    writeRefusalToSocket(socket, admitted, responseHeaders);
+    return;
+  }
   const outcome = await forwardUpgrade(
-    state.upstream,
+    upstream,
     req,
     socket,
     head,
@@ -331,8 +383,19 @@ export async function handleUpgrade(
     headers,
     responseHeaders,
   );
+  releaseWhenClosed(upstream, admitted.value, outcome.ok ? socket : null);
   if (!outcome.ok && outcome.code !== null)
     writeRefusalToSocket(socket, reject(outcome.code), responseHeaders);
+}
+
+/**
+ * Releases an upgrade's admission when its connection closes (a tunnel, or the upstream's
+ * refusal relayed), or at once when nothing was opened upstream.
+ */
+function releaseWhenClosed(upstream: Upstream, admission: Admission, socket: Duplex | null): void {
+  if (socket === null) releaseCallerAdmission(upstream, admission);
+  // `finished` also calls back for a socket that closed already.
+  else finished(socket, () => releaseCallerAdmission(upstream, admission));
 }
 
 function ignore(): void {}

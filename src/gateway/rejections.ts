@@ -56,6 +56,15 @@ export interface Rejection {
   readonly detail: string | ((params: RejectionParams) => string);
   readonly reason: string;
   readonly challenge?: Challenge;
+  /** Sent as `Retry-After` (seconds): when the caller may try again. */
+  readonly retryAfterSeconds?: number;
+  /** Answered with `Connection: close`: the connection is not reused after this refusal. */
+  readonly closeConnection?: true;
+  /**
+   * A limit protecting other callers refused an allowed request: recorded as decision `deny`,
+   * although the decision stages allowed it.
+   */
+  readonly limit?: true;
 }
 
 /** Every code the gateway can refuse a request with. */
@@ -324,6 +333,42 @@ export const REJECTIONS = {
       `Forbidden: no scope mapping covers ${p.route ?? 'this route'} and unmapped_routes is deny`,
     reason: 'route_unmapped',
   },
+  SG_ERR_BODY_IDLE_TIMEOUT: {
+    status: 408,
+    detail:
+      'Request timeout: no bytes of the request body arrived for longer than the gateway waits ' +
+      '(listen.body_idle_timeout_ms)',
+    reason: 'body_idle_timeout',
+    closeConnection: true,
+    limit: true,
+  },
+  SG_ERR_BODY_TIMEOUT: {
+    status: 408,
+    detail:
+      'Request timeout: the request body was not complete within the time the gateway allows ' +
+      '(listen.body_timeout_ms)',
+    reason: 'body_timeout',
+    closeConnection: true,
+    limit: true,
+  },
+  SG_ERR_IN_FLIGHT_LIMIT: {
+    status: 429,
+    detail:
+      'Too many requests: this caller already has as many requests in flight as it may have ' +
+      '(upstream.max_in_flight_per_principal); retry when one has finished',
+    reason: 'in_flight_limit',
+    retryAfterSeconds: 1,
+    limit: true,
+  },
+  SG_ERR_UPSTREAM_BUSY: {
+    status: 503,
+    detail:
+      'Service unavailable: every upstream connection is busy and none came free within ' +
+      'upstream.queue_timeout_ms; retry later',
+    reason: 'upstream_busy',
+    retryAfterSeconds: 5,
+    limit: true,
+  },
   SG_ERR_UPSTREAM_UNREACHABLE: {
     status: 502,
     detail: 'Bad gateway: the upstream could not be reached',
@@ -364,9 +409,24 @@ export function describeRefusal(refusal: Refusal): {
   detail: string;
   reason: string;
   challenge: Challenge | undefined;
+  retryAfterSeconds: number | undefined;
+  closeConnection: true | undefined;
 } {
   const entry: Rejection = REJECTIONS[refusal.code];
   const detail =
     typeof entry.detail === 'function' ? entry.detail(refusal.params ?? {}) : entry.detail;
-  return { status: entry.status, detail, reason: entry.reason, challenge: entry.challenge };
+  return {
+    status: entry.status,
+    detail,
+    reason: entry.reason,
+    challenge: entry.challenge,
+    retryAfterSeconds: entry.retryAfterSeconds,
+    closeConnection: entry.closeConnection,
+  };
+}
+
+/** Whether a refusal comes from a limit protecting other callers (recorded as a deny). */
+export function isLimitRefusal(refusal: Refusal): boolean {
+  const entry: Rejection = REJECTIONS[refusal.code];
+  return entry.limit === true;
 }

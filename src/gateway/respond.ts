@@ -54,7 +54,7 @@ function refusalMessage(
   refusal: Refusal,
   extraHeaders: Readonly<Record<string, string>>,
 ): { status: number; headers: Record<string, string | number>; body: string } {
-  const { status, detail } = describeRefusal(refusal);
+  const { status, detail, retryAfterSeconds, closeConnection } = describeRefusal(refusal);
   const validation = refusal.params?.validation;
   const body = JSON.stringify({ detail: validation ?? detail });
   const headers: Record<string, string | number> = {
@@ -63,6 +63,9 @@ function refusalMessage(
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
   };
+  if (retryAfterSeconds !== undefined) headers['retry-after'] = retryAfterSeconds;
+  // Node closes the connection once this response is written (a slow body is never drained).
+  if (closeConnection === true) headers['connection'] = 'close';
   const challenge = challengeOf(refusal);
   if (challenge !== undefined) headers['www-authenticate'] = challenge;
   const allow = refusal.params?.allow;

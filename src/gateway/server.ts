@@ -61,6 +61,10 @@ export async function startGatewayServer(
   const open = new Map<Socket, number>();
   let draining = false;
   let inFlight = 0;
+  // headersTimeout bounds a request's head (Node checks it every 30 s). requestTimeout stays 0:
+  // Node's own 408 would bypass the refusal catalogue and the record stage, so request bodies are
+  // bounded by the gateway's own watch instead (body-watch.ts: listen.body_idle_timeout_ms and
+  // listen.body_timeout_ms), which also aborts the upstream request.
   const server = createServer(
     { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0 },
     (req, res) => {

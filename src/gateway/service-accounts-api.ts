@@ -571,7 +571,10 @@ async function mintFromBody(
   request: ApiRequest,
 ): Promise<Verdict<Reply> | null> {
   const read = await request.readBody();
-  if (!read.ok) return read.reason === 'aborted' ? null : reject('SG_ERR_SA_BODY_TOO_LARGE');
+  if (!read.ok) {
+    if (read.reason === 'aborted') return null;
+    return read.reason === 'timed_out' ? reject(read.code) : reject('SG_ERR_SA_BODY_TOO_LARGE');
+  }
   const text = read.body.toString('utf8');
   if (text.trim() === '') return invalid([issue('missing', [], 'a JSON body is required', null)]);
   let json: unknown;

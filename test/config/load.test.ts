@@ -364,12 +364,17 @@ t.test('the committed gateway.yaml loads with no problem and no warning', async 
     port: 8080,
     shutdown_grace_ms: 10000,
     trusted_proxies: [],
+    body_idle_timeout_ms: 10000,
+    body_timeout_ms: 60000,
   });
   t.strictSame(config.admin, { host: '127.0.0.1', port: 9090 });
   t.strictSame(config.upstream, {
     url: 'http://127.0.0.1:8081',
     embedded: true,
     timeout_ms: 300000,
+    max_connections: 256,
+    queue_timeout_ms: 5000,
+    max_in_flight_per_principal: 64,
     forward_authorization: true,
     identity_secret: null,
   });

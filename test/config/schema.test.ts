@@ -35,13 +35,23 @@ function at(value: unknown, path: readonly (string | number)[]): unknown {
 
 const DEFAULTS = {
   service_id: 'scopegate',
-  listen: { host: '0.0.0.0', port: 8080, shutdown_grace_ms: 10000, trusted_proxies: [] },
+  listen: {
+    host: '0.0.0.0',
+    port: 8080,
+    shutdown_grace_ms: 10000,
+    trusted_proxies: [],
+    body_idle_timeout_ms: 10000,
+    body_timeout_ms: 60000,
+  },
   admin: { host: '127.0.0.1', port: 9090 },
   log: { level: 'info', access: true },
   upstream: {
     url: 'http://127.0.0.1:8081',
     embedded: false,
     timeout_ms: 300000,
+    max_connections: 256,
+    queue_timeout_ms: 5000,
+    max_in_flight_per_principal: 64,
     forward_authorization: true,
     identity_secret: null,
   },
@@ -116,6 +126,8 @@ t.test('a section keeps the defaults of the keys it does not name', async (t) =>
     port: 9000,
     shutdown_grace_ms: 10000,
     trusted_proxies: [],
+    body_idle_timeout_ms: 10000,
+    body_timeout_ms: 60000,
   });
   t.same(config.auth, { ...DEFAULTS.auth, leeway_seconds: 0 });
 });

@@ -165,6 +165,8 @@ t.test(
       port: 8080,
       shutdown_grace_ms: 8000,
       trusted_proxies: [],
+      body_idle_timeout_ms: 10000,
+      body_timeout_ms: 60000,
     });
     t.ok(config.listen.shutdown_grace_ms < 10_000, "the drain fits docker stop's default 10 s");
     t.same(

@@ -320,6 +320,17 @@ t.test('the previous upstream pool is kept when URL and time-out are unchanged',
       upstream: '{ url: "http://127.0.0.1:9/api", timeout_ms: 501 }',
       kept: false,
     },
+    {
+      name: 'another max_connections',
+      upstream: '{ url: "http://127.0.0.1:9/api", timeout_ms: 500, max_connections: 8 }',
+      kept: false,
+    },
+    {
+      name: 'other admission limits (read per request)',
+      upstream:
+        '{ url: "http://127.0.0.1:9/api", timeout_ms: 500, queue_timeout_ms: 1, max_in_flight_per_principal: 2 }',
+      kept: true,
+    },
   ];
   for (const row of rows) {
     const { state } = await assemble(t, load(t, yaml(row.upstream)), {
@@ -332,7 +343,25 @@ t.test('the previous upstream pool is kept when URL and time-out are unchanged',
       `${row.name}: ${row.kept ? 'kept' : 'replaced'}`,
     );
     t.equal(state.upstream.pool === previous.pool, row.kept, `${row.name}: the pool`);
+    t.equal(state.upstream.callers, previous.callers, `${row.name}: callers' counts carried`);
   }
+});
+
+t.test('the limits of a config are in its state', async (t) => {
+  const text = [
+    'policies: []',
+    'listen: { body_idle_timeout_ms: 111, body_timeout_ms: 222 }',
+    'upstream: { url: "http://127.0.0.1:9", max_connections: 3, queue_timeout_ms: 44, max_in_flight_per_principal: 5 }',
+    'auth: { security_key: k }',
+    '',
+  ].join('\n');
+  const { state } = await assemble(t, load(t, text));
+  t.same(state?.limits, {
+    body: { idleMs: 111, totalMs: 222 },
+    admission: { maxInFlightPerCaller: 5, queueTimeoutMs: 44 },
+  });
+  t.equal(state?.upstream.maxConnections, 3);
+  t.equal(state?.upstream.slots.capacity, 3);
 });
 
 t.test(

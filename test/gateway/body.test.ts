@@ -1,16 +1,22 @@
 /**
  * Bounded body reads (the gateway's own routes only): the whole body within the bound; a
- * declared or streamed body past it refused; a client that leaves mid-body noticed.
+ * declared or streamed body past it refused; a client that leaves mid-body noticed; a body that
+ * times out ends the read.
  */
-import { createServer, request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, IncomingMessage, request } from 'node:http';
+import { Socket, type AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { readBoundedBody, type BodyRead } from '../../src/gateway/body.js';
+import { watchBody, type BodyTimeouts } from '../../src/gateway/body-watch.js';
 
-/** A server that reads each request's body with `max` and reports what came of it. */
+/**
+ * A server that reads each request's body with `max` (and `timeouts`, when given, as its body
+ * watch) and reports what came of it.
+ */
 async function reader(
   t: Test,
   max: number,
+  timeouts?: BodyTimeouts,
 ): Promise<{ port: number; next(): Promise<BodyRead>; arrived: Promise<void> }> {
   const reads: BodyRead[] = [];
   const waiting: ((read: BodyRead) => void)[] = [];
@@ -18,7 +24,8 @@ async function reader(
   const arrived = new Promise<void>((r) => (arrive = r));
   const server = createServer((req: IncomingMessage, res) => {
     arrive();
-    void readBoundedBody(req, max).then((read) => {
+    const watch = timeouts === undefined ? null : watchBody(req, res, timeouts);
+    void readBoundedBody(req, max, watch).then((read) => {
       const w = waiting.shift();
       if (w) w(read);
       else reads.push(read);
@@ -114,4 +121,26 @@ t.test('a client that left before the body was read is noticed at once', async (
   });
   req.flushHeaders();
   t.same(await outcome, { ok: false, reason: 'aborted' });
+});
+
+t.test('a body that stalls while it is read ends the read as timed out', async (t) => {
+  const server = await reader(t, 100, { idleMs: 50, totalMs: 60_000 });
+  const req = request({
+    host: '127.0.0.1',
+    port: server.port,
+    method: 'POST',
+    headers: { 'content-length': '50' },
+    agent: false,
+  });
+  req.on('error', () => {});
+  req.write('only part of it');
+  t.teardown(() => req.destroy());
+  t.same(await server.next(), { ok: false, reason: 'timed_out', code: 'SG_ERR_BODY_IDLE_TIMEOUT' });
+});
+
+t.test('a body that timed out before anyone read it is timed out at once', async (t) => {
+  // Timed out while the caller was being authenticated: the request is not even looked at.
+  const expired = { expired: 'SG_ERR_BODY_TIMEOUT' as const, active: false, onExpire: null };
+  const read = await readBoundedBody(new IncomingMessage(new Socket()), 100, expired);
+  t.same(read, { ok: false, reason: 'timed_out', code: 'SG_ERR_BODY_TIMEOUT' });
 });

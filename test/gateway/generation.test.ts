@@ -127,6 +127,14 @@ t.test('restartOnlyChanges: each key only a restart applies, by name and line', 
       [],
     ],
     [
+      'the body time-outs are read per request: a reload applies them',
+      yaml(
+        '  service_accounts: { enabled: true, store: "sqlite:sa.db" }',
+        'listen: { host: 127.0.0.1, port: 0, body_idle_timeout_ms: 1, body_timeout_ms: 2 }',
+      ),
+      [],
+    ],
+    [
       'listen.trusted_proxies and another listen key: the listener is named',
       yaml(
         '  service_accounts: { enabled: true, store: "sqlite:sa.db" }',

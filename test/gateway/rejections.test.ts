@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import t from 'tap';
 import {
   describeRefusal,
+  isLimitRefusal,
   reject,
   REJECTIONS,
   type RejectionCode,
@@ -60,6 +61,44 @@ t.test('parameterized details are built from params only', async (t) => {
     reason: 'path_dot_segment',
     challenge: undefined,
   });
+});
+
+t.test('limit refusals: Retry-After, Connection: close, recorded as a deny', async (t) => {
+  const rows: {
+    code: RejectionCode;
+    status: number;
+    retryAfterSeconds: number | undefined;
+    closeConnection: true | undefined;
+  }[] = [
+    {
+      code: 'SG_ERR_BODY_IDLE_TIMEOUT',
+      status: 408,
+      retryAfterSeconds: undefined,
+      closeConnection: true,
+    },
+    {
+      code: 'SG_ERR_BODY_TIMEOUT',
+      status: 408,
+      retryAfterSeconds: undefined,
+      closeConnection: true,
+    },
+    {
+      code: 'SG_ERR_IN_FLIGHT_LIMIT',
+      status: 429,
+      retryAfterSeconds: 1,
+      closeConnection: undefined,
+    },
+    { code: 'SG_ERR_UPSTREAM_BUSY', status: 503, retryAfterSeconds: 5, closeConnection: undefined },
+  ];
+  for (const row of rows) {
+    const described = describeRefusal(reject(row.code));
+    t.equal(described.status, row.status, `${row.code} status`);
+    t.equal(described.retryAfterSeconds, row.retryAfterSeconds, `${row.code} Retry-After`);
+    t.equal(described.closeConnection, row.closeConnection, `${row.code} Connection: close`);
+    t.ok(isLimitRefusal(reject(row.code)), `${row.code} is a limit`);
+  }
+  t.notOk(isLimitRefusal(reject('SG_ERR_UPSTREAM_TIMEOUT')), 'an upstream failure is not');
+  t.notOk(isLimitRefusal(reject('SG_ERR_SA_THROTTLED')), 'nor a decision-stage 429');
 });
 
 t.test('service-account details without their params still read', async (t) => {

@@ -81,7 +81,7 @@ export interface DispatchOutcome {
 
 /**
  * Checks a dispatch request: 415 for an encoded body, 413 past the bound, 400 for a body that is
- * not JSON or names no usable target, 404 for an id the catalogue does not know (never
+ * not JSON or names no usable target, 408 for a body that stalls or is too slow, 404 for an id the catalogue does not know (never
  * forwarded), 502 when the catalogue cannot be read, 403 without `<family>:run` for the id.
  * `null` when the client went away while its body was read.
  */
@@ -95,9 +95,9 @@ export async function checkDispatch(
   }
   const read = await request.readBody(settings.maxBodyBytes);
   if (!read.ok) {
-    return read.reason === 'aborted'
-      ? null
-      : reject('SG_ERR_DISPATCH_BODY_TOO_LARGE', { limit: settings.maxBodyBytes });
+    if (read.reason === 'aborted') return null;
+    if (read.reason === 'timed_out') return reject(read.code);
+    return reject('SG_ERR_DISPATCH_BODY_TOO_LARGE', { limit: settings.maxBodyBytes });
   }
   const target = targetOf(read.body, request.agentIdHeaders);
   if (!target.ok) return target;

@@ -5,9 +5,19 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Pool, type Dispatcher } from 'undici';
+import { hasBody, type BodyTimeoutCode, type BodyWatch } from '../body-watch.js';
 import { isCorsResponseHeader } from '../cors.js';
 import type { RejectionCode } from '../rejections.js';
+import {
+  createCallerCounts,
+  createUpstreamSlots,
+  type CallerCounts,
+  type UpstreamSlots,
+} from '../upstream-slots.js';
 import { endToEndHeaders } from './inject-identity.js';
+
+/** `upstream.max_connections` when none is given. */
+export const DEFAULT_MAX_CONNECTIONS = 256;
 
 /** The upstream: one connection pool, built once per upstream URL. */
 export interface Upstream {
@@ -16,16 +26,30 @@ export interface Upstream {
   readonly basePath: string;
   readonly pool: Pool;
   readonly timeoutMs: number;
+  /** Connections of the pool (`upstream.max_connections`). */
+  readonly maxConnections: number;
+  /** One slot per pooled connection: a forwarded request holds one until its exchange ends. */
+  readonly slots: UpstreamSlots;
+  /** Each caller's requests in flight; kept by the next pool when a reload replaces this one. */
+  readonly callers: CallerCounts;
 }
 
-/** Builds the pool for `upstream.url`. */
-export function createUpstream(url: string, timeoutMs: number): Upstream {
+/**
+ * Builds the pool for `upstream.url`. `callers`, when given, are the counts of the pool this one
+ * replaces, so requests still in flight there keep counting against their callers.
+ */
+export function createUpstream(
+  url: string,
+  timeoutMs: number,
+  maxConnections: number = DEFAULT_MAX_CONNECTIONS,
+  callers: CallerCounts = createCallerCounts(),
+): Upstream {
   const parsed = new URL(url);
   return {
     origin: parsed.origin,
     basePath: parsed.pathname.replace(/\/+$/, ''),
     pool: new Pool(parsed.origin, {
-      connections: 256,
+      connections: maxConnections,
       keepAliveTimeout: 30_000,
       // Headers and each gap between body chunks are bounded by timeout_ms (runs stream long).
       headersTimeout: timeoutMs,
@@ -33,6 +57,9 @@ export function createUpstream(url: string, timeoutMs: number): Upstream {
       connect: { timeout: Math.min(timeoutMs, 10_000) },
     }),
     timeoutMs,
+    maxConnections,
+    slots: createUpstreamSlots(maxConnections),
+    callers,
   };
 }
 
@@ -56,12 +83,6 @@ const TIMEOUTS = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ]);
-
-/** Whether the inbound request carries a body to stream on. */
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
 
 /**
  * The headers of a proxied response: the upstream's end-to-end headers without its CORS headers
@@ -87,6 +108,8 @@ export function proxiedResponseHeaders(
  * `body`, when given, is a body the gateway already read (dynamic dispatch): those exact bytes
  * are sent instead of the request stream.
  * `timing`, when given, is stamped as the request goes out and as the answer starts.
+ * `watch`, when given, is the request body's time-out: a body that times out aborts the upstream
+ * request (the upstream sees it closed, never completed) and comes back as its 408 code.
  *
  * Built on undici's dispatch handler rather than `request()` + `pipeline()`: no AbortSignal,
  * no intermediate Readable and no promise per chunk, which is most of a proxy's own CPU time.
@@ -100,18 +123,30 @@ export function forwardRequest(
   extraResponseHeaders: Readonly<Record<string, string>>,
   body?: Buffer,
   timing?: UpstreamTiming,
+  watch?: BodyWatch | null,
 ): Promise<ForwardOutcome> {
+  // A body the gateway read itself is complete: only a streamed one can still time out.
+  const watched = body === undefined && watch != null ? watch : null;
+  if (watched?.expired != null) return Promise.resolve({ ok: false, code: watched.expired });
   return new Promise<ForwardOutcome>((resolve) => {
     let controller: Dispatcher.DispatchController | null = null;
     let clientGone = false;
+    let expired: BodyTimeoutCode | null = null;
     // Removed as soon as the exchange settles, so it only ever sees a client leaving early.
     const onClose = (): void => {
       clientGone = true;
       controller?.abort(new Error('client closed the connection'));
     };
     res.once('close', onClose);
+    if (watched !== null) {
+      watched.onExpire = (code) => {
+        expired = code;
+        controller?.abort(new Error('request body timed out'));
+      };
+    }
     const settle = (outcome: ForwardOutcome): void => {
       res.off('close', onClose);
+      if (watched !== null) watched.onExpire = null;
       resolve(outcome);
     };
     if (timing !== undefined) timing.sentAt = performance.now();
@@ -126,6 +161,7 @@ export function forwardRequest(
         onRequestStart(c) {
           controller = c;
           if (clientGone) c.abort(new Error('client closed the connection'));
+          else if (expired !== null) c.abort(new Error('request body timed out'));
         },
         onResponseStart(_c, statusCode, responseHeaders) {
           if (timing !== undefined) timing.answeredAt = performance.now();
@@ -143,6 +179,8 @@ export function forwardRequest(
         },
         onResponseError(_c, err) {
           if (clientGone) return settle({ ok: false, code: null });
+          // respond.ts answers 408, or cuts the response off when it had started already.
+          if (expired !== null) return settle({ ok: false, code: expired });
           // Past the headers nothing can be said any more: cut the response off.
           if (res.headersSent) res.destroy(err);
           const code = (err as { code?: string }).code ?? '';

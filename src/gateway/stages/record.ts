@@ -10,7 +10,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { CompiledPolicy, ExcludedEntry } from '../../policy/compile.js';
 import { lookupRoute, type Decision } from '../../policy/decide.js';
 import type { Logger, LogLevel } from '../../shared/log.js';
-import { REJECTIONS, type Refusal } from '../rejections.js';
+import { isLimitRefusal, REJECTIONS, type Refusal } from '../rejections.js';
 import { writtenRefusalOf } from '../respond.js';
 import type { UpstreamTiming } from './forward.js';
 import { normalizePath, type NormalizedPath } from './normalize.js';
@@ -116,11 +116,16 @@ export function principalLabelOf(evaluation: RecordedEvaluation | null): Princip
   return principal.type === 'internal' ? '__scheduler__' : principal.type;
 }
 
-/** The `decision` label: what the gateway decided, whatever the upstream then answered. */
+/**
+ * The `decision` label: what the gateway decided, whatever the upstream then answered. A request
+ * the decision stages allowed but a limit then refused (`written`: 408, 429, 503) is a `deny`.
+ */
 export function decisionOf(
   evaluation: RecordedEvaluation | null,
   responded: boolean,
+  written?: Refusal,
 ): RequestDecision {
+  if (written !== undefined && isLimitRefusal(written)) return 'deny';
   if (evaluation === null) return responded ? 'deny' : 'abort';
   if (evaluation.refusal !== null) return 'deny';
   return evaluation.exempt ? 'exempt' : 'allow';
@@ -237,7 +242,8 @@ export function createRequestRecorder(
     const responded = res.headersSent;
     const { evaluation } = record;
     const status = responded ? res.statusCode : CLIENT_CLOSED_STATUS;
-    const decision = decisionOf(evaluation, responded);
+    const written = writtenRefusalOf(res);
+    const decision = decisionOf(evaluation, responded, written);
     const route = routeOf(policy, record.method, evaluation, record.target);
     const upstreamMs = record.answeredAt - record.sentAt;
     const upstream = Number.isNaN(upstreamMs) ? null : upstreamMs;
@@ -267,7 +273,7 @@ export function createRequestRecorder(
       status,
       decision,
       route,
-      reason: reasonOf(writtenRefusalOf(res), evaluation),
+      reason: reasonOf(written, evaluation),
       durationMs,
       upstreamMs: upstream,
       aborted: !res.writableFinished,

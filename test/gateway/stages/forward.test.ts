@@ -12,6 +12,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import type { Dispatcher, Pool } from 'undici';
+import type { BodyTimeoutCode, BodyWatch } from '../../../src/gateway/body-watch.js';
 import { reject } from '../../../src/gateway/rejections.js';
 import { writeRefusal } from '../../../src/gateway/respond.js';
 import {
@@ -22,6 +23,7 @@ import {
   type Upstream,
 } from '../../../src/gateway/stages/forward.js';
 import { endToEndHeaders } from '../../../src/gateway/stages/inject-identity.js';
+import { createCallerCounts, createUpstreamSlots } from '../../../src/gateway/upstream-slots.js';
 
 /** One request as the upstream saw it. */
 interface Seen {
@@ -405,6 +407,9 @@ function manualUpstream(): {
         return true;
       },
     } as unknown as Pool,
+    maxConnections: 1,
+    slots: createUpstreamSlots(1),
+    callers: createCallerCounts(),
   };
   return { upstream, dispatched };
 }
@@ -517,3 +522,125 @@ t.test(
     });
   },
 );
+
+/** A body watch driven by the test: it expires when the test calls its `onExpire`. */
+function handWatch(expired: BodyTimeoutCode | null = null): {
+  expired: BodyTimeoutCode | null;
+  active: boolean;
+  onExpire: ((code: BodyTimeoutCode) => void) | null;
+} {
+  return { expired, active: expired === null, onExpire: null };
+}
+
+/** A front that forwards each request with `watch` as its body watch, answering failures. */
+async function startWatchedFront(
+  t: Test,
+  upstream: Upstream,
+  watch: BodyWatch,
+): Promise<{ port: number; outcome: Promise<ForwardOutcome> }> {
+  let settle: (o: ForwardOutcome) => void = () => {};
+  const outcome = new Promise<ForwardOutcome>((r) => (settle = r));
+  const server = createServer((req, res) => {
+    void forwardRequest(upstream, req, res, '/x', {}, {}, undefined, undefined, watch).then((o) => {
+      if (!o.ok && o.code !== null) writeRefusal(res, reject(o.code));
+      settle(o);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.teardown(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
+  return { port: (server.address() as AddressInfo).port, outcome };
+}
+
+/** Starts a POST whose body never completes; `started` is called as response bytes arrive. */
+function stalledPost(port: number, started?: () => void): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/x',
+        headers: { 'content-length': '100' },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          started?.();
+        });
+        res.on('error', () => {});
+        res.on('close', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            complete: res.complete,
+          }),
+        );
+      },
+    );
+    req.on('error', () => {});
+    req.write('abc');
+  });
+}
+
+t.test('a body that timed out already is its 408, never dispatched', async (t) => {
+  const { upstream } = manualUpstream();
+  let dispatchedAny = false;
+  (upstream.pool as unknown as { dispatch: () => boolean }).dispatch = () => {
+    dispatchedAny = true;
+    return true;
+  };
+  const front = await startWatchedFront(t, upstream, handWatch('SG_ERR_BODY_TIMEOUT'));
+  const answer = stalledPost(front.port);
+  t.same(await front.outcome, { ok: false, code: 'SG_ERR_BODY_TIMEOUT' });
+  t.equal((await answer).status, 408);
+  t.notOk(dispatchedAny, 'the upstream was never asked');
+});
+
+t.test(
+  'a body that times out before the upstream request started is aborted when it starts',
+  async (t) => {
+    const { upstream, dispatched } = manualUpstream();
+    const watch = handWatch();
+    const front = await startWatchedFront(t, upstream, watch);
+    const answer = stalledPost(front.port);
+    const handler = await dispatched;
+    watch.onExpire?.('SG_ERR_BODY_IDLE_TIMEOUT');
+    const { controller, aborted } = controllerFor(handler);
+    handler.onRequestStart?.(controller, {});
+    t.match(aborted(), { message: 'request body timed out' });
+    t.same(await front.outcome, { ok: false, code: 'SG_ERR_BODY_IDLE_TIMEOUT' });
+    t.equal((await answer).status, 408);
+    t.equal(watch.onExpire, null, 'the watch no longer points at the settled exchange');
+  },
+);
+
+t.test('a body that times out after the response started cuts the response off', async (t) => {
+  const { upstream, dispatched } = manualUpstream();
+  const watch = handWatch();
+  const front = await startWatchedFront(t, upstream, watch);
+  let started: () => void = () => {};
+  const early = new Promise<void>((r) => (started = r));
+  const answer = stalledPost(front.port, () => started());
+  const handler = await dispatched;
+  const { controller, aborted } = controllerFor(handler);
+  handler.onRequestStart?.(controller, {});
+  handler.onResponseStart?.(controller, 200, { 'content-type': 'text/plain' }, 'OK');
+  handler.onResponseData?.(controller, Buffer.from('early answer'));
+  await early;
+  watch.onExpire?.('SG_ERR_BODY_TIMEOUT');
+  t.match(aborted(), { message: 'request body timed out' });
+  t.same(await front.outcome, { ok: false, code: 'SG_ERR_BODY_TIMEOUT' });
+  const cut = await answer;
+  t.equal(cut.status, 200, 'the status already sent stays');
+  t.equal(cut.body, 'early answer');
+  t.equal(cut.complete, false, 'the response was cut off');
+});

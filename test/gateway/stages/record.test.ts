@@ -87,6 +87,19 @@ t.test('decision and reason', async (t) => {
   t.equal(decisionOf(exempt, true), 'exempt');
   t.equal(decisionOf(null, false), 'abort', 'the client left before a decision');
   t.equal(decisionOf(null, true), 'deny', 'answered without a decision (an internal error)');
+  for (const code of [
+    'SG_ERR_BODY_IDLE_TIMEOUT',
+    'SG_ERR_BODY_TIMEOUT',
+    'SG_ERR_IN_FLIGHT_LIMIT',
+    'SG_ERR_UPSTREAM_BUSY',
+  ] as const) {
+    t.equal(decisionOf(allowed, true, reject(code)), 'deny', `allowed, then refused: ${code}`);
+  }
+  t.equal(
+    decisionOf(allowed, true, reject('SG_ERR_UPSTREAM_TIMEOUT')),
+    'allow',
+    'an upstream failure leaves the decision as it was',
+  );
 
   t.equal(reasonOf(undefined, allowed), 'scopes_satisfied');
   t.equal(reasonOf(undefined, denied), 'insufficient_scope');
