@@ -1,14 +1,75 @@
 /**
- * `scopegate runtime [--config F] [--port N] [--host H]`: start the bundled runtime alone. It
- * binds to loopback unless told otherwise, and says so: without the gateway in front of it,
- * nothing authenticates its callers.
+ * `scopegate runtime [--config F] [--port N] [--host H] [--insecure-unsigned-identity]`: start
+ * the bundled runtime alone. It binds to loopback unless told otherwise, and says so. It believes
+ * only identities the gateway signed, with `upstream.identity_secret` or SCOPEGATE_IDENTITY_SECRET,
+ * and refuses to start without one unless the development switch says otherwise. Never prints
+ * the secret.
  */
 import { parseArgs } from 'node:util';
 import { startRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
-import type { Command } from './io.js';
+import { formatProblem } from '../shared/problem.js';
+import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, runtimeSettingsOf } from './load.js';
 import { untilSignal } from './signals.js';
+
+/** The environment variable read when the config sets no `upstream.identity_secret`. */
+export const IDENTITY_SECRET_ENV = 'SCOPEGATE_IDENTITY_SECRET';
+
+/** The development switch: believe unsigned contexts, and none at all as anonymous. */
+export const INSECURE_UNSIGNED_FLAG = 'insecure-unsigned-identity';
+
+/** Shortest secret accepted, as for `upstream.identity_secret`. */
+const MIN_SECRET_LENGTH = 16;
+
+/**
+ * The identity secret the runtime verifies with: `upstream.identity_secret`, else
+ * SCOPEGATE_IDENTITY_SECRET; `{secret: null}` under the development switch without either (after
+ * the SGWRN010 warning); null when the runtime must not start (the reason printed).
+ */
+function identitySecretOf(
+  configured: string | null,
+  file: string,
+  insecure: boolean,
+  io: CommandIo,
+): { readonly secret: string | null } | null {
+  const fromEnv = io.env[IDENTITY_SECRET_ENV];
+  const secret = configured ?? (fromEnv === undefined || fromEnv === '' ? null : fromEnv);
+  if (secret !== null && secret.length < MIN_SECRET_LENGTH) {
+    io.err(
+      `error: scopegate runtime: ${IDENTITY_SECRET_ENV} must be at least ${MIN_SECRET_LENGTH} characters`,
+    );
+    return null;
+  }
+  if (secret !== null) {
+    if (insecure) {
+      io.err(
+        `scopegate runtime: --${INSECURE_UNSIGNED_FLAG} ignored: an identity secret is set, ` +
+          'so every context must carry a valid signature',
+      );
+    }
+    return { secret };
+  }
+  if (!insecure) {
+    io.err(
+      `error: scopegate runtime: no identity secret: set upstream.identity_secret in ${file} ` +
+        `or the ${IDENTITY_SECRET_ENV} environment variable to the gateway's ` +
+        `(or pass --${INSECURE_UNSIGNED_FLAG}, development only)`,
+    );
+    return null;
+  }
+  const warning = {
+    file: 'scopegate runtime',
+    key: `--${INSECURE_UNSIGNED_FLAG}`,
+    message:
+      'x-auth-context is believed WITHOUT a signature and a request without one is an ' +
+      'unconfined anonymous caller: anyone who can reach this port can act as any user, ' +
+      'admin included (development only)',
+    code: 'SGWRN010',
+  };
+  io.err(`warning: ${formatProblem(warning)}`);
+  return { secret: null };
+}
 
 export const runtime: Command = async (args, io) => {
   const { values } = parseArgs({
@@ -17,6 +78,7 @@ export const runtime: Command = async (args, io) => {
       config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
       port: { type: 'string', default: '8081' },
       host: { type: 'string', default: '127.0.0.1' },
+      [INSECURE_UNSIGNED_FLAG]: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -27,6 +89,13 @@ export const runtime: Command = async (args, io) => {
   }
   const loaded = loadOrReport(values.config, io);
   if (loaded === null) return 1;
+  const identity = identitySecretOf(
+    loaded.config.upstream.identity_secret,
+    loaded.file,
+    values[INSECURE_UNSIGNED_FLAG],
+    io,
+  );
+  if (identity === null) return 1;
   let running: Awaited<ReturnType<typeof startRuntime>>;
   try {
     running = await startRuntime({
@@ -35,6 +104,7 @@ export const runtime: Command = async (args, io) => {
       host: values.host,
       port,
       clock: systemClock,
+      identitySecret: identity.secret,
     });
   } catch (err) {
     io.err(`error: ${loaded.file} runtime: ${(err as Error).message}`);

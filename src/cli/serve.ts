@@ -2,6 +2,7 @@
  * `scopegate serve [--config gateway.yaml]`: start the gateway and run until SIGTERM/SIGINT.
  * Argv and process wiring only; the gateway itself is assembled in gateway/.
  */
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createReadiness } from '../admin/health.js';
 import { createGatewayMetrics } from '../admin/metrics.js';
@@ -69,8 +70,14 @@ export const serve: Command = async (args, io) => {
   }
   const { config } = loaded;
   // upstream.embedded: the bundled runtime listens where upstream.url points, on loopback only.
+  // Any process on the machine can reach that port, so the runtime believes only contexts signed
+  // with a key the gateway holds: the configured one, or one made for this process (never
+  // printed, kept by every reload; changing the configured one needs a restart).
   let runtime: RunningRuntime | null = null;
-  if (config.upstream.embedded) {
+  const identitySecret = config.upstream.embedded
+    ? (config.upstream.identity_secret ?? randomBytes(32).toString('hex'))
+    : undefined;
+  if (identitySecret !== undefined) {
     const target = new URL(config.upstream.url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
@@ -87,6 +94,7 @@ export const serve: Command = async (args, io) => {
         host,
         port: Number(target.port || 80),
         clock: systemClock,
+        identitySecret,
       });
     } catch (err) {
       io.err(`error: ${loaded.file} runtime: ${(err as Error).message}`);
@@ -105,7 +113,12 @@ export const serve: Command = async (args, io) => {
   const log = createLogger({ level: config.log.level });
   const telemetry: Telemetry = { metrics: createGatewayMetrics({ processMetrics: true }), log };
   const jwks = { onFetch: jwksFetchLogger(io) };
-  const assembly = await assembleGateway(loaded, { clock: systemClock, jwks, telemetry });
+  const assembly = await assembleGateway(loaded, {
+    clock: systemClock,
+    jwks,
+    telemetry,
+    identitySecret,
+  });
   for (const warning of assembly.warnings) io.err(`warning: ${formatProblem(warning)}`);
   if (assembly.state === null) {
     reportProblems(loaded.file, assembly.problems, io);
@@ -134,6 +147,7 @@ export const serve: Command = async (args, io) => {
     clock: systemClock,
     env: io.env,
     jwks,
+    identitySecret,
     log: io,
     signals: ['SIGHUP'],
     onReload: (result) => telemetry.metrics.countConfigReload(result),

@@ -240,7 +240,7 @@ const upstreamShape = {
   ),
   forward_authorization: flag(true, "Pass the caller's Authorization header on to the upstream."),
   identity_secret: nullableText(
-    'HMAC-SHA256 key: when set, x-auth-signature accompanies x-auth-context.',
+    'HMAC-SHA256 key: when set, x-auth-signature accompanies x-auth-context. With embedded and null, serve generates one per process; with embedded, restart-only.',
     checked((key) => key.length >= 16, 'must be a string of at least 16 characters, or null'),
   ),
 };

@@ -40,7 +40,7 @@ import { createScopeCatalogue } from '../policy/grantable.js';
 import type { Clock } from '../shared/clock.js';
 import { createCatalogue } from './catalogue.js';
 import { createCorsPolicy } from './cors.js';
-import { createIdentityCache } from './identity.js';
+import { catalogueContext, createIdentityCache, encodeIdentity } from './identity.js';
 import type { DecisionState, GatewayState } from './pipeline.js';
 import { createServiceAccountsApi } from './service-accounts-api.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
@@ -245,6 +245,12 @@ export interface AssembleDeps {
    * (no process metrics) and no log.
    */
   readonly telemetry?: Telemetry | undefined;
+  /**
+   * The key to sign `x-auth-context` with, in place of `upstream.identity_secret`: `serve` passes
+   * the one it handed its embedded runtime (the configured one, or one made for the process), so
+   * every generation signs with the key the runtime verifies. Default: the configured one.
+   */
+  readonly identitySecret?: string | undefined;
 }
 
 /**
@@ -318,6 +324,7 @@ export async function assembleGateway(
     config.upstream.max_connections,
     deps.previousUpstream,
   );
+  const identitySecret = deps.identitySecret ?? config.upstream.identity_secret;
   const identitySettings = {
     rbacEnabled: policy.state.rbacEnabled,
     userIsolation: config.auth.user_isolation,
@@ -335,12 +342,12 @@ export async function assembleGateway(
     chain,
     credentialNames: { header: config.auth.token_header_key, cookie: config.auth.cookie_name },
     identity: identitySettings,
-    identities: createIdentityCache(identitySettings, config.upstream.identity_secret),
+    identities: createIdentityCache(identitySettings, identitySecret),
     forwardHeaders: {
       forwardAuthorization: config.upstream.forward_authorization,
       tokenHeader: config.auth.token_header_key.toLowerCase(),
       tokenCookie: config.auth.cookie_name,
-      identitySecret: config.upstream.identity_secret,
+      identitySecret,
     },
     trustedProxies: createTrustedProxies(config.listen.trusted_proxies),
     upstream: fresh,
@@ -361,6 +368,7 @@ export async function assembleGateway(
         dispatcher: fresh.pool,
         basePath: fresh.basePath,
         token: config.auth.internal_service_token,
+        identity: encodeIdentity(catalogueContext(identitySettings), identitySecret),
         ttlSeconds: config.a2a.catalogue_ttl_seconds,
         // A catalogue read is a few small listings: it never needs a run's long time-out.
         timeoutMs: Math.min(config.upstream.timeout_ms, CATALOGUE_TIMEOUT_MS),

@@ -2,11 +2,13 @@
  * The upstream's catalogue of agents, teams and workflows, read over HTTP (`GET /agents`,
  * `/teams`, `/workflows`, CONTRACT.md §9.8) to resolve a dynamic-dispatch target's family.
  * Cached for `a2a.catalogue_ttl_seconds`; a miss refreshes it at most once, and concurrent
- * refreshes are one. Depends only on HTTP, never on the bundled runtime's internals.
+ * refreshes are one. Depends only on HTTP, never on the bundled runtime's internals; reads as the
+ * internal identity the gateway signs for them (`catalogueContext`).
  */
 import type { Dispatcher } from 'undici';
 import { RESOURCE_FAMILIES, type ResourceFamily } from '../policy/scopes.js';
 import type { Clock } from '../shared/clock.js';
+import type { EncodedIdentity } from './identity.js';
 
 /** What a look-up found: the id's family, or why there is none. */
 export type CatalogueAnswer = ResourceFamily | 'unknown' | 'unavailable';
@@ -28,6 +30,11 @@ export interface CatalogueOptions {
   readonly basePath: string;
   /** `auth.internal_service_token`, sent as a Bearer token; null sends no credential. */
   readonly token: string | null;
+  /**
+   * The identity sent with every read (`x-auth-context`, and `x-auth-signature` when signed), as
+   * on a forwarded request: an upstream that verifies contexts answers nothing without one.
+   */
+  readonly identity: EncodedIdentity;
   readonly ttlSeconds: number;
   /** Bound on each catalogue request (headers and body). */
   readonly timeoutMs: number;
@@ -44,6 +51,10 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
   const ttlMs = options.ttlSeconds * 1000;
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.token !== null) headers['authorization'] = `Bearer ${options.token}`;
+  headers['x-auth-context'] = options.identity.value;
+  if (options.identity.signature !== null) headers['x-auth-signature'] = options.identity.signature;
+  if (options.identity.scopesHeader !== null)
+    headers['x-auth-scopes'] = options.identity.scopesHeader;
   let snapshot: Snapshot | null = null;
   let refreshing: Promise<Snapshot | null> | null = null;
 

@@ -80,7 +80,8 @@ export function resourcesOf(state: GatewayState): readonly (Closable | null | un
 /**
  * The keys of `next` that differ from the running config and that only a restart can apply:
  * the listeners are bound, the bundled runtime was started with its settings on the loopback
- * port `upstream.url` names (and serves A2A under the prefix it was given), and the store is
+ * port `upstream.url` names (and serves A2A under the prefix it was given, verifying contexts with
+ * the identity secret it was given), and the store is
  * one open SQLite file. One problem per key; values are never printed (the runtime section may
  * hold credentials).
  */
@@ -98,6 +99,13 @@ export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): P
   compare(['upstream', 'embedded'], before.upstream.embedded, after.upstream.embedded);
   if (before.upstream.embedded && after.upstream.embedded) {
     compare(['upstream', 'url'], before.upstream.url, after.upstream.url);
+    // The running runtime verifies with the key it was started with (the configured one, or one
+    // made for the process when none is): a new key would have every request refused.
+    compare(
+      ['upstream', 'identity_secret'],
+      before.upstream.identity_secret,
+      after.upstream.identity_secret,
+    );
     compare(['runtime'], before.runtime, after.runtime);
     compare(['a2a', 'prefix'], before.a2a.prefix, after.a2a.prefix);
   }
@@ -135,6 +143,8 @@ export interface GenerationDeps {
   readonly env: Env;
   /** `auth.jwks_url` hooks (the fetch listener) every generation's key set gets. */
   readonly jwks?: Omit<RemoteJwksHooks, 'previous'> | undefined;
+  /** The identity secret every generation signs with (see `AssembleDeps.identitySecret`). */
+  readonly identitySecret?: string | undefined;
 }
 
 /**
@@ -170,6 +180,7 @@ export async function buildNextGeneration(
     jwks: { ...deps.jwks, previous: running.state.chain.remoteJwks },
     // The same metrics and log in every generation: counters keep counting across reloads.
     telemetry: running.state.telemetry,
+    identitySecret: deps.identitySecret,
   });
   if (assembly.state === null) {
     return { ok: false, problems: assembly.problems, warnings: assembly.warnings };

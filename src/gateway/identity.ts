@@ -4,7 +4,7 @@
  */
 import { ANONYMOUS, type Principal } from '../auth/principal.js';
 import type { Decision } from '../policy/decide.js';
-import type { Grants } from '../policy/scopes.js';
+import { RESOURCE_FAMILIES, type Grants } from '../policy/scopes.js';
 import type { RouteEntry } from '../policy/compile.js';
 import {
   encodeIdentityContext,
@@ -78,6 +78,21 @@ export function anonymousContext(settings: IdentitySettings): IdentityContext {
     scoped_user_id: null,
     required_scopes: [],
     service_account_name: null,
+  };
+}
+
+/**
+ * The context of the gateway's own catalogue reads (`GET /agents`, `/teams`, `/workflows`, made
+ * outside any request to resolve a dynamic-dispatch target): an internal, unconfined principal
+ * holding only the three listings' read scopes. It is signed like any other, so an upstream that
+ * verifies contexts answers it; no client request ever receives it.
+ */
+export function catalogueContext(settings: IdentitySettings): IdentityContext {
+  return {
+    ...anonymousContext(settings),
+    authenticated: true,
+    scopes: RESOURCE_FAMILIES.map((family) => `${family}:read`),
+    principal_type: 'internal',
   };
 }
 

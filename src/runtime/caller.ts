@@ -1,9 +1,17 @@
 /**
- * Who is calling, as the gateway says (`x-auth-context`, CONTRACT.md §6). The runtime has no auth
- * code: it trusts this header and, without it, treats the caller as anonymous and unscoped.
+ * Who is calling, as the gateway says (`x-auth-context`): the caller a request was admitted with
+ * (see identity-check.ts, which verifies the gateway's signature once per request) and the rules
+ * that follow from it. No authentication code: nothing here reads a credential.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import { decodeIdentityContext } from '../shared/identity-context.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, set by the identity check before any route runs. */
+    caller: Caller;
+  }
+}
 
 /** The parts of the identity the runtime acts on. */
 export interface Caller {
@@ -26,7 +34,10 @@ export interface Caller {
   readonly isAdmin: boolean;
 }
 
-/** The caller with no context header: anonymous, unscoped (runtime run alone). */
+/**
+ * The caller of a request without a context, admitted only when the runtime runs without an
+ * identity secret (development) or on its data-free `GET /health`: anonymous, unscoped.
+ */
 export const ANONYMOUS_CALLER: Caller = Object.freeze({
   authenticated: false,
   userId: null,
@@ -48,12 +59,10 @@ const claimsOrNull = (v: unknown): Record<string, unknown> | null =>
     ? (v as Record<string, unknown>)
     : null;
 
-/** Reads the caller from the request headers. */
-export function callerOf(headers: IncomingHttpHeaders): Caller {
-  const raw = headers['x-auth-context'];
-  if (typeof raw !== 'string') return ANONYMOUS_CALLER;
+/** Decodes an `x-auth-context` value into the caller; null when it is not a context. */
+export function decodeCaller(raw: string): Caller | null {
   const context = decodeIdentityContext(raw);
-  if (context === null) return ANONYMOUS_CALLER;
+  if (context === null) return null;
   const ids = context.accessible_resource_ids;
   return Object.freeze({
     authenticated: context.authenticated === true,
@@ -71,6 +80,11 @@ export function callerOf(headers: IncomingHttpHeaders): Caller {
       : [],
     isAdmin: context.is_admin === true,
   });
+}
+
+/** The caller a request was admitted with (decoded and verified once, before routing). */
+export function callerOf(request: Pick<FastifyRequest, 'caller'>): Caller {
+  return request.caller;
 }
 
 const RESERVED = /^(sa:|__oauth__:)|^__scheduler__$/;

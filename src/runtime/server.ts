@@ -1,7 +1,7 @@
 /**
  * The bundled agent runtime's HTTP server (Fastify): wiring and listen/close only. It holds no
- * authentication or authorization code: the gateway in front of it decides who may call what,
- * and it confines data to the identity the gateway injects.
+ * authentication or authorization code: the gateway in front of it decides who may call what;
+ * the runtime verifies the gateway's signature on the identity it injects, and confines data to it.
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,7 @@ import type { EngineDeps } from './engine/run.js';
 import { registerAguiRoutes } from './agui/route.js';
 import { registerApprovalRoutes } from './routes/approvals.js';
 import { HttpError } from './errors.js';
+import { registerIdentityCheck } from './identity-check.js';
 import { createLiveCatalogue } from './live-catalogue.js';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
@@ -60,11 +61,19 @@ export interface RuntimeParts {
    * `knowledge.fetch.allow_hosts` and the system resolver). The app destroys it when it closes.
    */
   readonly outbound?: OutboundGuard;
+  /**
+   * The secret the gateway signs `x-auth-context` with: a request whose context does not verify,
+   * or that has none, is refused 401 (only `GET /health` answers without). `null` only for the
+   * development switch: contexts are then believed unsigned and their absence means anonymous.
+   */
+  readonly identitySecret: string | null;
 }
 
 /** Builds the Fastify app (not listening). */
 export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  // First: no route, parser or plugin sees a request before its caller is known.
+  registerIdentityCheck(app, parts.identitySecret);
   void app.register(formbody);
   // Files are buffered into the body (run forms are small); the limits bound what one form holds.
   void app.register(multipart, {
@@ -89,6 +98,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
       : reply.code(404).send({ detail: 'Not Found' });
   });
   app.get('/', async () => ({ name: 'AgentOS API', id: parts.settings.os_id, version: '1.0.0' }));
+  // The one route without an identity check (see identity-check.ts): a probe, no data.
   app.get('/health', async () => ({
     status: 'ok',
     instantiated_at: parts.startedAt.toISOString(),
@@ -201,6 +211,8 @@ export async function startRuntime(options: {
   readonly scheduleTimer?: SchedulerTimer;
   /** Ports of this process's other listeners, never fetched (more: `refuseFetchesTo`). */
   readonly ownPorts?: readonly number[];
+  /** See {@link RuntimeParts.identitySecret}. */
+  readonly identitySecret: string | null;
 }): Promise<RunningRuntime> {
   const built = buildCatalogue(options.settings);
   if (built.catalogue === null || built.settings === null) {
@@ -218,6 +230,7 @@ export async function startRuntime(options: {
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     },
     startedAt: new Date(options.clock.now()),
+    identitySecret: options.identitySecret,
   };
   const scheduler = schedulerOf(parts);
   const outbound = createOutboundGuard({

@@ -52,9 +52,15 @@ export function signIdentityContext(value: string, secret: string): string {
   return createHmac('sha256', secret).update(value).digest('hex');
 }
 
-/** Whether `signature` is the HMAC of `value` under `secret`, compared in constant time. */
+/** Exactly a SHA-256 in hex: `Buffer.from(s, 'hex')` alone would stop at the first non-hex digit. */
+const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * Whether `signature` is the HMAC of `value` under `secret`, compared in constant time. Anything
+ * but 64 hex digits is refused before any comparison (its length is no secret).
+ */
 export function verifyIdentitySignature(value: string, signature: string, secret: string): boolean {
+  if (!HEX_SHA256.test(signature)) return false;
   const expected = Buffer.from(signIdentityContext(value, secret), 'hex');
-  const given = Buffer.from(signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return timingSafeEqual(Buffer.from(signature, 'hex'), expected);
 }

@@ -1,13 +1,15 @@
 /**
- * `scopegate runtime [--config F] [--port N] [--host H]`: started as a real process it says where
- * it listens (and whether that is loopback only), serves, and closes on SIGTERM/SIGINT. The
- * refusals that return before listening run in-process.
+ * `scopegate runtime [--config F] [--port N] [--host H]`: started as a real process (with
+ * SCOPEGATE_IDENTITY_SECRET set) it says where it listens (and whether that is loopback only),
+ * serves signed requests, and closes on SIGTERM/SIGINT. The refusals that return before
+ * listening run in-process. The identity secret and its switch: runtime-identity.test.ts.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { runCli } from '../fixtures/cli.js';
 import { httpCall, occupy, spawnScopegate, type Child } from '../fixtures/child.js';
+import { contextHeader } from '../runtime/fixtures/runtime.js';
 
 /** A config whose `runtime:` section hosts one agent in `rt.db` beside the config. */
 const CONFIG = [
@@ -22,6 +24,16 @@ const CONFIG = [
   '',
 ].join('\n');
 
+/** The secret the gateway in front would share, handed over in the environment. */
+const SECRET = 'runtime-cli-identity-secret';
+const WITH_SECRET = { SCOPEGATE_IDENTITY_SECRET: SECRET };
+
+/** The signed anonymous context a gateway sends on an excluded route. */
+const ANONYMOUS = contextHeader(
+  { authenticated: false, authorization_enabled: false, principal_type: 'anonymous' },
+  SECRET,
+);
+
 /** Waits for the listening line; returns it and the URL it names. */
 async function listening(child: Child): Promise<{ line: string; url: string }> {
   const line = await child.line(/^scopegate runtime listening on /);
@@ -31,29 +43,32 @@ async function listening(child: Child): Promise<{ line: string; url: string }> {
 
 t.test('runtime listens on loopback, serves, and closes on SIGTERM', async (t) => {
   const dir = t.testdir({ 'gateway.yaml': CONFIG });
-  const child = spawnScopegate(t, [
-    'runtime',
-    '--config',
-    join(dir, 'gateway.yaml'),
-    '--port',
-    '0',
-  ]);
+  const child = spawnScopegate(
+    t,
+    ['runtime', '--config', join(dir, 'gateway.yaml'), '--port', '0'],
+    WITH_SECRET,
+  );
   const { line, url } = await listening(child);
   t.match(line, /^scopegate runtime listening on http:\/\/127\.0\.0\.1:\d+ \(loopback only\)$/);
   const health = await httpCall(`${url}/health`);
   t.equal(health.status, 200);
   t.match(JSON.parse(health.body), { status: 'ok', instantiated_at: /^\d{4}-\d\d-\d\dT/ });
-  const root = await httpCall(`${url}/`);
+  const root = await httpCall(`${url}/`, { headers: ANONYMOUS });
   t.same(JSON.parse(root.body), { name: 'AgentOS API', id: 'cli-runtime', version: '1.0.0' });
+  const unsigned = await httpCall(`${url}/`);
+  t.equal(unsigned.status, 401, 'no context: refused');
+  t.same(JSON.parse(unsigned.body), { detail: 'Missing identity context' });
   const run = await httpCall(`${url}/agents/helper/runs`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...ANONYMOUS },
     body: 'message=hi&stream=false',
   });
   t.equal(run.status, 200, 'a run');
   t.match(JSON.parse(run.body), { agent_id: 'helper', content: 'Echo: hi', status: 'COMPLETED' });
   t.ok(existsSync(join(dir, 'rt.db')), 'the database sits beside the config');
-  const card = await httpCall(`${url}/api/a2a/agents/helper/.well-known/agent-card.json`);
+  const card = await httpCall(`${url}/api/a2a/agents/helper/.well-known/agent-card.json`, {
+    headers: ANONYMOUS,
+  });
   t.equal(card.status, 200, "A2A under the config's a2a.prefix");
   t.match(JSON.parse(card.body), { url: `${url}/api/a2a/agents/helper/v1/message:stream` });
 
@@ -71,15 +86,11 @@ t.test('every loopback spelling says loopback only; SIGINT closes too', async (t
   ];
   for (const row of rows) {
     const dir = t.testdir({ 'gateway.yaml': CONFIG });
-    const child = spawnScopegate(t, [
-      'runtime',
-      '--config',
-      join(dir, 'gateway.yaml'),
-      '--port',
-      '0',
-      '--host',
-      row.host,
-    ]);
+    const child = spawnScopegate(
+      t,
+      ['runtime', '--config', join(dir, 'gateway.yaml'), '--port', '0', '--host', row.host],
+      WITH_SECRET,
+    );
     const { line, url } = await listening(child);
     t.match(url, row.url, `${row.host}: URL`);
     t.match(line, / \(loopback only\)$/, `${row.host}: loopback only`);
@@ -92,15 +103,11 @@ t.test('every loopback spelling says loopback only; SIGINT closes too', async (t
 
 t.test('a wildcard host is NOT loopback, and says so', async (t) => {
   const dir = t.testdir({ 'gateway.yaml': CONFIG });
-  const child = spawnScopegate(t, [
-    'runtime',
-    '-c',
-    join(dir, 'gateway.yaml'),
-    '--port',
-    '0',
-    '--host',
-    '0.0.0.0',
-  ]);
+  const child = spawnScopegate(
+    t,
+    ['runtime', '-c', join(dir, 'gateway.yaml'), '--port', '0', '--host', '0.0.0.0'],
+    WITH_SECRET,
+  );
   const { line, url } = await listening(child);
   t.match(
     line,
@@ -167,7 +174,7 @@ t.test('an invalid runtime section: exit 1 naming every problem', async (t) => {
     ].join('\n'),
   });
   const config = join(dir, 'gateway.yaml');
-  const r = await runCli(['runtime', '--config', config, '--port', '0']);
+  const r = await runCli(['runtime', '--config', config, '--port', '0'], WITH_SECRET);
   t.equal(r.code, 1);
   t.equal(r.out, '');
   t.match(
@@ -198,7 +205,7 @@ t.test('a port in use: exit 1 with one error line, not a crash', async (t) => {
   const port = await occupy(t);
   const dir = t.testdir({ 'gateway.yaml': CONFIG });
   const config = join(dir, 'gateway.yaml');
-  const r = await runCli(['runtime', '--config', config, '--port', String(port)]);
+  const r = await runCli(['runtime', '--config', config, '--port', String(port)], WITH_SECRET);
   t.equal(r.code, 1);
   t.equal(r.out, '');
   t.match(r.err, new RegExp(`^error: .*gateway\\.yaml runtime: listen EADDRINUSE: .*:${port}$`));

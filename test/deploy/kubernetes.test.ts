@@ -131,7 +131,12 @@ t.test('config from the ConfigMap, secrets from the Secret through ${NAME}', asy
     t.equal(ref.name, secret.metadata.name, `${entry.name}: from the Secret`);
     t.ok(ref.key in secret.stringData, `${entry.name}: the Secret has ${ref.key}`);
   }
-  t.notOk(runtime.env, 'the runtime gets no secret');
+  // The runtime gets only the identity secret, from the same Secret key as the gateway's.
+  t.same(
+    runtime.env,
+    (gateway.env as Manifest[]).filter((e) => e.name === 'SCOPEGATE_IDENTITY_SECRET'),
+    'the runtime verifies with the key the gateway signs with, and gets nothing else',
+  );
 
   const { config } = gatewayConfig();
   t.equal(config.auth.authorization, true);

@@ -12,9 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { startRuntime } from '../../src/runtime/server.js';
+import {
+  decodeIdentityContext,
+  verifyIdentitySignature,
+} from '../../src/shared/identity-context.js';
 import { bearer, send, yamlOf, type Answer } from '../fixtures/e2e.js';
 import { startGateway } from '../fixtures/gateway.js';
 import { RSA_KEY } from '../fixtures/keys.js';
+import { E2E_IDENTITY_SECRET } from '../fixtures/runtime-stack.js';
 import { createTestClock, goodToken, TEST_SERVICE_ID } from '../fixtures/tokens.js';
 
 const RUNTIME = {
@@ -45,6 +50,7 @@ async function stack(t: Test): Promise<{ gatewayUrl: string; seen: Seen[] }> {
     host: '127.0.0.1',
     port: 0,
     clock: createTestClock(),
+    identitySecret: E2E_IDENTITY_SECRET,
   });
   t.teardown(() => runtime.close());
   const target = new URL(runtime.url);
@@ -76,6 +82,7 @@ async function stack(t: Test): Promise<{ gatewayUrl: string; seen: Seen[] }> {
   );
   const gateway = await startGateway(t, {
     upstreamUrl: `http://127.0.0.1:${(counter.address() as AddressInfo).port}`,
+    upstream: { identity_secret: E2E_IDENTITY_SECRET },
     clock: createTestClock(),
     yaml: yamlOf({
       service_id: TEST_SERVICE_ID,
@@ -139,7 +146,23 @@ t.test('dispatch through the gateway to the bundled runtime', async (t) => {
     Array(3).fill(`Bearer ${INTERNAL_TOKEN}`),
     'with the internal service token',
   );
-  t.equal(catalogueReads(seen)[0]?.headers['x-auth-context'], undefined, 'and nothing else');
+  // The runtime verifies every context: the gateway's own reads carry its signed internal one.
+  for (const read of catalogueReads(seen)) {
+    const value = read.headers['x-auth-context'] as string;
+    t.ok(
+      verifyIdentitySignature(value, String(read.headers['x-auth-signature']), E2E_IDENTITY_SECRET),
+      `${read.url}: signed`,
+    );
+    t.match(decodeIdentityContext(value), {
+      authenticated: true,
+      principal_type: 'internal',
+      user_id: null,
+      is_admin: false,
+      scoped_user_id: null,
+      accessible_resource_ids: null,
+      scopes: ['agents:read', 'teams:read', 'workflows:read'],
+    });
+  }
 
   const agent = await dispatch(gatewayUrl, agentsOnly, 'a1', 'hello');
   t.equal(agent.status, 200, 'an agent target is forwarded');

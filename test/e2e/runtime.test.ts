@@ -3,6 +3,7 @@
  */
 import t, { type Test } from 'tap';
 import { startRuntime } from '../../src/runtime/server.js';
+import { encodeIdentityContext, signIdentityContext } from '../../src/shared/identity-context.js';
 import { bearer, send } from '../fixtures/e2e.js';
 import { startRuntimeStack, runtimeIn } from '../fixtures/runtime-stack.js';
 import { createTestClock, goodToken } from '../fixtures/tokens.js';
@@ -35,6 +36,9 @@ const RUNTIME = {
 };
 
 const stack = (t: Test, authYaml: string[] = []) => startRuntimeStack(t, RUNTIME, authYaml);
+
+/** The runtime's answer to a context whose signature is absent or wrong. */
+const BAD = 'Missing or invalid identity signature';
 
 /** SSE frame names in order. */
 const eventNames = (body: string): string[] =>
@@ -210,12 +214,14 @@ t.test(
 
 t.test('restarting the runtime keeps sessions and runs', async (t) => {
   const dir = t.testdir({});
+  // Called directly, without a gateway: the development switch (no identity secret).
   const first = await startRuntime({
     settings: RUNTIME,
     dir,
     host: '127.0.0.1',
     port: 0,
     clock: createTestClock(),
+    identitySecret: null,
   });
   const run = await send(first.url, {
     method: 'POST',
@@ -225,7 +231,7 @@ t.test('restarting the runtime keeps sessions and runs', async (t) => {
   });
   const sessionId = (run.json as { session_id: string }).session_id;
   await first.close();
-  const second = await runtimeIn(t, RUNTIME, dir);
+  const second = await runtimeIn(t, RUNTIME, dir, null);
   const session = await send(second.url, { path: `/sessions/${sessionId}` });
   t.equal(session.status, 200);
   t.match(session.json, { session_id: sessionId, agent_id: 'a2', session_name: 'remember me' });
@@ -236,10 +242,10 @@ t.test('restarting the runtime keeps sessions and runs', async (t) => {
 });
 
 t.test(
-  'without a gateway the caller is anonymous; a reserved client user id is refused',
+  'without a gateway or an identity secret the caller is anonymous; a reserved client user id is refused',
   async (t) => {
     const dir = t.testdir({});
-    const runtime = await runtimeIn(t, RUNTIME, dir);
+    const runtime = await runtimeIn(t, RUNTIME, dir, null);
     const reserved = await send(runtime.url, {
       method: 'POST',
       path: '/agents/a1/runs',
@@ -262,6 +268,71 @@ t.test(
       id: 'e2e',
       version: '1.0.0',
     });
+  },
+);
+
+t.test(
+  "straight to the runtime's port, a forged, unsigned, badly signed or absent context is 401",
+  async (t) => {
+    const { gateway, runtime } = await stack(t);
+    // Another user's memory, which only an unconfined (admin) caller may list.
+    const admin = await goodToken({ sub: 'root', scopes: ['agent_os:admin'] });
+    const created = await send(gateway.url, {
+      method: 'POST',
+      path: '/memories',
+      headers: { ...bearer(admin), 'content-type': 'application/json' },
+      body: JSON.stringify({ memory: 'bob likes tea', user_id: 'bob' }),
+    });
+    t.equal(created.status, 200, 'written through the gateway');
+    const forged = encodeIdentityContext({
+      authenticated: true,
+      user_id: 'mallory',
+      session_id: null,
+      scopes: ['agent_os:admin'],
+      claims: {},
+      audience: null,
+      authorization_enabled: true,
+      dependencies: {},
+      session_state: {},
+      accessible_resource_ids: null,
+      principal_type: 'jwt',
+      is_admin: true,
+      scoped_user_id: null,
+      required_scopes: [],
+      service_account_name: null,
+    });
+    const signedElsewhere = signIdentityContext(forged, 'not-the-gateway-secret');
+    const rows: { name: string; headers: Record<string, string>; detail: string }[] = [
+      {
+        name: 'a forged admin context, unsigned',
+        headers: { 'x-auth-context': forged },
+        detail: BAD,
+      },
+      {
+        name: 'signed with another secret',
+        headers: { 'x-auth-context': forged, 'x-auth-signature': signedElsewhere },
+        detail: BAD,
+      },
+      { name: 'no context at all', headers: {}, detail: 'Missing identity context' },
+    ];
+    for (const row of rows) {
+      const read = await send(runtime.url, { path: '/memories', headers: row.headers });
+      t.equal(read.status, 401, `${row.name}: read`);
+      t.same(read.json, { detail: row.detail }, `${row.name}: read`);
+      const write = await send(runtime.url, {
+        method: 'POST',
+        path: '/memories',
+        headers: { ...row.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ memory: `from ${row.name}`, user_id: 'bob' }),
+      });
+      t.equal(write.status, 401, `${row.name}: write`);
+      t.same(write.json, { detail: row.detail }, `${row.name}: write`);
+    }
+    const viaGateway = await send(gateway.url, { path: '/memories', headers: bearer(admin) });
+    t.equal(viaGateway.status, 200, 'the same read through the gateway');
+    t.match(viaGateway.json, { data: [{ memory: 'bob likes tea' }] });
+    t.equal((viaGateway.json as { data: unknown[] }).data.length, 1, 'no refused write landed');
+    t.equal((await send(runtime.url, { path: '/health' })).status, 200, '/health needs none');
   },
 );
 

@@ -17,7 +17,7 @@ import { bearer, send, type Answer } from '../fixtures/e2e.js';
 import { startGateway } from '../fixtures/gateway.js';
 import { RSA_KEY } from '../fixtures/keys.js';
 import { captureTelemetry, parseMetrics, samplesOf } from '../fixtures/observability.js';
-import { runtimeDir } from '../fixtures/runtime-stack.js';
+import { E2E_IDENTITY_SECRET, runtimeDir } from '../fixtures/runtime-stack.js';
 import { createTestClock, goodToken, TEST_NOW, TEST_SERVICE_ID } from '../fixtures/tokens.js';
 
 const RUNTIME = {
@@ -40,11 +40,13 @@ async function stack(t: Test) {
     port: 0,
     clock,
     scheduleTimer: HAND_TIMER,
+    identitySecret: E2E_IDENTITY_SECRET,
   });
   t.teardown(() => runtime.close());
   const { telemetry } = captureTelemetry();
   const gateway = await startGateway(t, {
     upstreamUrl: runtime.url,
+    upstream: { identity_secret: E2E_IDENTITY_SECRET },
     clock: createTestClock(),
     telemetry,
     files: { 'rs.pem': RSA_KEY.publicPem },

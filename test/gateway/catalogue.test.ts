@@ -6,6 +6,11 @@
 import t, { type Test } from 'tap';
 import { Pool } from 'undici';
 import { createCatalogue, type Catalogue } from '../../src/gateway/catalogue.js';
+import { catalogueContext, encodeIdentity } from '../../src/gateway/identity.js';
+import {
+  decodeIdentityContext,
+  verifyIdentitySignature,
+} from '../../src/shared/identity-context.js';
 import { startCatalogueUpstream, type Listing } from '../fixtures/catalogue-upstream.js';
 import { closedPortUrl } from '../fixtures/e2e.js';
 import { createTestClock, type TestClock } from '../fixtures/tokens.js';
@@ -19,7 +24,13 @@ interface Setup {
 async function setup(
   t: Test,
   listings: Record<string, Listing>,
-  options: { token?: string | null; basePath?: string; url?: string; timeoutMs?: number } = {},
+  options: {
+    token?: string | null;
+    basePath?: string;
+    url?: string;
+    timeoutMs?: number;
+    identitySecret?: string;
+  } = {},
 ): Promise<Setup> {
   const upstream = await startCatalogueUpstream(t, listings);
   const pool = new Pool(options.url ?? upstream.url);
@@ -29,6 +40,10 @@ async function setup(
     dispatcher: pool,
     basePath: options.basePath ?? '',
     token: options.token ?? null,
+    identity: encodeIdentity(
+      catalogueContext({ rbacEnabled: true, userIsolation: false }),
+      options.identitySecret ?? null,
+    ),
     ttlSeconds: 30,
     timeoutMs: options.timeoutMs ?? 5000,
     clock,
@@ -106,6 +121,47 @@ t.test('the internal service token is sent as a Bearer token; the base path appl
     ['Bearer internal-secret', 'Bearer internal-secret', 'Bearer internal-secret'],
   );
 });
+
+t.test(
+  'every read carries the internal catalogue identity, signed when a secret is set',
+  async (t) => {
+    const secret = 'catalogue-identity-secret';
+    const rows = [
+      { name: 'no identity secret: unsigned', identitySecret: undefined },
+      { name: 'an identity secret: signed', identitySecret: secret },
+    ];
+    for (const row of rows) {
+      const { catalogue, upstream } = await setup(
+        t,
+        LISTINGS(),
+        row.identitySecret === undefined ? {} : { identitySecret: row.identitySecret },
+      );
+      t.equal(await catalogue.familyOf('a1'), 'agents', row.name);
+      t.equal(upstream.catalogueReads.length, 3, row.name);
+      for (const read of upstream.catalogueReads) {
+        const value = read.headers['x-auth-context'] as string;
+        t.match(
+          decodeIdentityContext(value),
+          {
+            authenticated: true,
+            principal_type: 'internal',
+            user_id: null,
+            is_admin: false,
+            scoped_user_id: null,
+            accessible_resource_ids: null,
+            scopes: ['agents:read', 'teams:read', 'workflows:read'],
+            authorization_enabled: true,
+          },
+          `${row.name}: ${read.url} as the internal reader`,
+        );
+        t.equal(read.headers['x-auth-scopes'], 'agents:read teams:read workflows:read');
+        const signature = read.headers['x-auth-signature'];
+        if (row.identitySecret === undefined) t.equal(signature, undefined, `${row.name}: none`);
+        else t.ok(verifyIdentitySignature(value, String(signature), secret), `${row.name}: valid`);
+      }
+    }
+  },
+);
 
 t.test('listings as {"data": [...]}; entries without a string id are skipped', async (t) => {
   const { catalogue } = await setup(t, {

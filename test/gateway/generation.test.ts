@@ -213,6 +213,57 @@ t.test('restartOnlyChanges: each key only a restart applies, by name and line', 
       ['a2a.prefix', 3],
     ],
   );
+  // The embedded runtime verifies with the key it was started with: setting, changing or
+  // removing `upstream.identity_secret` needs a restart; without the runtime it is applied.
+  const withSecret = (embeddedRuntime: boolean, secret: string | null): LoadedConfig =>
+    at(
+      dir,
+      [
+        `upstream: { embedded: ${embeddedRuntime}, url: "http://127.0.0.1:8081", ` +
+          `identity_secret: ${JSON.stringify(secret)} }`,
+        'auth: { security_key: k }',
+        '',
+      ].join('\n'),
+    );
+  const secretRows = [
+    {
+      name: 'embedded: null → set',
+      embedded: true,
+      from: null,
+      to: 'a-secret-of-16-chars',
+      keys: [['upstream.identity_secret', 1]],
+    },
+    {
+      name: 'embedded: changed',
+      embedded: true,
+      from: 'a-secret-of-16-chars',
+      to: 'another-16-char-secret',
+      keys: [['upstream.identity_secret', 1]],
+    },
+    {
+      name: 'embedded: unchanged',
+      embedded: true,
+      from: 'a-secret-of-16-chars',
+      to: 'a-secret-of-16-chars',
+      keys: [],
+    },
+    {
+      name: 'not embedded: applied',
+      embedded: false,
+      from: null,
+      to: 'a-secret-of-16-chars',
+      keys: [],
+    },
+  ];
+  for (const row of secretRows) {
+    t.same(
+      restartOnlyChanges(withSecret(row.embedded, row.from), withSecret(row.embedded, row.to)).map(
+        (p) => [p.key, p.line],
+      ),
+      row.keys,
+      row.name,
+    );
+  }
   const unwritten = at(dir, 'auth: { security_key: k }\n');
   t.same(
     restartOnlyChanges(at(dir, 'listen: { port: 1 }\nauth: { security_key: k }\n'), unwritten),

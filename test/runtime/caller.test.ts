@@ -2,6 +2,7 @@ import t from 'tap';
 import {
   ANONYMOUS_CALLER,
   callerOf,
+  decodeCaller,
   isReservedUserId,
   mayApprove,
   runUserOf,
@@ -28,16 +29,19 @@ const context = (fields: Partial<IdentityContext>): string =>
     ...fields,
   });
 
-t.test('no or unreadable context header is the anonymous caller', async (t) => {
-  t.equal(callerOf({}), ANONYMOUS_CALLER);
-  t.equal(callerOf({ 'x-auth-context': 'not base64 json!' }), ANONYMOUS_CALLER);
-  t.equal(callerOf({ 'x-auth-context': ['a', 'b'] as unknown as string }), ANONYMOUS_CALLER);
+t.test('a value that is not a context decodes to no caller', async (t) => {
+  t.equal(decodeCaller('not base64 json!'), null);
+  t.equal(decodeCaller(Buffer.from('[1]').toString('base64url')), null, 'not an object');
+});
+
+t.test('callerOf is the caller the identity check admitted the request with', async (t) => {
+  t.equal(callerOf({ caller: ANONYMOUS_CALLER }), ANONYMOUS_CALLER);
 });
 
 t.test('the context fields the runtime acts on', async (t) => {
   t.same(
-    callerOf({
-      'x-auth-context': context({
+    decodeCaller(
+      context({
         scoped_user_id: 'alice',
         session_id: 's1',
         accessible_resource_ids: ['a1', 3 as unknown as string],
@@ -45,7 +49,7 @@ t.test('the context fields the runtime acts on', async (t) => {
         dependencies: { tenant: 't1' },
         scopes: ['agents:run', 7 as unknown as string],
       }),
-    }),
+    ),
     {
       authenticated: true,
       userId: 'alice',
@@ -60,8 +64,8 @@ t.test('the context fields the runtime acts on', async (t) => {
     },
   );
   t.same(
-    callerOf({
-      'x-auth-context': context({
+    decodeCaller(
+      context({
         authenticated: false,
         user_id: null,
         principal_type: 'anonymous',
@@ -71,7 +75,7 @@ t.test('the context fields the runtime acts on', async (t) => {
         authorization_enabled: false,
         is_admin: true,
       }),
-    }),
+    ),
     {
       authenticated: false,
       userId: null,

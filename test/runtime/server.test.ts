@@ -11,7 +11,15 @@ import { startRuntime } from '../../src/runtime/server.js';
 import { send } from '../fixtures/e2e.js';
 import { createTestClock } from '../fixtures/tokens.js';
 import { recordingListener } from './fixtures/outbound.js';
-import { FORM, form, runtimeApp, SETTINGS, TEST_NOW_ISO } from './fixtures/runtime.js';
+import {
+  anonymousHeader,
+  FORM,
+  form,
+  runtimeApp,
+  SETTINGS,
+  TEST_IDENTITY_SECRET,
+  TEST_NOW_ISO,
+} from './fixtures/runtime.js';
 
 t.test('GET / names the OS; GET /health says ok and when it started', async (t) => {
   const { app } = runtimeApp(t);
@@ -182,6 +190,7 @@ t.test(
           host: '127.0.0.1',
           port: 0,
           clock: createTestClock(),
+          identitySecret: TEST_IDENTITY_SECRET,
         }),
         { message: row.message },
         row.name,
@@ -200,6 +209,7 @@ t.test('a listening runtime: its URL, its clock, its database beside the config'
     host: '127.0.0.1',
     port: 0,
     clock,
+    identitySecret: TEST_IDENTITY_SECRET,
   });
   t.teardown(() => running.close());
   t.match(running.url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -211,21 +221,21 @@ t.test('a listening runtime: its URL, its clock, its database beside the config'
   const run = await send(running.url, {
     method: 'POST',
     path: '/agents/a2/runs',
-    headers: FORM,
+    headers: { ...FORM, ...anonymousHeader() },
     body: form({ message: 'persist me', stream: 'false' }),
   });
   t.equal(run.status, 200);
   const sessionId = (run.json as { session_id: string }).session_id;
   t.match(running.store.getSession(sessionId), { session_name: 'persist me' });
   t.match(
-    (await send(running.url, { path: `/sessions/${sessionId}` })).json,
+    (await send(running.url, { path: `/sessions/${sessionId}`, headers: anonymousHeader() })).json,
     { created_at: TEST_NOW_ISO },
     'times come from the given clock',
   );
   const slow = await send(running.url, {
     method: 'POST',
     path: '/agents/a2/runs',
-    headers: FORM,
+    headers: { ...FORM, ...anonymousHeader() },
     body: form({ message: '/slow 3 1', stream: 'false' }),
   });
   t.match(
@@ -251,6 +261,7 @@ t.test('the database path: default, absolute, :memory:', async (t) => {
         host: '127.0.0.1',
         port: 0,
         clock: createTestClock(),
+        identitySecret: TEST_IDENTITY_SECRET,
       });
       t.teardown(() => running.close());
       t.equal(running.store.path, row.file === null ? ':memory:' : join(root, row.file), 'path');
@@ -298,6 +309,7 @@ t.test(
       host: '127.0.0.1',
       port: 0,
       clock: createTestClock(),
+      identitySecret: TEST_IDENTITY_SECRET,
     });
     t.ok(openDescriptors(file) > 0, 'a running runtime holds the file');
     await open.close();
@@ -310,6 +322,7 @@ t.test(
         host: '127.0.0.1',
         port,
         clock: createTestClock(),
+        identitySecret: TEST_IDENTITY_SECRET,
       }),
       { code: 'EADDRINUSE' },
     );
@@ -324,6 +337,7 @@ t.test('close() stops listening and closes the database', async (t) => {
     host: '127.0.0.1',
     port: 0,
     clock: createTestClock(),
+    identitySecret: TEST_IDENTITY_SECRET,
   });
   t.equal((await send(running.url, { path: '/health' })).status, 200);
   await running.close();
@@ -340,6 +354,7 @@ t.test('a listening runtime never fetches its own port, nor the ports it is told
     port: 0,
     clock: createTestClock(),
     ownPorts: [gateway.port],
+    identitySecret: TEST_IDENTITY_SECRET,
   });
   t.teardown(() => running.close());
   /** Uploads `url` and waits for its processing: its status and message. */
@@ -347,13 +362,17 @@ t.test('a listening runtime never fetches its own port, nor the ports it is told
     const answer = await send(running.url, {
       method: 'POST',
       path: '/knowledge/content',
-      headers: FORM,
+      headers: { ...FORM, ...anonymousHeader() },
       body: form({ url }),
     });
     const { id } = answer.json as { id: string };
     for (;;) {
-      const status = (await send(running.url, { path: `/knowledge/content/${id}/status` }))
-        .json as { status: string; status_message: string | null };
+      const status = (
+        await send(running.url, {
+          path: `/knowledge/content/${id}/status`,
+          headers: anonymousHeader(),
+        })
+      ).json as { status: string; status_message: string | null };
       if (status.status !== 'processing') return status;
       await new Promise((resolve) => setTimeout(resolve, 2));
     }

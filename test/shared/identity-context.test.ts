@@ -93,6 +93,9 @@ t.test('verifyIdentitySignature', async (t) => {
       { name: 'too long', value, signature: good + '00', secret, want: false },
       { name: 'empty', value, signature: '', secret, want: false },
       { name: 'not hex', value, signature: 'z'.repeat(64), secret, want: false },
+      // Node's hex decoder stops at the first non-hex digit: these must not pass as `good`.
+      { name: 'trailing non-hex', value, signature: good + 'zz', secret, want: false },
+      { name: 'a non-hex tail', value, signature: good.slice(0, 62) + 'zz', secret, want: false },
     ];
   for (const row of rows) {
     t.equal(verifyIdentitySignature(row.value, row.signature, row.secret), row.want, row.name);

@@ -97,7 +97,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
       const { id, taskId, contextId } = parseTaskRequest(parseJsonBody(request.body));
       if (contextId === null) throw new HttpError(400, 'contextId is required to poll a task');
       if (store.getRun(taskId) === null) throw new HttpError(404, 'Task not found');
-      const caller = callerOf(request.headers);
+      const caller = callerOf(request);
       const run = runs.getRun({ entity, caller, runId: taskId, sessionId: contextId });
       return jsonRpcResult(id, taskOfRecord(run, deps.newId()));
     });
@@ -105,7 +105,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
     app.post<{ Params: Params }>(`${base}/v1/tasks::cancel`, async (request) => {
       const entity = entityOf(request);
       const { id, taskId, contextId } = parseTaskRequest(parseJsonBody(request.body));
-      const caller = callerOf(request.headers);
+      const caller = callerOf(request);
       if (caller.scopedUserId !== null && contextId === null) {
         throw new HttpError(400, 'contextId is required to cancel a task');
       }
@@ -136,7 +136,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
       const run = ownRun(request, entity, match[1] as string);
       runs.cancel({
         entity,
-        caller: callerOf(request.headers),
+        caller: callerOf(request),
         runId: run.run_id,
         sessionId: run.session_id,
       });
@@ -149,7 +149,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
     if (store.getRun(taskId) === null) throw new HttpError(404, 'Task not found');
     return runs.getRun({
       entity,
-      caller: callerOf(request.headers),
+      caller: callerOf(request),
       runId: taskId,
       sessionId: null,
     });
@@ -205,7 +205,7 @@ function exchangeOf(
   return {
     entity,
     request: parsed,
-    caller: callerOf(request.headers),
+    caller: callerOf(request),
     clientUserId: typeof header === 'string' && header !== '' ? header : parsed.userId,
     mayRunInBackground: o.background && entity.kind !== 'workflow',
   };

@@ -49,7 +49,7 @@ export function registerAguiRoutes(app: FastifyInstance, routes: AguiRoutes): vo
     scope.post('/agui', async (request, reply) => {
       const body = typeof request.body === 'string' ? request.body : '';
       const input = parseRunAgentInput(body, request.headers['content-type']);
-      const caller = callerOf(request.headers);
+      const caller = callerOf(request);
       const clientUserId = clientUserIdOf(input.forwardedProps);
       if (clientUserId !== null && !caller.authenticated && isReservedUserId(clientUserId)) {
         throw new HttpError(403, 'Client-supplied user_id may not claim a reserved principal');

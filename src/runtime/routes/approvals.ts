@@ -64,7 +64,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
       team_id: q['team_id'],
       workflow_id: q['workflow_id'],
       // Confined callers see their own approvals whatever they ask for (§1).
-      user_id: callerOf(request.headers).scopedUserId ?? q['user_id'],
+      user_id: callerOf(request).scopedUserId ?? q['user_id'],
       schedule_id: q['schedule_id'],
       run_id: q['run_id'],
     };
@@ -74,16 +74,16 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
 
   app.get<{ Querystring: RawQuery }>('/approvals/count', async (request) => {
     const q = scalarQuery(request.query);
-    const owner = callerOf(request.headers).scopedUserId ?? q['user_id'];
+    const owner = callerOf(request).scopedUserId ?? q['user_id'];
     return { count: store.approvals.countPending(owner) };
   });
 
   app.get<{ Params: { id: string } }>('/approvals/:id', async (request) =>
-    approvalResponse(visible(request.params.id, callerOf(request.headers).scopedUserId)),
+    approvalResponse(visible(request.params.id, callerOf(request).scopedUserId)),
   );
 
   app.get<{ Params: { id: string } }>('/approvals/:id/status', async (request) => {
-    const a = visible(request.params.id, callerOf(request.headers).scopedUserId);
+    const a = visible(request.params.id, callerOf(request).scopedUserId);
     return {
       approval_id: a.id,
       status: a.status,
@@ -94,7 +94,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
   });
 
   app.post<{ Params: { id: string } }>('/approvals/:id/resolve', async (request) => {
-    const caller = callerOf(request.headers);
+    const caller = callerOf(request);
     // Resolving is for admins: a confined caller cannot even tell the approval exists (§1).
     if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
     const body = parseBody(resolveBody, request.body);
@@ -115,7 +115,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
 
   app.delete<{ Params: { id: string } }>('/approvals/:id', async (request, reply) => {
     // Deleting is for admins; a confined caller is told there is nothing (§1).
-    if (callerOf(request.headers).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
+    if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
     if (!store.approvals.delete(request.params.id)) {
       throw new HttpError(500, 'Failed to delete approval');
     }

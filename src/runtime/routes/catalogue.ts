@@ -105,7 +105,7 @@ export function registerCatalogueRoutes(
           };
     };
     app.get(`/${family.path}`, async (request) => {
-      const allowed = callerOf(request.headers).accessibleResourceIds;
+      const allowed = callerOf(request).accessibleResourceIds;
       const all = [...(family.items as ReadonlyMap<string, unknown>).entries()];
       // CONTRACT.md §4: a filtered listing returns what the caller may see, possibly nothing.
       return all

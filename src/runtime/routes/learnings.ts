@@ -91,7 +91,7 @@ export function registerLearningRoutes(
       defaultSort: 'updated_at',
     });
     checkDatabase(dbId, q.db_id);
-    const caller = callerOf(request.headers);
+    const caller = callerOf(request);
     checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
     const filters: Partial<Record<LearningFilter, string>> = {};
     for (const [name, filter] of FILTERS) {
@@ -112,7 +112,7 @@ export function registerLearningRoutes(
   app.post<{ Querystring: RawQuery }>('/learnings', async (request, reply) => {
     const body = parseBody(createLearningBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    const caller = callerOf(request.headers);
+    const caller = callerOf(request);
     checkNamedUser(caller, body.user_id, 'Cannot create learnings for another user');
     const identity = {
       learning_type: body.learning_type,
@@ -148,7 +148,7 @@ export function registerLearningRoutes(
     const q = scalarQuery(request.query);
     const { page, limit } = pageParams(q, 20, 1000);
     checkDatabase(dbId, q.db_id);
-    const caller = callerOf(request.headers);
+    const caller = callerOf(request);
     checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
     const { rows, total } = store.users({
       userId: caller.scopedUserId ?? q.user_id,
@@ -165,7 +165,7 @@ export function registerLearningRoutes(
       const q = scalarQuery(request.query);
       checkDatabase(dbId, q.db_id);
       const userId = request.params.user_id;
-      checkNamedUser(callerOf(request.headers), userId, 'Cannot delete learnings for another user');
+      checkNamedUser(callerOf(request), userId, 'Cannot delete learnings for another user');
       store.deleteUser(userId, q.learning_type);
       return reply.code(204).send();
     },
@@ -173,13 +173,13 @@ export function registerLearningRoutes(
 
   app.get<OneLearning>('/learnings/:id', async (request) => {
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    return learningResponse(visible(request.params.id, callerOf(request.headers)));
+    return learningResponse(visible(request.params.id, callerOf(request)));
   });
 
   app.patch<OneLearning>('/learnings/:id', async (request) => {
     const body = parseBody(updateLearningBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    const learning = writable(request.params.id, callerOf(request.headers));
+    const learning = writable(request.params.id, callerOf(request));
     const updated: LearningRecord = {
       ...learning,
       content: body.content ?? learning.content,
@@ -192,7 +192,7 @@ export function registerLearningRoutes(
 
   app.delete<OneLearning>('/learnings/:id', async (request, reply) => {
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    store.delete(writable(request.params.id, callerOf(request.headers)).learning_id);
+    store.delete(writable(request.params.id, callerOf(request)).learning_id);
     return reply.code(204).send();
   });
 }

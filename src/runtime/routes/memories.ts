@@ -61,7 +61,7 @@ export function registerMemoryRoutes(
     });
     checkDatabase(dbId, q.db_id);
     // A confined caller sees its own memories, whatever user_id it asks for.
-    const userId = callerOf(request.headers).scopedUserId ?? q.user_id;
+    const userId = callerOf(request).scopedUserId ?? q.user_id;
     const topics = topicsQuery(q.topics);
     const { rows, total } = store.list({
       ...params,
@@ -77,7 +77,7 @@ export function registerMemoryRoutes(
   app.post<{ Querystring: RawQuery }>('/memories', async (request) => {
     const body = parseMemoryBody(memoryBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    const userId = memoryUserOf(callerOf(request.headers), body.user_id);
+    const userId = memoryUserOf(callerOf(request), body.user_id);
     if (userId === null) throw new HttpError(400, 'User ID is required');
     const now = nowSeconds();
     const memory: MemoryRecord = {
@@ -97,7 +97,7 @@ export function registerMemoryRoutes(
   app.get<OneMemory>('/memories/:id', async (request) => {
     const q = scalarQuery(request.query);
     checkDatabase(dbId, q.db_id);
-    const owner = callerOf(request.headers).scopedUserId ?? q.user_id;
+    const owner = callerOf(request).scopedUserId ?? q.user_id;
     const memory = store.get(request.params.id);
     if (memory === null || (owner !== undefined && memory.user_id !== owner)) {
       throw new HttpError(404, `Memory with ID ${request.params.id} not found`);
@@ -108,7 +108,7 @@ export function registerMemoryRoutes(
   app.patch<OneMemory>('/memories/:id', async (request) => {
     const body = parseMemoryBody(memoryBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    const caller = callerOf(request.headers);
+    const caller = callerOf(request);
     const userId = memoryUserOf(caller, body.user_id);
     if (userId === null) throw new HttpError(400, 'User ID is required');
     const memory = store.get(request.params.id);
@@ -134,14 +134,14 @@ export function registerMemoryRoutes(
     const q = scalarQuery(request.query);
     checkDatabase(dbId, q.db_id);
     // One conditional delete: another user's memory is simply not matched (204, no-op).
-    store.delete([request.params.id], callerOf(request.headers).scopedUserId ?? q.user_id);
+    store.delete([request.params.id], callerOf(request).scopedUserId ?? q.user_id);
     return reply.code(204).send();
   });
 
   app.delete<{ Querystring: RawQuery }>('/memories', async (request, reply) => {
     const body = parseMemoryBody(bulkDeleteBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    const owner = callerOf(request.headers).scopedUserId ?? body.user_id ?? undefined;
+    const owner = callerOf(request).scopedUserId ?? body.user_id ?? undefined;
     store.delete(body.memory_ids, owner);
     return reply.code(204).send();
   });

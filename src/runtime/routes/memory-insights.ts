@@ -25,14 +25,14 @@ export function registerMemoryInsightRoutes(
   app.get<{ Querystring: RawQuery }>('/memory_topics', async (request) => {
     const q = scalarQuery(request.query);
     checkDatabase(dbId, q.db_id);
-    return store.topics(callerOf(request.headers).scopedUserId ?? q.user_id);
+    return store.topics(callerOf(request).scopedUserId ?? q.user_id);
   });
 
   app.get<{ Querystring: RawQuery }>('/user_memory_stats', async (request) => {
     const q = scalarQuery(request.query);
     const { page, limit } = pageParams(q, 20, 1000);
     checkDatabase(dbId, q.db_id);
-    const userId = callerOf(request.headers).scopedUserId ?? q.user_id;
+    const userId = callerOf(request).scopedUserId ?? q.user_id;
     const { rows, total } = store.userStats(userId, page, limit);
     const data = rows.map((row) => ({
       user_id: row.user_id,
@@ -46,7 +46,7 @@ export function registerMemoryInsightRoutes(
     const body = parseMemoryBody(optimizeBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     // A confined caller optimizes its own memories, whoever the body names.
-    const userId = callerOf(request.headers).scopedUserId ?? body.user_id;
+    const userId = callerOf(request).scopedUserId ?? body.user_id;
     const memories = store.ofUser(userId);
     if (memories.length === 0) throw new HttpError(404, `No memories found for user ${userId}`);
     const result = optimizeMemories(memories);

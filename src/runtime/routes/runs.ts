@@ -72,7 +72,7 @@ export function registerRunRoutes(
         );
       }
       checkFiles(form);
-      const caller = callerOf(request.headers);
+      const caller = callerOf(request);
       const run = runs.start({
         entity,
         caller,
@@ -95,7 +95,7 @@ export function registerRunRoutes(
         const run = runs.continue(
           {
             entity,
-            caller: callerOf(request.headers),
+            caller: callerOf(request),
             runId: request.params.run_id,
             sessionId: formString(form, 'session_id') ?? request.query.session_id ?? null,
           },
@@ -111,7 +111,7 @@ export function registerRunRoutes(
         const entity = entityOf(request);
         runs.cancel({
           entity,
-          caller: callerOf(request.headers),
+          caller: callerOf(request),
           runId: request.params.run_id,
           sessionId: request.query.session_id ?? formString(readForm(request), 'session_id'),
         });
@@ -123,7 +123,7 @@ export function registerRunRoutes(
       const entity = entityOf(request);
       const sessionId = request.query.session_id;
       if (sessionId === undefined) throw missingField('query', 'session_id');
-      const caller = callerOf(request.headers);
+      const caller = callerOf(request);
       const session = store.getSession(sessionId);
       if (
         session === null ||
@@ -147,7 +147,7 @@ export function registerRunRoutes(
         if (sessionId === undefined) throw missingField('query', 'session_id');
         const run = runs.getRun({
           entity,
-          caller: callerOf(request.headers),
+          caller: callerOf(request),
           runId: request.params.run_id,
           sessionId,
         });

@@ -51,7 +51,7 @@ export function registerSessionWriteRoutes(
     checkDatabase(dbId, q.db_id);
     const session = findSession(store, request.params.id, {
       type,
-      owner: ownerOf(callerOf(request.headers), q.user_id),
+      owner: ownerOf(callerOf(request), q.user_id),
     });
     if (session === null) {
       throw new HttpError(404, `Session with id '${request.params.id}' not found`);
@@ -78,7 +78,7 @@ export function registerSessionWriteRoutes(
       const type = typeQuery(q.type) ?? 'agent';
       const body = parseCreateBody(request.body, request.headers['content-type'], type);
       checkDatabase(dbId, q.db_id);
-      const caller = callerOf(request.headers);
+      const caller = callerOf(request);
       if (body.userId !== null && !caller.authenticated && isReservedUserId(body.userId)) {
         throw new HttpError(403, 'Client-supplied user_id may not claim a reserved principal');
       }
@@ -147,7 +147,7 @@ export function registerSessionWriteRoutes(
         // One conditional DELETE: another user's session is simply not matched (204, no-op).
         store.deleteSessions(
           [{ sessionId: request.params.id }],
-          ownerOf(callerOf(request.headers), q.user_id),
+          ownerOf(callerOf(request), q.user_id),
         );
         return reply.code(204).send();
       },
@@ -163,7 +163,7 @@ export function registerSessionWriteRoutes(
       // Each id only with its own kind; all in one transaction, so a failure deletes none.
       store.deleteSessions(
         body.sessionIds.map((sessionId, i) => ({ sessionId, type: body.sessionTypes[i] })),
-        ownerOf(callerOf(request.headers), q.user_id),
+        ownerOf(callerOf(request), q.user_id),
       );
       return reply.code(204).send();
     });

@@ -3,9 +3,8 @@
  * confined to the caller's `scoped_user_id` when the gateway set one (§1); the write routes are
  * registered from session-writes.ts. Never checks scopes: the gateway did.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { callerOf } from '../caller.js';
+import { callerOf, type Caller } from '../caller.js';
 import { HttpError } from '../errors.js';
 import type { SessionRecord, SessionType } from '../store/records.js';
 import type { RuntimeStore, SessionQuery } from '../store/store.js';
@@ -35,7 +34,7 @@ export function registerSessionRoutes(
   deps: SessionWriteDeps,
 ): void {
   app.get<{ Querystring: RawQuery }>('/sessions', async (request) => {
-    const caller = callerOf(request.headers);
+    const caller = callerOf(request);
     const q = scalarQuery(request.query);
     const type = typeQuery(q.type);
     const sortOrder = sortOrderQuery(q.sort_order);
@@ -68,7 +67,7 @@ export function registerSessionRoutes(
     const { id } = request.params;
     const session = findSession(store, id, {
       type,
-      owner: ownerOf(callerOf(request.headers), q.user_id),
+      owner: ownerOf(callerOf(request), q.user_id),
     });
     if (session === null) {
       const label = type === undefined ? '' : `${LABELS[type]} `;
@@ -84,11 +83,11 @@ export function registerSessionRoutes(
   function sessionOfRuns(
     id: string,
     q: Readonly<Record<string, string | undefined>>,
-    headers: IncomingHttpHeaders,
+    caller: Caller,
   ): SessionRecord {
     const type = typeQuery(q.type);
     checkDatabase(dbId, q.db_id);
-    const session = findSession(store, id, { type, owner: ownerOf(callerOf(headers), q.user_id) });
+    const session = findSession(store, id, { type, owner: ownerOf(caller, q.user_id) });
     if (session === null) throw new HttpError(404, `Session with ID ${id} not found`);
     return session;
   }
@@ -98,7 +97,7 @@ export function registerSessionRoutes(
     // Epoch seconds, both ends included, as Agno filters.
     const after = intQuery(q.created_after, 'created_after');
     const before = intQuery(q.created_before, 'created_before');
-    const session = sessionOfRuns(request.params.id, q, request.headers);
+    const session = sessionOfRuns(request.params.id, q, callerOf(request));
     return store
       .listRuns(session.session_id)
       .filter(
@@ -113,7 +112,7 @@ export function registerSessionRoutes(
     '/sessions/:id/runs/:run_id',
     async (request) => {
       const { id, run_id: runId } = request.params;
-      const session = sessionOfRuns(id, scalarQuery(request.query), request.headers);
+      const session = sessionOfRuns(id, scalarQuery(request.query), callerOf(request));
       const run = store.getRun(runId);
       // A run of another session is not found here, even one the caller may read elsewhere.
       if (run === null || run.session_id !== session.session_id) {

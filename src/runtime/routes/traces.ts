@@ -91,7 +91,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
       'workflow_id',
       'status',
     ];
-    const where = confined(callerOf(request.headers), queryExpression(q, keys));
+    const where = confined(callerOf(request), queryExpression(q, keys));
     const { rows, total } = traces.list(where, page, limit);
     return paginated(rows.map(traceSummary), page, limit, total);
   });
@@ -106,7 +106,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     async (request) => {
       const q = scalarQuery(request.query);
       checkDatabase(dbId, q.db_id);
-      const caller = callerOf(request.headers);
+      const caller = callerOf(request);
       const trace = traces.get(request.params.trace_id);
       // Another user's trace, or an ownerless one, looks missing to a confined caller.
       if (
@@ -132,7 +132,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     const { page, limit } = paging(q);
     checkDatabase(dbId, q.db_id);
     const keys = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
-    const where = confined(callerOf(request.headers), queryExpression(q, keys));
+    const where = confined(callerOf(request), queryExpression(q, keys));
     const { rows, total } = traces.sessionStats(where, page, limit);
     return paginated(rows.map(sessionStats), page, limit, total);
   });
@@ -144,7 +144,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     if (!parsed.success) throw new HttpError(422, validationDetails('body', parsed.error.issues));
     const { filter, group_by: groupBy, limit } = parsed.data;
     const page = Math.max(parsed.data.page, 1);
-    const where = confined(callerOf(request.headers), filter ?? null);
+    const where = confined(callerOf(request), filter ?? null);
     if (groupBy === 'session') {
       const { rows, total } = traces.sessionStats(where, page, limit);
       return paginated(rows.map(sessionStats), page, limit, total);

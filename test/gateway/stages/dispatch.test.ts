@@ -8,6 +8,7 @@ import t, { type Test } from 'tap';
 import { Pool } from 'undici';
 import type { BodyRead } from '../../../src/gateway/body.js';
 import { createCatalogue } from '../../../src/gateway/catalogue.js';
+import { catalogueContext, encodeIdentity } from '../../../src/gateway/identity.js';
 import {
   checkDispatch,
   isDispatchRoute,
@@ -34,6 +35,7 @@ async function settingsFor(t: Test, prefix: string[] = ['a2a']): Promise<Dispatc
       dispatcher: pool,
       basePath: '',
       token: null,
+      identity: encodeIdentity(catalogueContext({ rbacEnabled: true, userIsolation: false }), null),
       ttlSeconds: 30,
       timeoutMs: 5000,
       clock: createTestClock(),

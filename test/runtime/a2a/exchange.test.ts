@@ -18,7 +18,13 @@ import {
   rpcMessage,
   rpcResults,
 } from '../fixtures/a2a.js';
-import { contextHeader, deferred, runtimeApp, sessionRecord } from '../fixtures/runtime.js';
+import {
+  anonymousHeader,
+  contextHeader,
+  deferred,
+  runtimeApp,
+  sessionRecord,
+} from '../fixtures/runtime.js';
 
 const SEND = '/a2a/agents/a2/v1/message:send';
 const STREAM = '/a2a/agents/a2/v1/message:stream';
@@ -575,7 +581,14 @@ t.test('a client that leaves mid-stream cancels the run', async (t) => {
   const serverSideClosed = new Promise<void>((resolve) =>
     rt.app.server.once('connection', (socket) => socket.once('close', () => resolve())),
   );
-  const req = request({ host: '127.0.0.1', port, method: 'POST', path: STREAM, agent: false });
+  const req = request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: STREAM,
+    headers: anonymousHeader(),
+    agent: false,
+  });
   req.on('error', () => {}); // destroyed on purpose below
   req.end(JSON.stringify(rpcMessage('/slow 3 60000')));
   const [res] = (await once(req, 'response')) as [IncomingMessage];

@@ -12,6 +12,7 @@ import type { RunRecord } from '../../../src/runtime/store/records.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../src/runtime/store/store.js';
 import { aguiFrames, replayWithClient, typesOf, type Frame } from '../fixtures/agui.js';
 import {
+  anonymousHeader,
   contextHeader,
   deferred,
   runRecord,
@@ -756,7 +757,7 @@ t.test('a client that leaves mid-stream cancels the run, which is still stored',
     port,
     method: 'POST',
     path: '/agui',
-    headers: JSON_TYPE,
+    headers: { ...JSON_TYPE, ...anonymousHeader() },
     agent: false,
   });
   req.on('error', () => {}); // destroyed on purpose below

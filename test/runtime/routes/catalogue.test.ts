@@ -183,11 +183,6 @@ t.test('listings keep only accessible_resource_ids; reads by id are not filtered
       headers: contextHeader({ accessible_resource_ids: [] }),
       ids: [],
     },
-    {
-      name: 'an unreadable header: anonymous, everything',
-      headers: { 'x-auth-context': 'not a context' },
-      ids: ['a1', 'a2', 't1', 't2', 'w1', 'w2'],
-    },
   ];
   for (const row of rows) {
     const ids: string[] = [];

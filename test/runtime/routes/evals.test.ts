@@ -12,7 +12,14 @@ import { buildRuntimeApp } from '../../../src/runtime/server.js';
 import type { EvalRunRecord } from '../../../src/runtime/store/evals.js';
 import { openRuntimeStore } from '../../../src/runtime/store/store.js';
 import { createTestClock, TEST_NOW } from '../../fixtures/tokens.js';
-import { contextHeader, runtimeApp, SETTINGS, TEST_NOW_ISO } from '../fixtures/runtime.js';
+import {
+  contextHeader,
+  runtimeApp,
+  SETTINGS,
+  signAnonymousByDefault,
+  TEST_IDENTITY_SECRET,
+  TEST_NOW_ISO,
+} from '../fixtures/runtime.js';
 
 type App = ReturnType<typeof runtimeApp>['app'];
 
@@ -227,7 +234,9 @@ function probedApp(t: Test) {
     deps: { clock: createTestClock(), newId: () => `id-${++ids}`, sleep: async () => {} },
     startedAt: new Date(0),
     evalProbes: probes,
+    identitySecret: TEST_IDENTITY_SECRET,
   });
+  signAnonymousByDefault(app);
   t.teardown(async () => {
     await app.close();
     store.close();

@@ -10,6 +10,7 @@ import t, { type Test } from 'tap';
 import type { RunRecord } from '../../../src/runtime/store/records.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../src/runtime/store/store.js';
 import {
+  anonymousHeader,
   contextHeader,
   deferred,
   FORM,
@@ -549,7 +550,7 @@ t.test('a client that leaves mid-stream cancels the run', async (t) => {
     port,
     method: 'POST',
     path: '/agents/a2/runs',
-    headers: FORM,
+    headers: { ...FORM, ...anonymousHeader() },
     agent: false,
   });
   req.on('error', () => {}); // destroyed on purpose below
@@ -582,7 +583,7 @@ t.test('a client that reads to the end does not cancel anything', async (t) => {
     port,
     method: 'POST',
     path: '/agents/a2/runs',
-    headers: FORM,
+    headers: { ...FORM, ...anonymousHeader() },
     agent: false,
   });
   req.end(form({ message: '/slow 3 0' }));

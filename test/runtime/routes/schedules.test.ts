@@ -12,7 +12,12 @@ import { buildRuntimeApp } from '../../../src/runtime/server.js';
 import type { RuntimeSettings } from '../../../src/runtime/definitions.js';
 import { openRuntimeStore } from '../../../src/runtime/store/store.js';
 import { createTestClock, TEST_NOW } from '../../fixtures/tokens.js';
-import { runtimeApp, SETTINGS } from '../fixtures/runtime.js';
+import {
+  runtimeApp,
+  SETTINGS,
+  signAnonymousByDefault,
+  TEST_IDENTITY_SECRET,
+} from '../fixtures/runtime.js';
 
 const SUCCESS: ExecutionOutcome = {
   status: 'success',
@@ -38,7 +43,9 @@ function appWithExecutor(t: Test) {
     deps,
     startedAt: new Date(),
     scheduler,
+    identitySecret: TEST_IDENTITY_SECRET,
   });
+  signAnonymousByDefault(app);
   t.teardown(async () => {
     await app.close();
     store.close();
