@@ -4,6 +4,7 @@
  * operator's `allow_hosts` entries (host names, addresses, CIDRs). Pure: no I/O.
  */
 import { BlockList, isIP, isIPv6 } from 'node:net';
+import { parseCidr, type Cidr } from '../../shared/cidr.js';
 
 /** One blocked range: its first address, prefix length, and why it is blocked. */
 type Range = readonly [address: string, prefix: number, why: string];
@@ -141,20 +142,16 @@ export interface AllowList {
 const LABEL = '[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?';
 const HOST_NAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})*$`, 'i');
 
-/** An `allow_hosts` entry, parsed; null when it is none of the three forms. */
-function parseEntry(
-  entry: string,
-): { name: string } | { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
-  const slash = entry.indexOf('/');
-  const text = slash < 0 ? entry : entry.slice(0, slash);
-  const family = familyOf(text.replace(/^\[(.*)\]$/, '$1'));
-  if (family === null) return slash < 0 && HOST_NAME.test(entry) ? { name: entry } : null;
-  const address = text.replace(/^\[(.*)\]$/, '$1');
-  const max = family === 'ipv4' ? 32 : 128;
-  if (slash < 0) return { address, prefix: max, family };
-  const prefixText = entry.slice(slash + 1);
-  const prefix = /^(?:0|[1-9][0-9]{0,2})$/.test(prefixText) ? Number(prefixText) : -1;
-  return prefix >= 0 && prefix <= max ? { address, prefix, family } : null;
+/**
+ * An `allow_hosts` entry, parsed; null when it is none of the three forms. Addresses and ranges
+ * are read as the gateway reads `listen.trusted_proxies`; an IPv6 address may also be bracketed,
+ * as it is written in a URL.
+ */
+function parseEntry(entry: string): { name: string } | Cidr | null {
+  const bracketed = /^\[([^\]]*)\](\/.*)?$/.exec(entry);
+  const range = parseCidr(bracketed === null ? entry : `${bracketed[1]}${bracketed[2] ?? ''}`);
+  if (range !== null) return range;
+  return HOST_NAME.test(entry) ? { name: entry } : null;
 }
 
 /** The rule an `allow_hosts` entry breaks, for configuration errors. */
