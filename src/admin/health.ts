@@ -55,7 +55,7 @@ export interface ReadinessOptions {
 export const PROBE_TIMEOUT_MS = 2_000;
 /** Default time a probe's answer is reused. */
 export const PROBE_CACHE_MS = 1_000;
-/** The path probed under `upstream.url`: SPEC.md §4.4's health route. */
+/** The path probed under `upstream.url`: the runtime's health route. */
 export const PROBE_PATH = '/health';
 
 /**

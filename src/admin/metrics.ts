@@ -1,7 +1,7 @@
 /**
- * Every Prometheus metric the gateway exports (CONTRACT.md §8), in one file, in an own Registry
+ * Every Prometheus metric the gateway exports, in one file, in an own Registry
  * per gateway instance (never prom-client's global one). Labels are fixed and bounded: `route`
- * is a matched pattern or a fixed word, never a raw path (STYLE.md §8.10). Never creates a
+ * is a matched pattern or a fixed word, never a raw path. Never creates a
  * metric after construction.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -18,7 +18,7 @@ export type RequestDecision =
   | 'abort';
 
 /**
- * The `principal` label: the kind of caller (CONTRACT.md §6 `principal_type`), except that the
+ * The `principal` label: the kind of caller (`principal_type` of `x-auth-context`), except that the
  * internal service token is `__scheduler__` (its only user), and `none` when the request never
  * got as far as a principal. Bounded: never a user id.
  */

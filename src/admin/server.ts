@@ -1,5 +1,5 @@
 /**
- * The admin listener (CONTRACT.md §8), separate from the gateway's: `GET /metrics` (Prometheus
+ * The admin listener, separate from the gateway's: `GET /metrics` (Prometheus
  * text), `GET /healthz` (the process is up), `GET /readyz` (ready to serve). Nothing else: any
  * other path is 404, any other method 405. Never authenticates: bind it to loopback or a private
  * network (`admin.host`).

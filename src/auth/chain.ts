@@ -1,7 +1,7 @@
 /**
- * The authentication chain (CONTRACT.md §3.1 after routing): token extraction, then the
+ * The authentication chain (after routing): token extraction, then the
  * service-account, internal-token, JWT and security-key authenticators, each answering "not
- * mine", a principal, or a failure that stops the chain (STYLE.md §8.3). Never writes a response,
+ * mine", a principal, or a failure that stops the chain. Never writes a response,
  * chooses a status, or logs or returns a token, key or claim.
  */
 import { hasJwtSource } from '../shared/jwt-source.js';
@@ -104,7 +104,7 @@ export interface AuthChainDeps {
   resolvePath(path: string): string;
   /** Verifies `svc_pat_` tokens; none configured → every such token is invalid. */
   readonly serviceAccounts?: ServiceAccountVerifier | null | undefined;
-  /** Public keys added to the `kid`-chosen keys: the development key (§3.5). */
+  /** Public keys added to the `kid`-chosen keys: the development key. */
   readonly extraKeys?: readonly { readonly key: KeyObject; readonly kid: string }[] | undefined;
   /** Bound of the verified-JWT cache (default {@link DEFAULT_TOKEN_CACHE_MAX}). */
   readonly tokenCacheMax?: number | undefined;
@@ -151,7 +151,7 @@ export async function createAuthChain(
   const internal = createInternalTokenAuthenticator(settings.internal_service_token);
   const extraKeys = deps.extraKeys ?? [];
   const jwtSource = hasJwtSource(settings) || extraKeys.length > 0;
-  // Ignored beside a JWT source (SPEC.md §5.3; `check` warns SGWRN001): such a key is then just
+  // Ignored beside a JWT source (`check` warns SGWRN001): such a key is then just
   // one more token that fails JWT verification.
   const securityKey = jwtSource ? null : createSecurityKeyAuthenticator(settings.security_key);
   const serviceAccounts = deps.serviceAccounts ?? null;

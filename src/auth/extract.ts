@@ -1,6 +1,6 @@
 /**
- * Reads the bearer token from the configured header and/or cookie (SPEC.md §5.2, CONTRACT.md
- * §3.2, §9.2). Never checks a token, and never logs or returns anything but the token itself.
+ * Reads the bearer token from the configured header and/or cookie.
+ * Never checks a token, and never logs or returns anything but the token itself.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { TokenSource } from './settings.js';
@@ -32,7 +32,7 @@ const EXPECTED: Readonly<Record<TokenSource, ExpectedSource>> = {
 
 /**
  * The token in a header value: `Bearer <token>` or the bare token, trimmed. `Bearer` with
- * nothing after it, and an empty value, hold no token (CONTRACT.md §9.2): undefined.
+ * nothing after it, and an empty value, hold no token: undefined.
  */
 export function tokenFromHeaderValue(
   value: string | readonly string[] | undefined,
@@ -74,7 +74,7 @@ export function cookieValue(
  * Builds the token extractor for `token_source`. Everything that depends on the settings is
  * fixed here; the returned function is the per-request hot path. With `BOTH`, the first source
  * present is the one used (header first), so an invalid header token is never rescued by a
- * cookie (CONTRACT.md §5); an empty header, or `Bearer` alone, counts as absent.
+ * cookie; an empty header, or `Bearer` alone, counts as absent.
  */
 export function createTokenExtractor(
   settings: ExtractSettings,

@@ -1,5 +1,5 @@
 /**
- * The internal service token: the bundled scheduler's credential (CONTRACT.md §3.6). Compares in
+ * The internal service token: the bundled scheduler's credential. Compares in
  * constant time and yields the fixed `__scheduler__` principal; never grants more scopes.
  */
 import { createPrincipal, type Principal } from './principal.js';
@@ -8,7 +8,7 @@ import { createSecretMatcher } from './secret-compare.js';
 /** The user id of the internal principal; a reserved subject no JWT may carry. */
 export const INTERNAL_USER_ID = '__scheduler__';
 
-/** Exactly the scopes of CONTRACT.md §3.6, in that order. */
+/** Exactly the scheduler's scopes, in that order. */
 export const INTERNAL_SCOPES: readonly string[] = Object.freeze([
   'agents:read',
   'agents:run',

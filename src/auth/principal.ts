@@ -3,7 +3,7 @@
  * or writes a response. Scopes stay raw strings: the gateway compiles them into grants.
  */
 
-/** The kinds of caller (CONTRACT.md §6 `principal_type`). */
+/** The kinds of caller (`principal_type` of `x-auth-context`). */
 export type PrincipalType = 'jwt' | 'service_account' | 'internal' | 'security_key' | 'anonymous';
 
 /** A verified caller. Immutable; cached principals are shared between requests. */
@@ -45,5 +45,5 @@ export function createPrincipal(fields: Partial<Principal> & Pick<Principal, 'ty
   });
 }
 
-/** The anonymous caller: no identity, no scopes (CONTRACT.md §9.1, §9.25). */
+/** The anonymous caller: no identity, no scopes. */
 export const ANONYMOUS: Principal = createPrincipal({ type: 'anonymous' });

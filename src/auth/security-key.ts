@@ -1,11 +1,11 @@
 /**
- * The static security key (SPEC.md §5.1.4, CONTRACT.md §3.7): an unscoped trusted root. Compares
+ * The static security key: an unscoped trusted root. Compares
  * in constant time; the chain consults it only when no JWT source is configured.
  */
 import { createPrincipal, type Principal } from './principal.js';
 import { createSecretMatcher } from './secret-compare.js';
 
-/** The principal a matching security key authenticates as: no user id, no scopes (§9.12). */
+/** The principal a matching security key authenticates as: no user id, no scopes. */
 export const SECURITY_KEY_PRINCIPAL: Principal = createPrincipal({ type: 'security_key' });
 
 /**

@@ -3,14 +3,14 @@
  * gateway.yaml keys, so the gateway passes `config.auth` as is. Never imports the config layer.
  */
 
-/** Where a token is read from (SPEC.md §5.2). */
+/** Where a token is read from. */
 export type TokenSource = 'HEADER' | 'COOKIE' | 'BOTH';
 
 /** One value or a list of them, as `audience`, `issuer` and `algorithm` accept. */
 export type OneOrMany<T> = T | readonly T[];
 
 /**
- * The parts of the validated `auth:` section (CONTRACT.md §2) that authentication uses. Every
+ * The parts of the validated `auth:` section that authentication uses. Every
  * key has its config default applied before it gets here.
  */
 export interface AuthSettings {

@@ -1,6 +1,6 @@
 /**
  * `scopegate accounts create|list|revoke`: manage service accounts directly in the store a config
- * names, so the first token can be minted without any other credential (CONTRACT.md §9.1).
+ * names, so the first token can be minted without any other credential.
  * Argv and printing only; the rules are the API's (gateway/service-accounts-api.ts).
  */
 import { userInfo } from 'node:os';

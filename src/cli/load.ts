@@ -56,7 +56,7 @@ export function loadAndAssemble(
  */
 export function runtimeSettingsOf(config: GatewayConfig): Readonly<Record<string, unknown>> {
   const { runtime, auth } = config;
-  // What GET /info reports (RUNTIME_API.md §2): how callers authenticate at the gateway.
+  // What GET /info reports: how callers authenticate at the gateway.
   const authMode = hasJwtSource(auth)
     ? 'jwt'
     : (auth.security_key ?? '') !== ''

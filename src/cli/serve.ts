@@ -176,7 +176,7 @@ export const serve: Command = async (args, io) => {
   runtime?.refuseFetchesTo(port);
   runtime?.refuseFetchesTo(admin.address().port);
   const base = `http://${displayHost(config.listen.host)}:${port}`;
-  // Scheduled runs go through this gateway, authenticated as `__scheduler__` (CONTRACT.md §3.6).
+  // Scheduled runs go through this gateway, authenticated as `__scheduler__`.
   const internalToken = config.auth.internal_service_token;
   if (runtime !== null && internalToken !== null) {
     runtime.scheduler.attach(

@@ -1,6 +1,6 @@
 /**
  * `scopegate token [--config F] --sub S --scopes a,b [--ttl 1h] [--aud X] [--claim k=v]...`:
- * mint a development JWT with the development signing key (CONTRACT.md §3.5). Prints only the
+ * mint a development JWT with the development signing key. Prints only the
  * token, so `TOKEN=$(scopegate token …)` works. Refuses when no development key is configured.
  */
 import { parseArgs } from 'node:util';

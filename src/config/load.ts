@@ -31,7 +31,7 @@ export interface LoadedConfig {
   readonly file: string;
   /** Absolute path of the file. */
   readonly path: string;
-  /** Absolute folder: the base of relative paths in the config (CONTRACT §9.13). */
+  /** Absolute folder: the base of relative paths in the config. */
   readonly dir: string;
   /** Validated, defaults applied, deep-frozen. */
   readonly config: GatewayConfig;
@@ -45,7 +45,7 @@ export interface LoadedConfig {
 
 /** Options of {@link loadConfig} and {@link parseConfig}. */
 export interface LoadOptions {
-  /** Environment for `${NAME}` and the SPEC §5.3 defaults; `process.env` when omitted. */
+  /** Environment for `${NAME}` and the `JWT_*` environment defaults; `process.env` when omitted. */
   readonly env?: Env;
 }
 

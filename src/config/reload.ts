@@ -1,5 +1,5 @@
 /**
- * Config reload (CONTRACT.md §2, STYLE.md §5): a state slot that swaps one reference and closes
+ * Config reload: a state slot that swaps one reference and closes
  * what a replaced state holds only after its last in-flight request, and a reloader that builds
  * the next state on a signal or a watched file change, off the request path. Never builds a state
  * itself (the caller's `build` does), never serves a request, never half-applies a config.

@@ -385,7 +385,9 @@ const authShape = {
     .meta({
       description: 'Overrides "METHOD /pattern": [scopes]; present (even empty) turns RBAC on.',
     }),
-  excluded_route_paths: nullableList('Routes that skip authentication; null means the SPEC list.'),
+  excluded_route_paths: nullableList(
+    'Routes that skip authentication; null means the built-in list.',
+  ),
   admin_scope: matching(
     /^\S+$/,
     'must be a non-empty string without whitespace',
@@ -410,7 +412,7 @@ const topShape = {
   policies: nullableList('Policy files in merge order; null means the three shipped files.'),
   a2a: section(a2aShape, 'A2A endpoints.'),
   cors: section(corsShape, 'CORS.'),
-  auth: section(authShape, 'Authentication and authorization (SPEC §5.3).'),
+  auth: section(authShape, 'Authentication and authorization.'),
   runtime: z
     .preprocess(
       nullAsAbsent,
@@ -465,7 +467,7 @@ export function algorithmsOf(config: GatewayConfig): readonly JwtAlgorithm[] {
 
 /**
  * Whether RBAC scope checking is on: `authorization` when set, otherwise whether
- * `scope_mappings` is present (SPEC §5.3: present, even empty, turns it on).
+ * `scope_mappings` is present (present, even empty, turns it on).
  */
 export function authorizationEnabled(config: GatewayConfig): boolean {
   return config.auth.authorization ?? config.auth.scope_mappings !== undefined;

@@ -36,7 +36,7 @@ export function deepFreeze<T>(value: T): T {
 
 /**
  * Validates a parsed, interpolated config tree (`null` reads as an empty file). Collects every
- * schema problem, applies the environment defaults of SPEC §5.3 (`JWT_VERIFICATION_KEY`,
+ * schema problem, applies the environment defaults (`JWT_VERIFICATION_KEY`,
  * `JWT_JWKS_FILE`), appends the deprecated `secret_key` to `verification_keys`, runs the
  * cross-field checks, and returns the deep-frozen config with its warnings, or every error.
  */
@@ -68,7 +68,7 @@ function withEnvDefaults(auth: MutableAuth, env: Env): MutableAuth {
   const envKey = nonEmpty(env['JWT_VERIFICATION_KEY']);
   const keys =
     auth.verification_keys.length === 0 && envKey !== undefined ? [envKey] : auth.verification_keys;
-  // secret_key is the deprecated spelling of one more verification key (SPEC §5.3).
+  // secret_key is the deprecated spelling of one more verification key.
   const withSecret =
     auth.secret_key === null || keys.includes(auth.secret_key) ? keys : [...keys, auth.secret_key];
   return {

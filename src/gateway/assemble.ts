@@ -103,7 +103,7 @@ function compileSettings(settings: PolicySettings): {
     settings.excludedRoutePaths === null
       ? DEFAULT_EXCLUDED_ROUTE_PATHS.map((path) => ({
           path,
-          origin: { file: 'SPEC.md §4.4 (built-in)', key: '' },
+          origin: { file: 'built-in excluded routes', key: '' },
         }))
       : settings.excludedRoutePaths.map((path, i) => ({
           path,

@@ -1,6 +1,6 @@
 /**
  * The upstream's catalogue of agents, teams and workflows, read over HTTP (`GET /agents`,
- * `/teams`, `/workflows`, CONTRACT.md §9.8) to resolve a dynamic-dispatch target's family.
+ * `/teams`, `/workflows`) to resolve a dynamic-dispatch target's family.
  * Cached for `a2a.catalogue_ttl_seconds`; a miss refreshes it at most once, and concurrent
  * refreshes are one. Depends only on HTTP, never on the bundled runtime's internals; reads as the
  * internal identity the gateway signs for them (`catalogueContext`).
@@ -16,7 +16,7 @@ export type CatalogueAnswer = ResourceFamily | 'unknown' | 'unavailable';
 /** The catalogue of one gateway state. */
 export interface Catalogue {
   /**
-   * The family of `id`: first of agents, teams, workflows (§9.8). `unknown` when the upstream
+   * The family of `id`: first of agents, teams, workflows. `unknown` when the upstream
    * does not list it even after a refresh; `unavailable` when the catalogue could not be read.
    */
   familyOf(id: string): Promise<CatalogueAnswer>;

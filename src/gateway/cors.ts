@@ -1,5 +1,5 @@
 /**
- * CORS (CONTRACT.md §5, §9.18, §9.24): the allowed origins compiled once at assemble time, and
+ * CORS: the allowed origins compiled once at assemble time, and
  * the headers a response to an allowed origin carries. The gateway is the one CORS authority:
  * upstream `Access-Control-*` response headers never pass. Pure; never writes a response.
  */
@@ -49,7 +49,7 @@ export function createCorsPolicy(
 
 /**
  * Whether `origin` (as the client sent it) is allowed: compared exactly with the configured
- * origins after lower-casing scheme and host (§9.18). An origin is `scheme://host[:port]`, and a
+ * origins after lower-casing scheme and host. An origin is `scheme://host[:port]`, and a
  * port is digits, so lower-casing the whole value is the same thing. `null` matches only when
  * listed literally (it is then in the set like any other origin).
  */
@@ -71,7 +71,7 @@ export function responseHeadersOf(
   }
   return {
     'x-request-id': requestId,
-    // Echoed as sent (§9.24): a browser compares it byte for byte with its own origin.
+    // Echoed as sent: a browser compares it byte for byte with its own origin.
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
     'access-control-expose-headers': EXPOSE_HEADERS,

@@ -1,5 +1,5 @@
 /**
- * Builds the identity the upstream receives (CONTRACT.md §6) from the verified principal and the
+ * Builds the identity the upstream receives from the verified principal and the
  * decision. Pure; never trusts anything the client sent about who it is.
  */
 import { ANONYMOUS, type Principal } from '../auth/principal.js';
@@ -60,7 +60,7 @@ export function buildIdentityContext(
   };
 }
 
-/** The context for an excluded route: nobody was authenticated (CONTRACT.md §5). */
+/** The context for an excluded route: nobody was authenticated. */
 export function anonymousContext(settings: IdentitySettings): IdentityContext {
   return {
     authenticated: false,

@@ -136,7 +136,7 @@ export function evaluateRequest(
   const normalized = normalizePath(target);
   if (!normalized.ok) return refused(normalized, null, null, null);
   // `/service-accounts` is never exempt: minting and revoking tokens always needs a caller
-  // with the right scopes, whatever excluded_route_paths says (CONTRACT.md §9.16).
+  // with the right scopes, whatever excluded_route_paths says.
   if (
     normalized.value.segments[0] !== SERVICE_ACCOUNTS_SEGMENT &&
     isExemptRoute(state.policy, normalized.value.segments)
@@ -163,7 +163,7 @@ function authorized(
   auth: Verdict<Principal>,
 ): Evaluation {
   if (!auth.ok) return refused(auth, normalized, null, null);
-  // Anonymous callers never reach the service-account API, even with allow_anonymous (§9.25).
+  // Anonymous callers never reach the service-account API, even with allow_anonymous.
   if (auth.value.type === 'anonymous' && normalized.segments[0] === SERVICE_ACCOUNTS_SEGMENT) {
     return refused(reject('SG_ERR_SA_ANONYMOUS'), normalized, auth.value, null);
   }

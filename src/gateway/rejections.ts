@@ -11,7 +11,7 @@ export interface RejectionParams {
   readonly route?: string;
   /** Where a credential was expected (401 missing credential): names as configured. */
   readonly expected?: { readonly header?: string; readonly cookie?: string };
-  /** What failed validation (422): sent as the body's `detail` list, SPEC.md §2. */
+  /** What failed validation (422): sent as the body's `detail` list. */
   readonly validation?: readonly ValidationIssue[];
   /** One phrase per offending item, each naming its field (400 malformed / unknown scope). */
   readonly problems?: readonly string[];
@@ -29,7 +29,7 @@ export interface RejectionParams {
   readonly limit?: number;
 }
 
-/** One entry of an HTTPValidationError's `detail` (SPEC.md §2 ValidationError). */
+/** One entry of an HTTPValidationError's `detail` (a ValidationError). */
 export interface ValidationIssue {
   /** Machine-readable kind (`missing`, `string_type`, `int_type`, `extra_forbidden`, …). */
   readonly type: string;

@@ -1,5 +1,5 @@
 /**
- * The one API the gateway serves itself (CONTRACT.md §7, §9.17, §9.19): mint, list and revoke
+ * The one API the gateway serves itself: mint, list and revoke
  * service accounts, after the normal pipeline authenticated and authorized the caller. Answers
  * with replies and refusals that respond.ts writes; never forwards, never writes to the socket,
  * and reads a request body only for `POST /service-accounts`.
@@ -28,7 +28,7 @@ import type { Reply } from './respond.js';
 /** The first path segment of every service-account route. */
 export const SERVICE_ACCOUNTS_SEGMENT = 'service-accounts';
 
-/** The scopes an account gets when the request names none (CONTRACT.md §7). */
+/** The scopes an account gets when the request names none. */
 export const DEFAULT_SERVICE_ACCOUNT_SCOPES: readonly string[] = Object.freeze([
   'agents:run',
   'teams:run',
@@ -110,7 +110,7 @@ export interface Granter {
   readonly createdBy: string;
 }
 
-/** A scope as the API renders it (CONTRACT.md §9.17). */
+/** A scope as the API renders it. */
 export interface RenderedScope {
   readonly raw: string;
   readonly namespace: string;
@@ -327,7 +327,7 @@ export type MintBodyParse =
   | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 
 /**
- * Checks the shape of a mint body (CONTRACT.md §9.19 step 1), collecting every issue: a JSON
+ * Checks the shape of a mint body (the first check), collecting every issue: a JSON
  * object with a `name` matching the slug pattern, optional `scopes` items `{scope, effect?:
  * "allow"}`, an integer `expires_in_days` in 1..3650 or `never_expires: true` (not both), and a
  * boolean `allow_privileged_scopes`. Unknown keys are refused: a typo must not change the grant.
@@ -393,7 +393,7 @@ function invalid(validation: readonly ValidationIssue[]): Refusal {
 // ---- the rules (400, 403, 409) and the insert ----------------------------------------------
 
 /**
- * Mints an account (CONTRACT.md §7) in the order of §9.19 after the shape: malformed and unknown
+ * Mints an account, checking after the shape: malformed and unknown
  * scopes (400), privileged scopes without `allow_privileged_scopes` (400), scopes the granter
  * does not hold (403), a name an active account has (409). Shared by the API and the CLI.
  *
@@ -634,7 +634,7 @@ function queryInteger(
 function listAccounts(api: ServiceAccountsApi, query: string): Verdict<Reply> {
   const params = new URLSearchParams(query);
   const issues: ValidationIssue[] = [];
-  // Page 0 is read as 1, as the runtime's listings do (RUNTIME_API.md pagination).
+  // Page 0 is read as 1, as the runtime's listings do.
   const page = Math.max(1, queryInteger(params, 'page', 1, 0, MAX_PAGE, issues));
   const limit = queryInteger(params, 'limit', DEFAULT_PAGE_LIMIT, 1, MAX_PAGE_LIMIT, issues);
   if (issues.length > 0) return invalid(issues);

@@ -1,7 +1,7 @@
 /**
  * Compiles policy layers into one frozen {@link CompiledPolicy}: merge order, native namespaces
- * (SPEC.md §5.7.4), the family floor (CONTRACT.md §9.6), excluded routes, and the report of
- * duplicates and shadowed patterns. Pure: takes parsed data, does no I/O.
+ * (agents, teams, workflows keep their own scope), the family floor, excluded routes, and the
+ * report of duplicates and shadowed patterns. Pure: takes parsed data, does no I/O.
  */
 import type { Problem } from '../shared/problem.js';
 import {
@@ -89,11 +89,11 @@ export interface CompileInput {
   readonly adminScope: string;
   readonly a2aPrefix: string;
   readonly unmappedRoutes: 'allow' | 'deny';
-  /** Excluded paths with their origins; SPEC.md §4.4 when the config leaves it null. */
+  /** Excluded paths with their origins; the built-in list when the config leaves it null. */
   readonly excluded: readonly { readonly path: string; readonly origin: Origin }[];
 }
 
-/** SPEC.md §4.4: routes exempt from authentication when `excluded_route_paths` is null. */
+/** The built-in routes exempt from authentication when `excluded_route_paths` is null. */
 export const DEFAULT_EXCLUDED_ROUTE_PATHS: readonly string[] = Object.freeze([
   '/',
   '/health',
@@ -256,7 +256,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
           problemAt(
             candidate.origin,
             `${candidate.pattern.text} lies in the native "${ns.family}" namespace: ` +
-              `${added.map((a) => a.raw).join(', ')} is required too (SPEC.md §5.7.4)`,
+              `${added.map((a) => a.raw).join(', ')} is required too (a mapping adds scopes to a family route, never removes its own)`,
             'SGWRN004',
           ),
         );
@@ -318,7 +318,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
 }
 
 /**
- * The native family scopes of every family-namespace pattern (SPEC.md §5.7.4), decided layer by
+ * The native family scopes of every family-namespace pattern, decided layer by
  * layer: a pattern first defined in layer L takes the native scopes of the most specific pattern
  * of the layers before L that covers it, else the family scopes of its own first definition. So
  * a later pattern, however specific, never lowers what the route it carves out of required.

@@ -73,7 +73,7 @@ export function lookupRoute(
   return trie?.lookup(segments) ?? null;
 }
 
-/** Whether the path is an excluded route (SPEC.md §4.4), matched on the normalized path whatever the method. */
+/** Whether the path is an excluded route, matched on the normalized path whatever the method. */
 export function isExcluded(policy: CompiledPolicy, segments: readonly string[]): boolean {
   return policy.excluded.lookup(segments) !== undefined;
 }
@@ -94,7 +94,7 @@ export function decide(
   const route = lookupRoute(policy, method, segments);
   const resource = resourceOf(segments, policy.a2aPrefix);
   let required = route === null ? NONE : route.required;
-  // The family floor (CONTRACT.md §9.6, §9.23): a family path that no pattern of its own
+  // The family floor: a family path that no pattern of its own
   // namespace covers still needs the family's read or run scope for that id.
   if (resource !== null && (route === null || route.family !== resource.family)) {
     const floor = policy.floor[resource.family];

@@ -1,13 +1,13 @@
 /**
- * Which scopes may be granted to a service account (CONTRACT.md §7, §9.15): malformed, unknown,
- * or known — and then privileged or not. "Known" is the SPEC.md §4.2 resource list with the
- * §5.5 actions, plus every `resource:action` the merged policy requires. Pure: no I/O.
+ * Which scopes may be granted to a service account: malformed, unknown,
+ * or known — and then privileged or not. "Known" is the runtime's resource namespaces with their
+ * actions, plus every `resource:action` the merged policy requires. Pure: no I/O.
  */
 import type { CompiledPolicy } from './compile.js';
 import { isResourceFamily, parseScope, RESOURCE_FAMILIES, type ParsedScope } from './scopes.js';
 
-/** The resource namespaces of SPEC.md §4.2 (`system` is read as its alias `config`). */
-export const SPEC_NAMESPACES: readonly string[] = Object.freeze([
+/** The resource namespaces of the runtime's routes (`system` is read as its alias `config`). */
+export const BUILT_IN_NAMESPACES: readonly string[] = Object.freeze([
   'config',
   'registry',
   'components',
@@ -26,13 +26,13 @@ export const SPEC_NAMESPACES: readonly string[] = Object.freeze([
   'approvals',
 ]);
 
-/** The actions of every namespace (SPEC.md §5.5 rule 2); the families also have `run`. */
+/** The actions of every namespace; the families also have `run`. */
 const BASE_ACTIONS = ['read', 'write', 'delete'] as const;
 
 /** Actions that never change data: every other action is privileged. */
 const UNPRIVILEGED_ACTIONS: ReadonlySet<string> = new Set(['read', 'run']);
 
-/** The namespace whose scopes let a holder mint or revoke tokens (SPEC.md §5.5 rule 4). */
+/** The namespace whose scopes let a holder mint or revoke tokens. */
 export const SERVICE_ACCOUNTS_NAMESPACE = 'service_accounts';
 
 /** What a requested scope is. */
@@ -54,10 +54,10 @@ export interface ScopeCatalogue {
 
 /**
  * Builds the catalogue of known scopes for `policy`. A scope is known when it is the admin
- * scope, or its `resource:action` is one of SPEC.md's (namespaces of §4.2 × read, write,
+ * scope, or its `resource:action` is built in (the resource namespaces × read, write,
  * delete, plus run for agents, teams and workflows) or is required by some mapping of the merged
- * policy (an operator's own routes and scopes, SPEC.md §5.7). The per-resource form is known only
- * for agents, teams and workflows (§5.5 rule 1): elsewhere it would grant nothing.
+ * policy (an operator's own routes and scopes). The per-resource form is known only
+ * for agents, teams and workflows: elsewhere it would grant nothing.
  */
 export function createScopeCatalogue(policy: CompiledPolicy): ScopeCatalogue {
   const actions = new Map<string, Set<string>>();
@@ -66,7 +66,7 @@ export function createScopeCatalogue(policy: CompiledPolicy): ScopeCatalogue {
     if (set === undefined) actions.set(resource, (set = new Set()));
     set.add(action);
   };
-  for (const namespace of SPEC_NAMESPACES)
+  for (const namespace of BUILT_IN_NAMESPACES)
     for (const action of BASE_ACTIONS) add(namespace, action);
   for (const family of RESOURCE_FAMILIES) add(family, 'run');
   for (const entry of policy.entries) {

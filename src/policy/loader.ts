@@ -14,7 +14,7 @@ export interface PolicyFileRef {
   readonly path: string;
 }
 
-/** The files used when the config has no `policies:` key (CONTRACT.md §9.14). */
+/** The files used when the config has no `policies:` key. */
 export const SHIPPED_POLICY_FILES = [
   'policies/defaults.yaml',
   'policies/a2a.yaml',

@@ -1,5 +1,5 @@
 /**
- * Scope strings (SPEC.md §5.5, CONTRACT.md §4 and §9.15): parsing, a caller's grants compiled once
+ * Scope strings: parsing, a caller's grants compiled once
  * per principal, and the one rule deciding whether a grant satisfies a requirement. Pure: no I/O.
  */
 
@@ -7,7 +7,7 @@
 export const RESOURCE_FAMILIES = ['agents', 'teams', 'workflows'] as const;
 export type ResourceFamily = (typeof RESOURCE_FAMILIES)[number];
 
-/** The default admin scope (SPEC.md §5.3 `admin_scope`). */
+/** The default admin scope (`auth.admin_scope`). */
 export const DEFAULT_ADMIN_SCOPE = 'agent_os:admin';
 
 /** Whether `name` is one of the families with per-resource scopes. */

@@ -1,5 +1,5 @@
 /**
- * Approvals as runs make them (RUNTIME_API §14): a run that pauses on tools declared
+ * Approvals as runs make them: a run that pauses on tools declared
  * `approval_type: required` opens one pending approval (the id its held calls carry); every
  * finished call of an `audit` tool is recorded already resolved; a continue that answers a
  * pending approval's calls resolves it; each approval mirrors its run's status. Writes approvals

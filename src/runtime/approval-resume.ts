@@ -1,5 +1,5 @@
 /**
- * Resuming a paused run once its approval is resolved (RUNTIME_API §14; the resume is ours):
+ * Resuming a paused run once its approval is resolved (the resume is ours):
  * a rejection rejects every held call; an approval confirms the calls that wait for
  * confirmation and fills user input from `resolution_data` (field name → value). When some held
  * call cannot be answered that way (a client-executed tool, missing input) the run stays paused

@@ -89,7 +89,7 @@ export function callerOf(request: Pick<FastifyRequest, 'caller'>): Caller {
 
 const RESERVED = /^(sa:|__oauth__:)|^__scheduler__$/;
 
-/** Whether a client-supplied user id claims a reserved principal (RUNTIME_API §1). */
+/** Whether a client-supplied user id claims a reserved principal. */
 export function isReservedUserId(userId: string): boolean {
   return RESERVED.test(userId);
 }
@@ -105,7 +105,7 @@ export function runUserOf(caller: Caller, clientUserId: string | null): string |
 }
 
 /**
- * Whether the caller may settle an approval itself (RUNTIME_API §4.4's gate): always without
+ * Whether the caller may settle an approval itself (the approval gate): always without
  * RBAC, else with `approvals:write` or as admin.
  */
 export function mayApprove(caller: Caller): boolean {

@@ -22,7 +22,7 @@ const toolSchema = z
     parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
     /** Executed by the client (AG-UI/continue), not the runtime: the run pauses on a call. */
     external_execution: z.boolean().default(false),
-    /** The run pauses on a call until the client confirms (runs it) or rejects it (§17). */
+    /** The run pauses on a call until the client confirms (runs it) or rejects it. */
     requires_confirmation: z.boolean().optional(),
     /** The run pauses on a call until the client fills `user_input_schema` (merged into the args). */
     requires_user_input: z.boolean().optional(),
@@ -38,7 +38,7 @@ const toolSchema = z
       .optional(),
     /**
      * `required`: a call pauses the run (for confirmation unless another pause kind is set) and
-     * creates a pending approval (§14); `audit`: the call runs as it otherwise would and an
+     * creates a pending approval; `audit`: the call runs as it otherwise would and an
      * approval is recorded already resolved.
      */
     approval_type: z.enum(['required', 'audit']).optional(),
@@ -164,7 +164,7 @@ export const workflowSchema = z.strictObject({
   steps: z.array(stepSchema).min(1),
 });
 
-/** Which entity `POST /agui` runs (RUNTIME_API §15): an agent, else a team. */
+/** Which entity `POST /agui` runs: an agent, else a team. */
 const aguiSchema = z.union([z.strictObject({ agent: id }), z.strictObject({ team: id })]);
 
 /** A remote content source (`POST /knowledge/remote-content`): a path is fetched below `base_url`. */
@@ -179,7 +179,7 @@ const knowledgeSourceSchema = z.strictObject({
 
 const FETCH_BYTES_MESSAGE = 'must be an integer from 1 to 1073741824';
 
-/** `runtime.knowledge`: the knowledge base (RUNTIME_API §8) and the bounds of remote fetches. */
+/** `runtime.knowledge`: the knowledge base and the bounds of remote fetches. */
 const knowledgeSettingsSchema = z.strictObject({
   /** The one knowledge instance's name (its id is derived from it). */
   name: z.string().min(1).default('knowledge'),
@@ -243,7 +243,7 @@ export const runtimeSettingsSchema = z.strictObject({
   /** Model providers agents may name by id (besides the built-in `offline-echo`). */
   models: z.array(modelSettingsSchema).default([]),
   /**
-   * Path prefix of the A2A routes (RUNTIME_API §16), the same rule as the gateway's `a2a.prefix`;
+   * Path prefix of the A2A routes, the same rule as the gateway's `a2a.prefix`;
    * `scopegate serve` and `scopegate runtime` pass that one unless this is set.
    */
   a2a_prefix: z

@@ -1,6 +1,6 @@
 /**
- * The runtime's error bodies: `{"detail": "..."}`, and FastAPI-style 422 validation details
- * (RUNTIME_API.md §0). Builds bodies only; routes send them.
+ * The runtime's error bodies: `{"detail": "..."}`, and FastAPI-style 422 validation details.
+ * Builds bodies only; routes send them.
  */
 
 /** One FastAPI validation error entry. */

@@ -1,5 +1,5 @@
 /**
- * Run routes take forms (RUNTIME_API.md §0): `application/x-www-form-urlencoded` (the Python
+ * Run routes take forms: `application/x-www-form-urlencoded` (the Python
  * SDK) and `multipart/form-data` (the browser UI, needed for files). Reads a parsed body into
  * plain fields and files, and the form booleans and JSON fields; never decides what a run does.
  */

@@ -1,5 +1,5 @@
 /**
- * Offline memory optimization (RUNTIME_API.md §17): one user's memories de-duplicated and joined
+ * Offline memory optimization: one user's memories de-duplicated and joined
  * into a single summary memory, with the whitespace-token counts before and after. Pure: no
  * store, no clock, no ids.
  */

@@ -193,7 +193,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     cancel: { cancelled: boolean },
     entity: Entity,
   ): ActiveRun {
-    // Every run, started or continued, records its trace (RUNTIME_API §11).
+    // Every run, started or continued, records its trace.
     const traced = recordTrace(source, entity, record, store.traces, deps.clock);
     return {
       runId: record.run_id,

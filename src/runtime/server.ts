@@ -89,7 +89,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     }
     return reply.code(500).send({ detail: 'Internal runtime error' });
   });
-  // A known path asked with another method is 405, as FastAPI answers (RUNTIME_API.md §0).
+  // A known path asked with another method is 405, as FastAPI answers.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] as string;
     const known = METHODS.some((method) => app.findRoute({ method, url: path }) !== null);

@@ -1,6 +1,6 @@
 /**
- * Server-sent events for run streams: `event: <Name>\ndata: <compact JSON>\n\n` (RUNTIME_API.md
- * §4.1). Writes frames only; never decides what a run emits.
+ * Server-sent events for run streams: `event: <Name>\ndata: <compact JSON>\n\n`.
+ * Writes frames only; never decides what a run emits.
  */
 import type { ServerResponse } from 'node:http';
 

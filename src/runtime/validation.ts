@@ -1,5 +1,5 @@
 /**
- * Request validation in FastAPI's words (RUNTIME_API.md §0): a zod schema's issues become
+ * Request validation in FastAPI's words: a zod schema's issues become
  * pydantic-style 422 entries `{type, loc, msg, input, ctx?}`, `loc` starting with where the
  * value came from. Builds errors only; routes decide what to validate.
  */

@@ -1,9 +1,9 @@
 /**
- * The one rule for an A2A prefix (CONTRACT.md §9.14), shared by the gateway's `a2a.prefix` and
+ * The one rule for an A2A prefix, shared by the gateway's `a2a.prefix` and
  * the runtime's `a2a_prefix`, so both accept exactly the same paths. Pure.
  */
 
-/** The prefix when none is configured (SPEC.md §9). */
+/** The prefix when none is configured. */
 export const DEFAULT_A2A_PREFIX = '/a2a';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The `x-auth-context` header (CONTRACT.md §6): its type and its codec. The gateway encodes it,
+ * The `x-auth-context` header: its type and its codec. The gateway encodes it,
  * the runtime decodes it; neither side may add a field the other does not know.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export type ContextPrincipalType =
   'jwt' | 'service_account' | 'internal' | 'security_key' | 'anonymous';
 
-/** The verified identity the upstream receives (CONTRACT.md §6, SPEC.md §5.4). */
+/** The verified identity the upstream receives. */
 export interface IdentityContext {
   readonly authenticated: boolean;
   readonly user_id: string | null;

@@ -1,7 +1,7 @@
 /**
  * The one rule for "a JWT source is configured", shared by config validation and the auth
  * chain: with one, a token the other authenticators do not claim is a JWT, and the security key
- * is ignored (CONTRACT.md §3.1, §9.3). Pure.
+ * is ignored. Pure.
  */
 
 /** The settings the rule reads (the `auth:` keys of the same names). */

@@ -79,7 +79,7 @@ t.test('warnings are printed; --strict makes them fail', async (t) => {
   );
   t.match(
     plain.out,
-    /warning: .*g\.yaml:9 .*agents:read is required too \(SPEC\.md §5\.7\.4\) \[SGWRN004\]/,
+    /warning: .*g\.yaml:9 .*agents:read is required too \(a mapping adds scopes to a family route, never removes its own\) \[SGWRN004\]/,
   );
   t.match(plain.out, /valid \(2 warnings\)/);
   const strict = await runCli(['check', '--config', `${dir}/g.yaml`, '--strict']);

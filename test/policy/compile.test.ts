@@ -270,7 +270,7 @@ t.test(
         required: ['custom:read', 'agents:read'],
         mapped: ['custom:read'],
         warning:
-          'GET /agents/* lies in the native "agents" namespace: agents:read is required too (SPEC.md §5.7.4)',
+          'GET /agents/* lies in the native "agents" namespace: agents:read is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'remapping with the `{id}` spelling still requires `agents:read`',
@@ -279,7 +279,7 @@ t.test(
         required: ['custom:read', 'agents:read'],
         mapped: ['custom:read'],
         warning:
-          'GET /agents/{agent_id} lies in the native "agents" namespace: agents:read is required too (SPEC.md §5.7.4)',
+          'GET /agents/{agent_id} lies in the native "agents" namespace: agents:read is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'remapping to `[]` keeps the native scope',
@@ -288,7 +288,7 @@ t.test(
         required: ['agents:delete'],
         mapped: [],
         warning:
-          'DELETE /agents/* lies in the native "agents" namespace: agents:delete is required too (SPEC.md §5.7.4)',
+          'DELETE /agents/* lies in the native "agents" namespace: agents:delete is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'the native scope of a route without an id (`POST /agents`) comes from the defaults',
@@ -297,7 +297,7 @@ t.test(
         required: ['custom:write', 'agents:write'],
         mapped: ['custom:write'],
         warning:
-          'POST /agents lies in the native "agents" namespace: agents:write is required too (SPEC.md §5.7.4)',
+          'POST /agents lies in the native "agents" namespace: agents:write is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'an override that keeps the native scope adds nothing',
@@ -313,7 +313,7 @@ t.test(
         required: ['secrets:read', 'agents:read'],
         mapped: ['secrets:read'],
         warning:
-          'GET /agents/*/secrets lies in the native "agents" namespace: agents:read is required too (SPEC.md §5.7.4)',
+          'GET /agents/*/secrets lies in the native "agents" namespace: agents:read is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'a new route under /agents/<id> with no family scope gets the floor for other methods (`agents:run`)',
@@ -322,7 +322,7 @@ t.test(
         required: ['agents:run'],
         mapped: [],
         warning:
-          'PUT /agents/* lies in the native "agents" namespace: agents:run is required too (SPEC.md §5.7.4)',
+          'PUT /agents/* lies in the native "agents" namespace: agents:run is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'a new `GET /workflows/**` route gets `workflows:read`',
@@ -331,7 +331,7 @@ t.test(
         required: ['workflows:read'],
         mapped: [],
         warning:
-          'GET /workflows/** lies in the native "workflows" namespace: workflows:read is required too (SPEC.md §5.7.4)',
+          'GET /workflows/** lies in the native "workflows" namespace: workflows:read is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'a new family route that names a family scope itself gets nothing more',
@@ -347,7 +347,7 @@ t.test(
         required: ['custom:list', 'teams:read'],
         mapped: ['custom:list'],
         warning:
-          'GET /teams lies in the native "teams" namespace: teams:read is required too (SPEC.md §5.7.4)',
+          'GET /teams lies in the native "teams" namespace: teams:read is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'a new non-GET route without an id gets no floor',
@@ -363,7 +363,7 @@ t.test(
         required: ['custom:run', 'teams:run'],
         mapped: ['custom:run'],
         warning:
-          'POST /a2a/teams/*/v1/message:send lies in the native "teams" namespace: teams:run is required too (SPEC.md §5.7.4)',
+          'POST /a2a/teams/*/v1/message:send lies in the native "teams" namespace: teams:run is required too (a mapping adds scopes to a family route, never removes its own)',
       },
       {
         name: 'a new A2A route under a multi-segment prefix gets the floor',
@@ -372,7 +372,7 @@ t.test(
         required: ['custom:run', 'agents:run'],
         mapped: ['custom:run'],
         warning:
-          'POST /api/a2a/agents/*/v1/extra lies in the native "agents" namespace: agents:run is required too (SPEC.md §5.7.4)',
+          'POST /api/a2a/agents/*/v1/extra lies in the native "agents" namespace: agents:run is required too (a mapping adds scopes to a family route, never removes its own)',
         prefix: '/api/a2a',
       },
       {

@@ -3,7 +3,7 @@
  * (outside SPEC.md §4.2 × §5.5 and the merged policy), or known — and then privileged or not.
  */
 import t from 'tap';
-import { createScopeCatalogue, SPEC_NAMESPACES } from '../../src/policy/grantable.js';
+import { createScopeCatalogue, BUILT_IN_NAMESPACES } from '../../src/policy/grantable.js';
 import { compileFrom } from '../fixtures/policy.js';
 
 const catalogue = createScopeCatalogue(
@@ -18,7 +18,7 @@ const catalogue = createScopeCatalogue(
 );
 
 t.test('the SPEC.md §4.2 namespaces', async (t) => {
-  t.same(SPEC_NAMESPACES, [
+  t.same(BUILT_IN_NAMESPACES, [
     'config',
     'registry',
     'components',

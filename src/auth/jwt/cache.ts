@@ -1,5 +1,5 @@
 /**
- * The verified-JWT cache (CONTRACT.md §3.8, STYLE.md §8.6): token digest → principal, bounded,
+ * The verified-JWT cache: token digest → principal, bounded,
  * never past the token's `exp`. Never keys by (or holds) the raw token, and never returns an
  * entry whose expiry has passed by the injected clock.
  */

@@ -1,6 +1,6 @@
 /**
- * Builds a `jwt` principal from a verified (or decoded) payload (CONTRACT.md §3.3, §9.4, SPEC.md
- * §5.4): user and session ids, scopes, audience, dependencies and session state. Never verifies
+ * Builds a `jwt` principal from a verified (or decoded) payload:
+ * user and session ids, scopes, audience, dependencies and session state. Never verifies
  * a signature and never lets a reserved subject through.
  */
 import { createPrincipal, type Principal } from '../principal.js';
@@ -27,7 +27,7 @@ const SUBJECT_INVALID: ClaimsResult = Object.freeze({ ok: false, failure: 'subje
 /**
  * Whether a user id lies in a namespace other credentials own: `sa:` (service accounts),
  * `__oauth__:` and exactly `__scheduler__` (the internal token). A JWT claiming one would
- * impersonate that principal (CONTRACT.md §3.3).
+ * impersonate that principal.
  */
 export function isReservedSubject(userId: string): boolean {
   return userId.startsWith('sa:') || userId.startsWith('__oauth__:') || userId === '__scheduler__';

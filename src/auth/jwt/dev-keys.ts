@@ -1,5 +1,5 @@
 /**
- * Development signing keys (CONTRACT.md §3.5): an ES256 key pair kept as a private JWK file,
+ * Development signing keys: an ES256 key pair kept as a private JWK file,
  * created on first use with mode 0600. Only for a configured `auth.dev_keys`; never prints or
  * puts the key in an error.
  */

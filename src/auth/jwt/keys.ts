@@ -35,7 +35,7 @@ export interface VerificationKey {
   readonly algorithms: ReadonlySet<string>;
 }
 
-/** The imported keys, indexed for the per-token lookup of CONTRACT.md §3.3. */
+/** The imported keys, indexed for the per-token lookup (by `kid`, else every key of the `alg`). */
 export interface KeySet {
   /** The accepted algorithms (`auth.algorithm`, minus any jose does not verify). */
   readonly algorithms: ReadonlySet<string>;
@@ -103,9 +103,9 @@ export function buildKeySet(
 export interface KeySetDeps {
   /** The config file, named in problems. */
   readonly configFile: string;
-  /** Resolves a path from the config (relative to the config's folder, CONTRACT.md §9.13). */
+  /** Resolves a path from the config (relative to the config's folder). */
   resolvePath(path: string): string;
-  /** Public keys added to the `kid`-chosen keys (the development key, §3.5). */
+  /** Public keys added to the `kid`-chosen keys (the development key). */
   readonly extraKeys?: readonly { readonly key: KeyObject; readonly kid: string }[] | undefined;
 }
 
@@ -210,7 +210,7 @@ export function importRemoteJwks(
   return keys;
 }
 
-/** Builds the verification keys and JWKS set (CONTRACT.md §2, §3.3). Reads files; never throws. */
+/** Builds the verification keys and JWKS set. Reads files; never throws. */
 export async function createKeySet(
   settings: KeySetSettings,
   deps: KeySetDeps,

@@ -1,6 +1,6 @@
 /**
  * Mints development JWTs (ES256) with the development key, for `scopegate token` and the start-up
- * banner (CONTRACT.md §1, §3.5). Never used to verify, and never logs the token it returns.
+ * banner. Never used to verify, and never logs the token it returns.
  */
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';

@@ -1,5 +1,5 @@
 /**
- * JWT verification (CONTRACT.md §3.3, §3.4): the token's `alg` against the accepted list, the
+ * JWT verification: the token's `alg` against the accepted list, the
  * candidate keys by `kid`, the signature, `exp`/`nbf`, issuer and audience, with jose. The ONLY
  * file that catches jose errors, and it switches on `err.code`. Never logs or returns token text.
  */
@@ -101,7 +101,7 @@ function fail(failure: AuthFailure): JwtResult {
 
 /**
  * Builds the verifier. With `validate: false` it decodes without any check, and a token that
- * cannot be decoded yields an empty payload (CONTRACT.md §9.3): never more than a valid token
+ * cannot be decoded yields an empty payload: never more than a valid token
  * with no scopes.
  */
 export function createJwtVerifier(

@@ -1,11 +1,11 @@
 /**
- * Service-account tokens (SPEC.md §5.1.2, CONTRACT.md §7): mint `svc_pat_` + base62 of 32 random
+ * Service-account tokens: mint `svc_pat_` + base62 of 32 random
  * bytes, hash them (SHA-256, hex: the only form ever stored), and recognise their shape. Never
  * stores, logs or returns a token except to the one caller that minted it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** The service-account token prefix (SPEC.md §5.1.2). */
+/** The service-account token prefix. */
 export const SERVICE_ACCOUNT_PREFIX = 'svc_pat_';
 
 /** Random bytes behind each token. */

@@ -1,5 +1,5 @@
 /**
- * Stage: the credential → a principal, through the auth chain (CONTRACT.md §3.1). Maps the
+ * Stage: the credential → a principal, through the auth chain. Maps the
  * chain's failure reasons to catalogue codes; it never chooses a status or writes a response.
  */
 import type { AuthChain, AuthFailure, AuthResult, CredentialRequest } from '../../auth/chain.js';

@@ -48,7 +48,7 @@ function requirement(raw: string): ScopeRequirement {
   return Object.freeze({ raw, scope: parseScope(raw, '') as ParsedScope });
 }
 
-/** The built-in requirement of each `/service-accounts` method (SPEC.md §4.2). */
+/** The built-in requirement of each `/service-accounts` method. */
 const SERVICE_ACCOUNTS_FLOOR = {
   read: requirement('service_accounts:read'),
   write: requirement('service_accounts:write'),
@@ -63,7 +63,7 @@ export function serviceAccountsFloorOf(method: string): ScopeRequirement {
 
 /**
  * Whether a principal's scopes are checked outside `/service-accounts`: RBAC on, or a
- * service-account token or anonymous caller, which are always checked (CONTRACT.md §4, §9.25).
+ * service-account token or anonymous caller, which are always checked.
  */
 export function scopesEnforced(rbacEnabled: boolean, principal: Principal): boolean {
   return rbacEnabled || principal.type === 'service_account' || principal.type === 'anonymous';
@@ -71,8 +71,8 @@ export function scopesEnforced(rbacEnabled: boolean, principal: Principal): bool
 
 /**
  * Decides the request. Service-account tokens, anonymous callers and every `/service-accounts`
- * route are always scope-checked (CONTRACT.md §4, §9.16); the internal token gets no listing
- * fallback (§3.6); the security key is an unscoped root (§3.7).
+ * route are always scope-checked; the internal token gets no listing
+ * fallback; the security key is an unscoped root.
  */
 export function authorizeRequest(
   settings: AuthorizeSettings,
@@ -93,10 +93,10 @@ export function authorizeRequest(
 
 /**
  * Adds the built-in `service_accounts:<action>` requirement to a `/service-accounts` decision
- * when the matched mapping does not already require it. Like the native family scope (SPEC.md
- * §5.7.4), a remapping can add requirements there but never remove this one, and a policy
- * without the SPEC mappings (`policies: []`) still never opens the API to any caller: minting
- * tokens is always scope-checked (CONTRACT.md §9.16).
+ * when the matched mapping does not already require it. Like the native family scope
+ * of agents, teams and workflows, a remapping can add requirements there but never remove this one, and a policy
+ * without the default mappings (`policies: []`) still never opens the API to any caller: minting
+ * tokens is always scope-checked.
  */
 function withServiceAccountsFloor(decision: Decision, method: string, grants: Grants): Decision {
   const floor = serviceAccountsFloorOf(method);

@@ -1,5 +1,5 @@
 /**
- * Stage: the dynamic A2A dispatch re-check (CONTRACT.md §4, §5, §9.8, §9.10). On
+ * Stage: the dynamic A2A dispatch re-check. On
  * `POST <a2a>/message/send|stream`, after the coarse gate passed, reads the body (bounded), takes
  * the target from `params.message.agentId` or `X-Agent-ID`, resolves its family from the
  * upstream catalogue and requires `<family>:run` for that id. Never writes responses; the body
@@ -120,7 +120,7 @@ export async function checkDispatch(
 
 /**
  * The target id: `params.message.agentId` when it is a non-empty string, else `X-Agent-ID`
- * (as the runtime reads it, RUNTIME_API §16). A body target that is present but not a string
+ * (as the runtime reads it). A body target that is present but not a string
  * (nor null) is 400, and so are a body target and a header that disagree.
  */
 function targetOf(body: Buffer, headers: readonly string[] | undefined): Verdict<string> {
@@ -154,7 +154,7 @@ function member(value: unknown, key: string): unknown {
 
 /**
  * The coarse decision with `<family>:run` for the target added after the coarse scope(s)
- * (§9.10: the detail and `required_scopes` list the coarse scope, then the family one). A
+ * (the detail and `required_scopes` list the coarse scope, then the family one). A
  * per-resource grant (`teams:<id>:run`) satisfies it, since the target is now known.
  */
 function withTargetRequirement(

@@ -1,5 +1,5 @@
 /**
- * Stage: excluded routes (`excluded_route_paths`, SPEC.md §4.4). An excluded path skips
+ * Stage: excluded routes (`excluded_route_paths`). An excluded path skips
  * authentication and authorization whatever the method; it never rejects.
  */
 import { isExcluded } from '../../policy/decide.js';

@@ -1,7 +1,7 @@
 /**
  * Stage 1: the request target → decoded path segments, the path to forward, and the query.
- * Runs before any credential is looked at, so a malformed path is 400 for every caller
- * (CONTRACT.md §5). Never rewrites the path beyond dropping one trailing slash.
+ * Runs before any credential is looked at, so a malformed path is 400 for every caller.
+ * Never rewrites the path beyond dropping one trailing slash.
  */
 import { reject, type Verdict } from '../rejections.js';
 

@@ -1,7 +1,7 @@
 /**
  * Stage: CORS preflights (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) are
  * answered by the gateway — 204 for an allowed origin, 403 otherwise — on every route, excluded
- * ones included, and never reach the upstream (CONTRACT.md §5, §9.24). Never writes responses.
+ * ones included, and never reach the upstream. Never writes responses.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { isAllowedOrigin, type CorsPolicy } from '../cors.js';

@@ -229,7 +229,7 @@ export function accessLogOf(log: Logger | null, settings: AccessLogSettings): Lo
 
 /**
  * Builds the recorder of one gateway state. `log` is the access log ({@link accessLogOf}); 4xx
- * lines are written at `info` and 5xx at `error` (STYLE.md §4), so a deny is one `info` line with
+ * lines are written at `info` and 5xx at `error`, so a deny is one `info` line with
  * its reason and route pattern.
  */
 export function createRequestRecorder(

@@ -1,5 +1,5 @@
 /**
- * The A2A agent card of an agent, team or workflow (RUNTIME_API §16, protocol 0.3.0), and the
+ * The A2A agent card of an agent, team or workflow (protocol 0.3.0), and the
  * public base URL it is built on: the gateway's `x-forwarded-proto` / `x-forwarded-host`, else
  * the Host header. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs one A2A message (RUNTIME_API §16) and answers it: message/send as one Task (or 202 with a
+ * Runs one A2A message and answers it: message/send as one Task (or 202 with a
  * background run's task), message/stream as SSE frames of A2A stream items, each in the binding
  * the request came in (JSON-RPC envelopes or HTTP+JSON). Failures before the run starts are the
  * run service's HttpErrors (plain `{"detail": …}`); never checks scopes.
@@ -32,7 +32,7 @@ export interface MessageExchange {
   readonly mayRunInBackground: boolean;
 }
 
-/** The SSE event name of each stream item kind (RUNTIME_API §16). */
+/** The SSE event name of each stream item kind. */
 const EVENT_NAME: Readonly<Record<StreamItem['kind'], string>> = Object.freeze({
   'status-update': 'TaskStatusUpdateEvent',
   message: 'Message',

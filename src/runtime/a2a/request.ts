@@ -1,5 +1,5 @@
 /**
- * A2A request bodies (RUNTIME_API §16): the JSON-RPC 2.0 envelopes of message/send,
+ * A2A request bodies: the JSON-RPC 2.0 envelopes of message/send,
  * message/stream, tasks/get and tasks/cancel, and the A2A 0.3 HTTP+JSON (REST) body that
  * @a2a-js/sdk's RestTransport posts to the same `/v1/message:send|stream` paths. Parses and
  * validates only: a bad request is a 400 `{"detail": …}`; never runs anything.

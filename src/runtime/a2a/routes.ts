@@ -1,5 +1,5 @@
 /**
- * The A2A routes under the configured prefix (RUNTIME_API §16), for every agent, team and
+ * The A2A routes under the configured prefix, for every agent, team and
  * workflow: the agent card, message:send / message:stream (JSON-RPC or HTTP+JSON bodies),
  * tasks:get / tasks:cancel and their HTTP+JSON forms (agents, teams), and the deprecated dynamic
  * dispatch. Never checks scopes: the gateway did; the run service confines runs to the caller.
@@ -110,7 +110,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         throw new HttpError(400, 'contextId is required to cancel a task');
       }
       runs.cancel({ entity, caller, runId: taskId, sessionId: contextId });
-      // Always canceled once past validation, like REST cancel (RUNTIME_API §4.5).
+      // Always canceled once past validation, like REST cancel.
       const sessionId = contextId ?? store.getRun(taskId)?.session_id ?? null;
       return jsonRpcResult(id, {
         kind: 'task',

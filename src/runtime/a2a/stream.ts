@@ -1,5 +1,5 @@
 /**
- * A run's Agno-style events as an A2A stream (RUNTIME_API §16): a working status-update when the
+ * A run's Agno-style events as an A2A stream: a working status-update when the
  * run starts, a Message per content delta of the run's own voice, status-updates for tool,
  * reasoning, memory and workflow-step events, then a final status-update and the Task. Pure:
  * maps events to stream items; the route writes them.

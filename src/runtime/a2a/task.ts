@@ -1,5 +1,5 @@
 /**
- * A2A task shapes (RUNTIME_API §16, a2a 0.3 JSON): a run seen as a Task (task id = run id,
+ * A2A task shapes (a2a 0.3 JSON): a run seen as a Task (task id = run id,
  * contextId = session id, state from the run status), the agent message it answers with, and
  * the JSON-RPC result envelope. Pure: builds objects, never reads the store or writes HTTP.
  */
@@ -12,7 +12,7 @@ export type RunTaskState = Extract<
   'submitted' | 'working' | 'completed' | 'failed' | 'canceled'
 >;
 
-/** A run status as a task state (RUNTIME_API §16 table). A paused run is still working. */
+/** A run status as a task state. A paused run is still working. */
 export const TASK_STATE_OF: Readonly<Record<RunStatus, RunTaskState>> = Object.freeze({
   PENDING: 'submitted',
   RUNNING: 'working',

@@ -1,8 +1,8 @@
 /**
- * Agno-style run events → AG-UI events (RUNTIME_API §15): one mapper per AG-UI stream, fed the
+ * Agno-style run events → AG-UI events: one mapper per AG-UI stream, fed the
  * engine's events in order. Pure and synchronous: it never writes, and its ids come from `newId`.
  *
- * Decisions beyond §15 (see docs/runtime.md § AG-UI): only the top-level run's content and
+ * Decisions of our own (see docs/runtime.md § AG-UI): only the top-level run's content and
  * reasoning become messages (a team member's are RAW, the team's answer repeats them); every tool
  * call (a member's, and the team's `delegate_task_to_member`) becomes TOOL_CALL_*; a tool call
  * completed in this stream but started in an earlier one (a resumed delegation) gets only its
@@ -94,7 +94,7 @@ export class AguiEventMapper {
     }
   }
 
-  /** The stream ended: finishes the run if no terminal event did (RUNTIME_API §15.3). */
+  /** The stream ended: finishes the run if no terminal event did. */
   end(): AGUIEvent[] {
     return this.finished ? [] : this.completed(undefined);
   }

@@ -1,6 +1,6 @@
 /**
  * The body of `POST /agui`: `@ag-ui/core`'s RunAgentInput schema, extended so it accepts exactly
- * what SPEC.md §2 describes (see docs/runtime.md § AG-UI for every difference closed), and the
+ * the RunAgentInput of docs/runtime.md (see docs/runtime.md § AG-UI for every difference closed), and the
  * parse that turns a raw body into it or into a FastAPI-style 422. Never runs anything.
  */
 import {
@@ -28,14 +28,14 @@ import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import { BINARY_SOURCE_ERROR, validationDetails } from './validation-errors.js';
 
-/** SPEC "string or null", not required. */
+/** "string or null", not required. */
 const nullableString = z.string().nullable().optional();
 /**
- * A key SPEC does not name (core's `metadata`, `subagentRunId`, `protocolVersion`, a text part's
- * `id`): SPEC accepts additional properties of any value, so core's checks on them are dropped.
+ * A key RunAgentInput does not name (core's `metadata`, `subagentRunId`, `protocolVersion`, a text part's
+ * `id`): we accept additional properties of any value, so core's checks on them are dropped.
  */
 const extra = z.unknown().optional();
-/** SPEC "any JSON value", required: null is a value, an absent key is `missing`. */
+/** "any JSON value", required: null is a value, an absent key is `missing`. */
 const anyRequired = z.unknown();
 
 const ToolCall = ToolCallSchema.extend({
@@ -49,10 +49,10 @@ const Source = z.discriminatedUnion('type', [
   InputContentUrlSourceSchema.extend({ mimeType: nullableString }),
 ]);
 
-/** What SPEC says of a media part beyond core: data or url sources only, any metadata. */
+/** What we accept of a media part beyond core: data or url sources only, any metadata. */
 const mediaFields = { source: Source, id: extra, metadata: extra };
 
-/** SPEC's deprecated BinaryInputContent (core 1.0 dropped it): one of id, url or data is needed. */
+/** The deprecated BinaryInputContent (core 1.0 dropped it): one of id, url or data is needed. */
 const BinaryInputContent = z
   .looseObject({
     type: z.literal('binary'),
@@ -102,7 +102,7 @@ const Message = z.discriminatedUnion('role', [
   ReasoningMessageSchema.extend({ ...messageExtras, encryptedValue: nullableString }),
 ]);
 
-/** RunAgentInput as SPEC.md §2 states it (field order kept: errors come in that order). */
+/** RunAgentInput as we accept it (field order kept: errors come in that order). */
 export const runAgentInputSchema = RunAgentInputSchema.extend({
   protocolVersion: extra,
   parentRunId: nullableString,
@@ -122,7 +122,7 @@ export type RunAgentInput = z.output<typeof runAgentInputSchema>;
 /** One message of it. */
 export type InputMessage = RunAgentInput['messages'][number];
 
-/** snake_case spellings accepted beside the camelCase ones (RUNTIME_API §15), in any object. */
+/** snake_case spellings accepted beside the camelCase ones, in any object. */
 const SNAKE_KEYS: ReadonlyMap<string, string> = new Map([
   ['thread_id', 'threadId'],
   ['run_id', 'runId'],
@@ -184,7 +184,7 @@ function jsonInvalid(raw: string, message: string) {
 }
 
 /**
- * The body with snake_case keys renamed to camelCase in every object SPEC defines (a camelCase key
+ * The body with snake_case keys renamed to camelCase in every object RunAgentInput defines (a camelCase key
  * already present wins). Free-form values (`state`, `forwardedProps`, `parameters`, `payload`,
  * activity content) are left alone.
  */

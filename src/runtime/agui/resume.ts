@@ -1,5 +1,5 @@
 /**
- * What a validated RunAgentInput asks for (RUNTIME_API §15): a fresh run (its message, state,
+ * What a validated RunAgentInput asks for: a fresh run (its message, state,
  * dependencies, client tools, client user id), or continuing a paused run — by trailing tool
  * messages (Agno's way) or by `resume[]` interrupt answers (ours) — and the tool results either
  * makes for the calls the run waits on. Pure: the route looks the paused run up.

@@ -1,5 +1,5 @@
 /**
- * `POST /agui` and `GET /status` (RUNTIME_API §15): validate the RunAgentInput (422), refuse a
+ * `POST /agui` and `GET /status`: validate the RunAgentInput (422), refuse a
  * reserved client user id (403), then stream the bound agent's or team's run — fresh, or a paused
  * one continued — as AG-UI events (`data: <JSON>\n\n`). Everything that goes wrong after the
  * stream opened is a RUN_ERROR in it. Never checks scopes: the gateway did.
@@ -152,7 +152,7 @@ function launchRun(routes: AguiRoutes, call: AguiCall, request: AguiRequest): La
       return { error: refusal(error, sessionId), state };
     }
   }
-  // Continuing: only the session's own user may answer its paused run (RUNTIME_API §15, ours).
+  // Continuing: only the session's own user may answer its paused run (ours).
   const owner = runUserOf(caller, clientUserId);
   if (
     stored === null ||

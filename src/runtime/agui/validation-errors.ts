@@ -1,7 +1,6 @@
 /**
- * zod issues of the RunAgentInput schema → FastAPI/pydantic validation entries (RUNTIME_API §0,
- * §15): `loc` from `body` through the aliases, list indexes, the discriminator tag of a tagged
- * union and the member label of a plain union, with pydantic's types, messages and ctx. Pure.
+ * zod issues of the RunAgentInput schema → FastAPI/pydantic validation entries:
+ * `loc` from `body` through the aliases, list indexes, the discriminator tag of a tagged union and the member label of a plain union, with pydantic's types, messages and ctx. Pure.
  */
 import type { z } from 'zod';
 import type { ValidationDetail } from '../errors.js';

@@ -1,7 +1,7 @@
 /**
- * Runs one agent (RUNTIME_API §4.2, §17): model turns, built-in server tools, a pause on client
+ * Runs one agent: model turns, built-in server tools, a pause on client
  * tools and cancellation between deltas, emitting Agno's agent events and building its RunOutput
- * (§4.3). Never does I/O: the model, clock, ids and sleep are handed in.
+ *. Never does I/O: the model, clock, ids and sleep are handed in.
  */
 import type { AgentDefinition, ToolDefinition } from '../definitions.js';
 import type { Model, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from '../model/model.js';
@@ -450,7 +450,7 @@ class AgentRun {
 
   *pause(held: readonly ModelToolCall[]): Generator<RunEvent, RunOutcome, void> {
     const ids = new Set(held.map((call) => call.id));
-    // One approval per pause covers every held call that needs one (RUNTIME_API §14).
+    // One approval per pause covers every held call that needs one.
     let approvalId: string | null = null;
     for (const [at, tool] of this.tools.entries()) {
       if (!ids.has(tool['tool_call_id'] as string) || tool['approval_type'] !== 'required')

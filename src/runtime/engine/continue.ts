@@ -1,5 +1,5 @@
 /**
- * Continuing a paused run (RUNTIME_API §4.4): restores the agent, team or workflow from the
+ * Continuing a paused run: restores the agent, team or workflow from the
  * checkpoint its pause returned and goes on with the client's tool results. Also says which
  * calls a checkpoint waits on. Pure like the rest of the engine: no I/O, no HTTP.
  */

@@ -1,5 +1,5 @@
 /**
- * Run events: Agno-style stream events (RUNTIME_API §4.2), an event name plus its payload. Pure
+ * Run events: Agno-style stream events, an event name plus its payload. Pure
  * data; never written anywhere here — the routes render them as REST SSE, AG-UI or A2A.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Message dicts of a run output (RUNTIME_API §4.3): a model message plus its id and time, with
+ * Message dicts of a run output: a model message plus its id and time, with
  * nulls and empty collections left out. Pure.
  */
 import type { ModelMessage } from '../model/model.js';

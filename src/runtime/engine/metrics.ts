@@ -1,5 +1,5 @@
 /**
- * Run metrics (RUNTIME_API §17): tokens are the provider's reported usage, else (deterministic)
+ * Run metrics: tokens are the provider's reported usage, else (deterministic)
  * whitespace words of the prompt and of the answer; durations come from the injected clock. Pure; zero values are left out of the
  * dicts, as Agno does.
  */
@@ -85,7 +85,7 @@ function callTokens(calls: readonly ModelToolCall[]): number {
 }
 
 /**
- * A run's `metrics` dict (§4.3): token counts, `time_to_first_token` and `duration` in seconds,
+ * A run's `metrics` dict: token counts, `time_to_first_token` and `duration` in seconds,
  * and `details.model` when a model ran. Zeros and nulls are omitted.
  */
 export function metricsDict(

@@ -4,7 +4,7 @@
  */
 import type { ToolDefinition } from '../definitions.js';
 
-/** A run's final status (RUNTIME_API §4.3). */
+/** A run's final status. */
 export type RunStatus = 'COMPLETED' | 'PAUSED' | 'CANCELLED' | 'ERROR';
 
 /** One run of an agent, team or workflow. */
@@ -68,7 +68,7 @@ export interface ContinueRequest extends Omit<RunRequest, 'message'> {
 /** How a run ended. */
 export interface RunResult {
   readonly status: RunStatus;
-  /** The run output dict of RUNTIME_API §4.3 (agent RunOutput / TeamRunOutput / workflow run), with `events` included. */
+  /** The run output dict (agent RunOutput / TeamRunOutput / workflow run), with `events` included. */
   readonly output: Record<string, unknown>;
   readonly sessionState: Record<string, unknown>;
   /**

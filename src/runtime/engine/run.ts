@@ -1,6 +1,6 @@
 /**
  * The run engine's entry point: runs an agent, team or workflow, yielding Agno-style events as
- * they happen (RUNTIME_API §4.2) and returning the status, run output (§4.3) and session state.
+ * they happen and returning the status, run output and session state.
  * The routes call this; the engine never touches HTTP or the store.
  */
 import type { AgentDefinition, TeamDefinition, WorkflowDefinition } from '../definitions.js';

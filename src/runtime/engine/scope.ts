@@ -1,6 +1,6 @@
 /**
  * Where a run sits — at the top, as a team member or as a workflow step — and the fields its
- * events carry because of that (RUNTIME_API §4.2). Pure.
+ * events carry because of that. Pure.
  */
 import type { ToolDefinition } from '../definitions.js';
 import type { EngineDeps, RunRequest } from './request.js';

@@ -1,7 +1,7 @@
 /**
- * Runs a team offline (RUNTIME_API §17): the leader delegates the message to each member in
+ * Runs a team offline: the leader delegates the message to each member in
  * order through `delegate_task_to_member`, streams the members' events nested, then answers with
- * their answers joined. Emits Agno's `Team*` events and builds the TeamRunOutput (§4.3).
+ * their answers joined. Emits Agno's `Team*` events and builds the TeamRunOutput.
  */
 import type { AgentDefinition, TeamDefinition } from '../definitions.js';
 import type { ModelMessage, ModelToolCall } from '../model/model.js';

@@ -1,5 +1,5 @@
 /**
- * The two time formats run data uses (RUNTIME_API §0): epoch seconds and ISO-8601 UTC seconds.
+ * The two time formats run data uses: epoch seconds and ISO-8601 UTC seconds.
  * Pure; the engine reads the clock it was given and converts here.
  */
 

@@ -1,5 +1,5 @@
 /**
- * ToolExecution and RunRequirement dicts (RUNTIME_API §4.3): what ToolCall* events, RunPaused and
+ * ToolExecution and RunRequirement dicts: what ToolCall* events, RunPaused and
  * the run output carry. ToolExecution always has every key, nulls included. Pure.
  */
 import { isoSeconds } from './time.js';

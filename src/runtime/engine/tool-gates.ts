@@ -1,5 +1,5 @@
 /**
- * Tools a run stops for (RUNTIME_API §4.3, §4.4, §17): which calls pause a run and for what, the
+ * Tools a run stops for: which calls pause a run and for what, the
  * ToolExecution fields a held call carries, and whether a client's answer settles a held call.
  * Pure: no I/O, no ids, no clock.
  */

@@ -1,5 +1,5 @@
 /**
- * The built-in server tools (RUNTIME_API §17): echo, add, get_state, set_state and fail. Pure
+ * The built-in server tools: echo, add, get_state, set_state and fail. Pure
  * functions of their arguments and the session state; a bad argument is a tool error (a value),
  * never a throw.
  */

@@ -1,7 +1,7 @@
 /**
- * Runs a workflow (RUNTIME_API §4.2, §17): its steps in order, each step's agent or team fed the
+ * Runs a workflow: its steps in order, each step's agent or team fed the
  * previous step's content, their events nested; returns the last step's content. Emits the
- * `Workflow*` / `Step*` events and builds the workflow run output (§4.3).
+ * `Workflow*` / `Step*` events and builds the workflow run output.
  */
 import type { WorkflowDefinition } from '../definitions.js';
 import type { ModelResolver } from '../model/resolve.js';

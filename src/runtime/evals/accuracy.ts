@@ -1,5 +1,5 @@
 /**
- * An accuracy eval's result (RUNTIME_API §10, Agno's `AccuracyResult`): each iteration's output
+ * An accuracy eval's result (Agno's `AccuracyResult`): each iteration's output
  * judged against the expected output by the offline judge, and the score statistics. Pure.
  */
 import { judgeOutput } from './judge.js';

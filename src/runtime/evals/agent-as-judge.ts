@@ -1,5 +1,5 @@
 /**
- * An agent-as-judge eval's result (RUNTIME_API §10, Agno's `AgentAsJudgeResult`): each output
+ * An agent-as-judge eval's result (Agno's `AgentAsJudgeResult`): each output
  * judged against the criteria by the offline judge. `binary` scoring passes on the judge's
  * verdict and records no score; `numeric` records the score and passes at or above the
  * threshold. Pure.

@@ -1,5 +1,5 @@
 /**
- * Executes one eval (RUNTIME_API §10, §17): runs the subject through the engine as the eval type
+ * Executes one eval: runs the subject through the engine as the eval type
  * needs — accuracy and agent-as-judge once per iteration, performance after its warm-ups,
  * reliability once — and computes the `eval_data` with the pure modules beside it. Never touches
  * HTTP or the store.

@@ -1,5 +1,5 @@
 /**
- * The offline judge (RUNTIME_API §17): deterministic, no model. An output passes when it
+ * The offline judge: deterministic, no model. An output passes when it
  * contains the expected text (an accuracy eval's expected output, an agent-as-judge eval's
  * criteria) once both are normalised; it then scores 10, else 1, with a fixed reason. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * A performance eval (RUNTIME_API §10, Agno's `PerformanceResult`): runs a function the warm-up
+ * A performance eval (Agno's `PerformanceResult`): runs a function the warm-up
  * number of times unmeasured, then the iteration count measured, timing each run and the heap
  * it grew by, and summarises both. Time and memory come from injected probes, so tests choose
  * the numbers; the probes are the only thing it reads.

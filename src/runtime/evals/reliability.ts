@@ -1,5 +1,5 @@
 /**
- * A reliability eval (RUNTIME_API §10, Agno's `ReliabilityResult`): the tool calls a run made,
+ * A reliability eval (Agno's `ReliabilityResult`): the tool calls a run made,
  * read from its events, compared with the calls expected. Every expected tool must be called
  * (else it is missing, and failed); a call of a tool not expected is additional, and failed
  * unless additional calls are allowed; each tool named in the expected arguments must have at

@@ -1,5 +1,5 @@
 /**
- * The OpenAI chat-completions wire format (RUNTIME_API §17): our messages and tools as a request
+ * The OpenAI chat-completions wire format: our messages and tools as a request
  * body, and streamed `chat.completion.chunk` events back into model chunks. Pure: no I/O, no
  * clock; the HTTP side lives in openai-compatible.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The one interface every model provider implements (RUNTIME_API §17): messages and tools in, a
+ * The one interface every model provider implements: messages and tools in, a
  * stream of text, reasoning, tool-call, usage and error chunks out. Types only; no provider code
  * here.
  */

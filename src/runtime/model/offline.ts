@@ -1,5 +1,5 @@
 /**
- * The offline deterministic model (RUNTIME_API §17): reads a directive from the first line of the
+ * The offline deterministic model: reads a directive from the first line of the
  * last user message and answers without a key or network. Same input, same output: it never reads
  * a clock or randomness — ids, sleep and the cancel flag come from the caller.
  */

@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible chat-completions provider (RUNTIME_API §17): one streamed `POST
+ * The OpenAI-compatible chat-completions provider: one streamed `POST
  * {base_url}/chat/completions` per model turn, over an undici Pool per configured model. Never
  * logs, and never lets the API key (or an extra header's value) into an error message.
  */

@@ -1,6 +1,6 @@
 /**
  * Whitespace words: how the offline model splits its answer into deltas and how the engine counts
- * deterministic tokens (RUNTIME_API §17). Pure.
+ * deterministic tokens. Pure.
  */
 
 /**

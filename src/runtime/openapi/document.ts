@@ -1,6 +1,6 @@
 /**
- * The runtime's OpenAPI 3.1.0 document (RUNTIME_API.md §2, SPEC.md §9): every route of every
- * path module, the schemas of SPEC.md §2 and of the records, the shared error responses. Built
+ * The runtime's OpenAPI 3.1.0 document: every route of every
+ * path module, the AG-UI input schemas and those of the records, the shared error responses. Built
  * once when the app is built; the A2A paths sit under the configured prefix. No I/O.
  */
 import { AGNO_VERSION } from '../routes/system.js';
@@ -47,7 +47,7 @@ const DESCRIPTION =
   'memories, learnings, knowledge, metrics, evals, traces, schedules and approvals, plus the ' +
   'AG-UI and A2A interfaces (Agno AgentOS 2.7.2 compatible). Every route except /, /health, ' +
   '/info and the documentation pages is reached through the scopegate gateway with a bearer ' +
-  'token carrying the scope SPEC.md §4.2 names.';
+  'token carrying the scope the route requires.';
 
 /** A `{detail}` error response. */
 const detailError = (description: string): Json => ({

@@ -1,6 +1,6 @@
 /**
- * The documentation pages (RUNTIME_API.md §2): Swagger UI at `/docs`, ReDoc at `/redoc`, and
- * Swagger UI's OAuth2 redirect page. The gateway exempts exactly these paths (SPEC.md §4.4), so
+ * The documentation pages: Swagger UI at `/docs`, ReDoc at `/redoc`, and
+ * Swagger UI's OAuth2 redirect page. The gateway exempts exactly these paths, so
  * no page may load an asset from under `/docs/…`: Swagger UI's CSS and script are inlined from
  * the installed `swagger-ui-dist`, read once per process. ReDoc has no package installable on
  * Node 20 here, so `/redoc` loads its standalone script from jsDelivr, as FastAPI does.

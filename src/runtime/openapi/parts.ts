@@ -72,7 +72,7 @@ export const formBody = (schema: Json): Json => ({
   },
 });
 
-/** The `{data, meta}` envelope of every paginated listing (RUNTIME_API.md §0). */
+/** The `{data, meta}` envelope of every paginated listing. */
 export const paginated = (item: Json): Json => ({
   type: 'object',
   required: ['data', 'meta'],

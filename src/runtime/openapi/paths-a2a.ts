@@ -1,6 +1,6 @@
 /**
- * OpenAPI paths of the A2A interface under its configured prefix (RUNTIME_API.md §16, SPEC.md
- * §4.3): agent cards, message:send / message:stream, tasks:get / tasks:cancel and their HTTP+JSON
+ * OpenAPI paths of the A2A interface under its configured prefix:
+ * agent cards, message:send / message:stream, tasks:get / tasks:cancel and their HTTP+JSON
  * forms, and the deprecated dynamic dispatch. Data only, placed under the prefix.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * OpenAPI paths of the agent, team and workflow catalogue and their runs (RUNTIME_API.md §3, §4):
+ * OpenAPI paths of the agent, team and workflow catalogue and their runs:
  * list, read, create/update/delete as component aliases, start a run, list and read runs,
  * continue and cancel. Data only: one table per family, the same operations for each.
  */

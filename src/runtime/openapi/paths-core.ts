@@ -1,5 +1,5 @@
 /**
- * OpenAPI paths of the system routes (RUNTIME_API.md §2) and of AG-UI (§15, SPEC.md §4.1):
+ * OpenAPI paths of the system routes and of AG-UI:
  * `/`, `/health`, `/info`, `/config`, `/models`, `/registry`, the migrations, `/status`, `/agui`.
  * Data only.
  */

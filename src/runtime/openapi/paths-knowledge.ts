@@ -1,5 +1,5 @@
 /**
- * OpenAPI paths of knowledge (RUNTIME_API.md §8): content upload and remote content, listing,
+ * OpenAPI paths of knowledge: content upload and remote content, listing,
  * status, update and delete, search, the reader/chunker config, and sources. Data only.
  */
 import {

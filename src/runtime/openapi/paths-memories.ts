@@ -1,5 +1,5 @@
 /**
- * OpenAPI paths of memories (RUNTIME_API.md §6) and learnings (§7). Data only.
+ * OpenAPI paths of memories and learnings. Data only.
  */
 import {
   arrayOf,

@@ -1,5 +1,5 @@
 /**
- * OpenAPI paths of metrics (RUNTIME_API.md §9), evals (§10) and traces (§11). Data only.
+ * OpenAPI paths of metrics, evals and traces. Data only.
  */
 import {
   arrayOf,

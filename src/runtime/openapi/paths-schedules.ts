@@ -1,5 +1,5 @@
 /**
- * OpenAPI paths of schedules (RUNTIME_API.md §13) and approvals (§14). Data only.
+ * OpenAPI paths of schedules and approvals. Data only.
  */
 import {
   BOOLEAN,

@@ -1,5 +1,5 @@
 /**
- * OpenAPI paths of sessions (RUNTIME_API.md §5) and components (§12). Data only.
+ * OpenAPI paths of sessions and components. Data only.
  */
 import {
   arrayOf,

@@ -1,7 +1,7 @@
 /**
- * `GET /openapi.json`, `/docs`, `/redoc` and `/docs/oauth2-redirect` (RUNTIME_API.md §2). The
+ * `GET /openapi.json`, `/docs`, `/redoc` and `/docs/oauth2-redirect`. The
  * document and the pages are built once, when the app is built, and every request gets the same
- * bytes. Never checks anything: the gateway leaves these routes open (SPEC.md §4.4).
+ * bytes. Never checks anything: the gateway leaves these routes open.
  */
 import type { FastifyInstance } from 'fastify';
 import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './document.js';

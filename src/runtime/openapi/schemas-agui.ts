@@ -1,5 +1,5 @@
 /**
- * The OpenAPI schemas of SPEC.md §2: `RunAgentInput` (the body of `POST /agui`), the messages,
+ * The OpenAPI schemas of AG-UI input: `RunAgentInput` (the body of `POST /agui`), the messages,
  * tools, context and resume entries it carries, the input contents of a user message, and the
  * FastAPI validation error shapes. Data only, camelCase as on the wire.
  */
@@ -7,7 +7,7 @@ import { ANY, arrayOf, nullable, ref, STRING, type Json } from './parts.js';
 
 const NULLABLE_STRING = nullable(STRING);
 
-/** A `role`/`type` tag: constant and default the same value, not required (SPEC.md §2). */
+/** A `role`/`type` tag: constant and default the same value, not required. */
 const tag = (value: string): Json => ({ type: 'string', const: value, default: value });
 
 /** A message with `id`, its role tag, and `fields`; `required` besides `id`. */
@@ -67,7 +67,7 @@ const union = (property: string, names: Readonly<Record<string, string>>): Json 
   },
 });
 
-/** SPEC.md §2 by schema name. */
+/** The AG-UI input schemas by name. */
 export const AGUI_SCHEMAS: Readonly<Record<string, Json>> = {
   RunAgentInput: {
     type: 'object',

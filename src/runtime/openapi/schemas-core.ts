@@ -1,5 +1,5 @@
 /**
- * The OpenAPI schemas of the runtime's core records (RUNTIME_API.md §0, §2–§5, §12, §16): errors,
+ * The OpenAPI schemas of the runtime's core records: errors,
  * the pagination envelope, the system routes, the catalogue, runs and their forms, sessions,
  * components and A2A. Data only; fields the runtime may add later are allowed (no
  * `additionalProperties: false`).
@@ -188,7 +188,7 @@ export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
       },
       ['run_id', 'session_id', 'status'],
     ),
-    description: 'An agent, team or workflow run output (RUNTIME_API.md §4.3)',
+    description: 'An agent, team or workflow run output',
   },
   RunSchema: {
     ...object(

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI schemas of the runtime's data APIs (RUNTIME_API.md §6–§11, §13, §14): memories,
+ * The OpenAPI schemas of the runtime's data APIs: memories,
  * learnings, knowledge, metrics, evals, traces, schedules and approvals, their records and their
  * request bodies. Data only.
  */

@@ -1,7 +1,7 @@
 /**
- * Approvals (RUNTIME_API.md §14): list, count, read, resolve and delete the approvals runs
+ * Approvals: list, count, read, resolve and delete the approvals runs
  * create; resolving one resumes its paused run through the run service. Confined callers
- * (`scoped_user_id`, §1) see only their own and may not resolve or delete any. Never checks
+ * (`scoped_user_id`) see only their own and may not resolve or delete any. Never checks
  * scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
@@ -63,7 +63,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
       agent_id: q['agent_id'],
       team_id: q['team_id'],
       workflow_id: q['workflow_id'],
-      // Confined callers see their own approvals whatever they ask for (§1).
+      // Confined callers see their own approvals whatever they ask for.
       user_id: callerOf(request).scopedUserId ?? q['user_id'],
       schedule_id: q['schedule_id'],
       run_id: q['run_id'],
@@ -95,7 +95,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
 
   app.post<{ Params: { id: string } }>('/approvals/:id/resolve', async (request) => {
     const caller = callerOf(request);
-    // Resolving is for admins: a confined caller cannot even tell the approval exists (§1).
+    // Resolving is for admins: a confined caller cannot even tell the approval exists.
     if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
     const body = parseBody(resolveBody, request.body);
     const approval = visible(request.params.id, null);
@@ -114,7 +114,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
   });
 
   app.delete<{ Params: { id: string } }>('/approvals/:id', async (request, reply) => {
-    // Deleting is for admins; a confined caller is told there is nothing (§1).
+    // Deleting is for admins; a confined caller is told there is nothing.
     if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
     if (!store.approvals.delete(request.params.id)) {
       throw new HttpError(500, 'Failed to delete approval');

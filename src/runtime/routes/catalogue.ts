@@ -1,5 +1,5 @@
 /**
- * `GET /agents|teams|workflows[/{id}]` (RUNTIME_API.md §3): the hosted entities, listings
+ * `GET /agents|teams|workflows[/{id}]`: the hosted entities, listings
  * filtered by the gateway's `accessible_resource_ids`. Reads the catalogue; never runs anything.
  */
 import type { FastifyInstance } from 'fastify';
@@ -91,7 +91,7 @@ export function registerCatalogueRoutes(
   for (const family of families) {
     const type = family.path.slice(0, -1) as 'agent' | 'team' | 'workflow';
     const base = family.render as (item: unknown, db: string) => Record<string, unknown>;
-    // A stored component says so, with the version and stage it runs in (RUNTIME_API.md §3).
+    // A stored component says so, with the version and stage it runs in.
     const render = (item: unknown, db: string): Record<string, unknown> => {
       const out = base(item, db);
       const use = live.componentOf(type, out['id'] as string);
@@ -107,7 +107,7 @@ export function registerCatalogueRoutes(
     app.get(`/${family.path}`, async (request) => {
       const allowed = callerOf(request).accessibleResourceIds;
       const all = [...(family.items as ReadonlyMap<string, unknown>).entries()];
-      // CONTRACT.md §4: a filtered listing returns what the caller may see, possibly nothing.
+      // A filtered listing returns what the caller may see, possibly nothing.
       return all
         .filter(([id]) => allowed === null || allowed.includes(id))
         .map(([, item]) => render(item, dbId));

@@ -1,7 +1,7 @@
 /**
- * Components (RUNTIME_API.md §12): agents, teams and workflows defined through the API with
+ * Components: agents, teams and workflows defined through the API with
  * numbered config versions, and `POST/PATCH/DELETE /agents|teams|workflows` as aliases of them
- * (§3). Every write goes through the live catalogue, which refuses a config that does not
+ *. Every write goes through the live catalogue, which refuses a config that does not
  * resolve. Never runs anything; never checks scopes.
  */
 import type { FastifyInstance } from 'fastify';
@@ -356,7 +356,7 @@ export function registerComponentRoutes(
     },
   );
 
-  // The aliases: the family's component with its type fixed (RUNTIME_API.md §3, ours).
+  // The aliases: the family's component with its type fixed (ours).
   for (const type of TYPES) {
     const path = `/${type}s`;
     const guard = (id: string): ComponentRecord => {

@@ -1,5 +1,5 @@
 /**
- * The JSON bodies of the eval-run routes (RUNTIME_API.md §10) as zod schemas, refused with
+ * The JSON bodies of the eval-run routes as zod schemas, refused with
  * pydantic's words through ../validation.ts, and what a valid `POST /eval-runs` body asks for:
  * the eval plan (400 when the field its eval type needs is missing, as Agno answers) and the
  * `eval_input` recorded with the run. Builds values only; never runs or stores anything.

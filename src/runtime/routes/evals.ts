@@ -1,5 +1,5 @@
 /**
- * Eval runs (RUNTIME_API.md §10; not user-owned, so never confined to a caller): run an eval
+ * Eval runs (not user-owned, so never confined to a caller): run an eval
  * against an agent or team of the live catalogue and store it, list them with filters, read,
  * rename and bulk-delete them. Validates and shapes HTTP only: the evaluation lives in
  * ../evals/, the rows in ../store/evals.ts. Never checks scopes: the gateway did.

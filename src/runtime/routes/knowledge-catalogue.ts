@@ -1,5 +1,5 @@
 /**
- * The knowledge read routes beside contents (RUNTIME_API.md §8): `POST /knowledge/search`
+ * The knowledge read routes beside contents: `POST /knowledge/search`
  * (BM25 over the stored chunks), `GET /knowledge/config` (what this runtime reads, chunks and
  * searches with), and the configured remote sources with their (empty) file listings.
  * Validates and shapes HTTP only.
@@ -165,8 +165,8 @@ export function registerKnowledgeCatalogueRoutes(
       const source = sourceOf(request.params.sid);
       const limit = boundedInt(q.limit, 'limit', 100, 1000);
       const page = boundedInt(q.page, 'page', 1, 1_000_000);
-      // A URL source cannot be listed: it has no folders or files to browse (RUNTIME_API §8 is
-      // unsure what a non-cloud source answers; this is ours).
+      // A URL source cannot be listed: it has no folders or files to browse (what Agno
+      // answers for a non-cloud source is unclear; this is ours).
       return {
         source_id: source.id,
         source_name: source.name,

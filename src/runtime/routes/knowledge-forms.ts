@@ -1,5 +1,5 @@
 /**
- * The forms of the knowledge write routes (RUNTIME_API.md §8): content options (reader, chunker,
+ * The forms of the knowledge write routes: content options (reader, chunker,
  * chunk sizes), metadata, and what `POST /knowledge/content` reads from (text, a file, URLs).
  * Validates and shapes input only; 400/422 name the field at fault.
  */

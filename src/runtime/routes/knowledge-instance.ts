@@ -1,12 +1,12 @@
 /**
- * The runtime's one knowledge instance (RUNTIME_API.md §8): its stable id, and which instance a
+ * The runtime's one knowledge instance: its stable id, and which instance a
  * request's `knowledge_id` / `db_id` select. Pure; never touches the store.
  */
 import { createHash } from 'node:crypto';
 import type { KnowledgeSettings } from '../definitions.js';
 import { HttpError } from '../errors.js';
 
-/** The table `/config` names for knowledge (RUNTIME_API.md §2). */
+/** The table `/config` names for knowledge. */
 export const KNOWLEDGE_TABLE = 'agno_knowledge';
 
 /** A knowledge instance as `/config` lists it. */

@@ -1,5 +1,5 @@
 /**
- * Background processing of knowledge contents (RUNTIME_API.md §8): after the 202 is sent, a
+ * Background processing of knowledge contents: after the 202 is sent, a
  * content's text is read (uploaded text or file, or fetched URLs), chunked, stored and indexed,
  * and its status set to `completed`, or to `failed` with the reason. Never answers HTTP.
  */

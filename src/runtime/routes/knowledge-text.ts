@@ -1,5 +1,5 @@
 /**
- * Turning uploaded or fetched bytes into searchable text (RUNTIME_API.md §8): which types are
+ * Turning uploaded or fetched bytes into searchable text: which types are
  * read and by which reader, HTML stripped to text, and fixed-size chunks with overlap. Pure: no
  * I/O, no store.
  */

@@ -1,5 +1,5 @@
 /**
- * The knowledge content routes (RUNTIME_API.md §8): upload (text, file, URLs) and remote
+ * The knowledge content routes: upload (text, file, URLs) and remote
  * content answered 202 and processed in the background, list, read, status, update and delete.
  * Validates and shapes HTTP; reading, fetching and ranking live in the knowledge-* modules.
  * Knowledge is not user-owned: no caller filtering.

@@ -1,5 +1,5 @@
 /**
- * The shapes of the learning routes (RUNTIME_API.md §7): their JSON bodies, the deterministic
+ * The shapes of the learning routes: their JSON bodies, the deterministic
  * ids of the identity-keyed learning types, and LearningResponse. Pure: never reads the store or
  * the caller.
  */

@@ -1,6 +1,6 @@
 /**
- * Learnings (RUNTIME_API.md §7): list, create, read, update, delete, and the per-user listing
- * and delete. A confined caller (`scoped_user_id`, §1) sees its own learnings and the ownerless
+ * Learnings: list, create, read, update, delete, and the per-user listing
+ * and delete. A confined caller (`scoped_user_id`) sees its own learnings and the ownerless
  * (shared) ones, is refused (403) when it names another user, finds another user's learning
  * missing (404), and may not change a shared one (403). Never checks scopes: the gateway did.
  */

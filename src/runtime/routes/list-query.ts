@@ -1,6 +1,6 @@
 /**
- * The page, limit and sort parameters of the paginated list routes, read as FastAPI reads them
- * (RUNTIME_API.md §0), and the pagination envelope they answer with. Never reads the store.
+ * The page, limit and sort parameters of the paginated list routes, read as FastAPI reads them,
+ * and the pagination envelope they answer with. Never reads the store.
  */
 import { boundedInt, sortOrderQuery } from './query.js';
 
@@ -37,7 +37,7 @@ export function listParams<S extends string>(
   return { page, limit, sortBy, sortOrder };
 }
 
-/** The pagination envelope `{data, meta}` of every paginated route (RUNTIME_API.md §0). */
+/** The pagination envelope `{data, meta}` of every paginated route. */
 export function paginated<T>(
   data: readonly T[],
   page: number,

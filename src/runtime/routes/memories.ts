@@ -1,6 +1,6 @@
 /**
- * User memories (RUNTIME_API.md §6): list, create, read, replace and delete, each confined to
- * the caller's `scoped_user_id` when the gateway set one (§1): another user's memory looks
+ * User memories: list, create, read, replace and delete, each confined to
+ * the caller's `scoped_user_id` when the gateway set one: another user's memory looks
  * missing (404, or a 204 that deletes nothing). Topics, stats and optimization are registered
  * from memory-insights.ts. Never checks scopes: the gateway did.
  */

@@ -1,7 +1,7 @@
 /**
- * What the memory routes say about memories as a whole (RUNTIME_API.md §6): the distinct topics,
+ * What the memory routes say about memories as a whole: the distinct topics,
  * per-user stats, and `POST /optimize-memories`, which joins one user's memories into one summary
- * offline (§17). A confined caller (`scoped_user_id`, §1) only ever sees and optimizes its own.
+ * offline. A confined caller (`scoped_user_id`) only ever sees and optimizes its own.
  * Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The shapes of the memory routes (RUNTIME_API.md §6): their JSON bodies, checked as pydantic
+ * The shapes of the memory routes: their JSON bodies, checked as pydantic
  * would (every problem one 422 entry, length limits in pydantic's words), and UserMemorySchema.
  * Pure: never reads the store or the caller.
  */

@@ -1,5 +1,5 @@
 /**
- * Metrics (RUNTIME_API.md §9): the stored daily aggregates between two dates, and their
+ * Metrics: the stored daily aggregates between two dates, and their
  * recomputation from the stored sessions and runs. Metrics are not user-owned. Never checks
  * scopes: the gateway did (`metrics:read`, `metrics:write`).
  */

@@ -1,5 +1,5 @@
 /**
- * Query parameters every data route reads the same way (RUNTIME_API.md §0): integers and bounded
+ * Query parameters every data route reads the same way: integers and bounded
  * integers refused in pydantic's words, and the one database id the runtime answers to.
  */
 import { HttpError } from '../errors.js';
@@ -26,7 +26,7 @@ export function intQuery(value: string | undefined, field: string): number | und
   return Number(value);
 }
 
-/** A bounded integer query parameter, refused with pydantic's words (RUNTIME_API.md §0). */
+/** A bounded integer query parameter, refused with pydantic's words. */
 export function boundedInt(
   value: string | undefined,
   field: string,
@@ -61,7 +61,7 @@ export function boundedInt(
   return n;
 }
 
-/** `sort_order`: `asc` or `desc` (the default), else pydantic's enum 422 (RUNTIME_API.md §0). */
+/** `sort_order`: `asc` or `desc` (the default), else pydantic's enum 422. */
 export function sortOrderQuery(value: string | undefined): 'asc' | 'desc' {
   if (value === undefined || value === 'desc') return 'desc';
   if (value === 'asc') return value;

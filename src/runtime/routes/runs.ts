@@ -1,5 +1,5 @@
 /**
- * The run routes of agents, teams and workflows (RUNTIME_API.md §4): start a run from a form and
+ * The run routes of agents, teams and workflows: start a run from a form and
  * stream its events as SSE (or answer the run output), continue a paused run with tool results,
  * cancel a run, and read a session's runs back. Never checks scopes: the gateway did; the run
  * service confines data to the caller the gateway named.
@@ -38,7 +38,7 @@ export function registerRunRoutes(
     for (const entry of draining) entry.run.cancel();
     await Promise.all([...draining].map((entry) => entry.done));
   });
-  /** Drains a run server-side and answers 202 with where to poll it (RUNTIME_API.md §4.1). */
+  /** Drains a run server-side and answers 202 with where to poll it. */
   const inBackground = (reply: FastifyReply, run: ActiveRun) => {
     // Settled, never rejected: a run whose engine throws is stored as ERROR by the run service.
     const entry = { run, done: Promise.allSettled([drain(run)]) };
@@ -59,7 +59,7 @@ export function registerRunRoutes(
     app.post<{ Params: Params }>(`/${kind.path}/:id/runs`, async (request, reply) => {
       const entity = entityOf(request);
       const form = readForm(request);
-      // A JSON body is not a form, so it has no message (RUNTIME_API.md §0).
+      // A JSON body is not a form, so it has no message.
       const message = form.fields['message'];
       if (message === undefined) throw missingField('body', 'message');
       const stream = formBoolean(form, 'stream', true);

@@ -1,7 +1,7 @@
 /**
- * Schedules (RUNTIME_API.md §13): cron schedules that call a gateway endpoint, their run
+ * Schedules: cron schedules that call a gateway endpoint, their run
  * history, enable/disable, and trigger-now. Validates and shapes HTTP only: cron rules live in
- * ../schedules/cron.ts, execution in the scheduler. Schedules are not user-owned (§1). Never
+ * ../schedules/cron.ts, execution in the scheduler. Schedules are not user-owned. Never
  * checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';

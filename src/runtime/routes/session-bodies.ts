@@ -1,5 +1,5 @@
 /**
- * The JSON bodies of the session write routes (RUNTIME_API.md §5), checked field by field as
+ * The JSON bodies of the session write routes, checked field by field as
  * FastAPI and pydantic would: every problem is listed, in field order, as one 422 entry at
  * `["body", …]`. Pure: reads what Fastify parsed, never the store or the caller.
  */

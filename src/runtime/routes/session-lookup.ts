@@ -1,7 +1,7 @@
 /**
  * What the session routes share: their query parameters (the one database id, the `type` enum,
- * integers, refused with pydantic's words) and finding one session as the caller may see it
- * (RUNTIME_API.md §1, §5). Reads the store; never writes it or builds a response.
+ * integers, refused with pydantic's words) and finding one session as the caller may see it.
+ * Reads the store; never writes it or builds a response.
  */
 import type { Caller } from '../caller.js';
 import { HttpError, type ValidationDetail } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * The HTTP shapes of stored sessions and runs (RUNTIME_API.md §5): `SessionSchema`, the session
+ * The HTTP shapes of stored sessions and runs: `SessionSchema`, the session
  * detail, and `RunSchema` / `TeamRunSchema` / `WorkflowRunSchema`. Pure: builds objects from
  * records, never reads the store or the request.
  */

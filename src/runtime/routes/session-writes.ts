@@ -1,6 +1,6 @@
 /**
- * The session write routes (RUNTIME_API.md §5): create, rename, update, delete one, delete many.
- * A confined caller (`scoped_user_id`, §1) writes only its own sessions, and another user's
+ * The session write routes: create, rename, update, delete one, delete many.
+ * A confined caller (`scoped_user_id`) writes only its own sessions, and another user's
  * session looks missing: 404 to rename or update, a 204 that deletes nothing. Every write stamps
  * `updated_at` from the injected clock. Never checks scopes: the gateway did.
  */

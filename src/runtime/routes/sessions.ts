@@ -1,6 +1,6 @@
 /**
- * Sessions (RUNTIME_API.md §5): the list, one session, a session's runs and one of its runs, each
- * confined to the caller's `scoped_user_id` when the gateway set one (§1); the write routes are
+ * Sessions: the list, one session, a session's runs and one of its runs, each
+ * confined to the caller's `scoped_user_id` when the gateway set one; the write routes are
  * registered from session-writes.ts. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
@@ -45,7 +45,7 @@ export function registerSessionRoutes(
     const query: SessionQuery = {
       ...(type === undefined ? {} : { type }),
       ...(q.component_id === undefined ? {} : { componentId: q.component_id }),
-      // Confined callers see their own rows whatever they ask for (RUNTIME_API §1).
+      // Confined callers see their own rows whatever they ask for.
       ...(owner === undefined ? {} : { userId: owner }),
       ...(q.session_name === undefined ? {} : { nameContains: q.session_name }),
       page,

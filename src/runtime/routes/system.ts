@@ -1,5 +1,5 @@
 /**
- * The runtime's own description (RUNTIME_API.md §2): `GET /info`, `GET /config`, `GET /models`,
+ * The runtime's own description: `GET /info`, `GET /config`, `GET /models`,
  * `GET /registry`, and the database migrations. Reads the settings, the live catalogue and the
  * store; never runs anything and never checks scopes (`/config` is never filtered).
  */
@@ -26,7 +26,7 @@ import { paginated } from './list-query.js';
 /** The Agno version whose API the runtime serves. */
 export const AGNO_VERSION = '2.7.2';
 
-/** The tables each data domain lives in, as `/config` names them (RUNTIME_API.md §2). */
+/** The tables each data domain lives in, as `/config` names them. */
 const DOMAINS = {
   session: 'agno_sessions',
   memory: 'agno_memories',

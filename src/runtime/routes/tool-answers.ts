@@ -1,5 +1,5 @@
 /**
- * The answers in a continue form (RUNTIME_API §4.4): `tools` (agents: ToolExecution dicts),
+ * The answers in a continue form: `tools` (agents: ToolExecution dicts),
  * `requirements` (teams: RunRequirement dicts) or `step_requirements` (workflows, either shape).
  * Each entry answers its call with a result (`result` / `external_execution_result`), else a
  * confirmation (`confirmed` / `confirmation`, with `confirmation_note`), else user input (the

@@ -1,7 +1,7 @@
 /**
- * Traces (RUNTIME_API.md §11): the list, one trace or span, the filter schema, per-session stats
+ * Traces: the list, one trace or span, the filter schema, per-session stats
  * and the DSL search, each confined to the caller's `scoped_user_id` when the gateway set one
- * (§1). Query parameters become a filter expression compiled by traces/filter.ts, so every route
+ *. Query parameters become a filter expression compiled by traces/filter.ts, so every route
  * reaches SQL the same, parameterised way. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
@@ -54,7 +54,7 @@ function queryExpression(
   return conditions.length === 0 ? null : { op: 'AND', conditions };
 }
 
-/** The caller's filter, AND-ed with its own user id when confined (RUNTIME_API §11). */
+/** The caller's filter, AND-ed with its own user id when confined. */
 function confined(caller: Caller, filter: Expression | null): TraceCondition {
   const own =
     caller.scopedUserId === null ? null : { op: 'EQ', key: 'user_id', value: caller.scopedUserId };

@@ -1,5 +1,5 @@
 /**
- * Cron rules of schedules (RUNTIME_API.md §13), on croner: checks a five-field expression and an
+ * Cron rules of schedules, on croner: checks a five-field expression and an
  * IANA time zone, and finds run times. Pure: no I/O, no clock (times are passed in, epoch
  * seconds).
  */

@@ -1,7 +1,7 @@
 /**
  * The schedule executor of the bundled runtime: calls THE GATEWAY (never the runtime directly)
  * with the internal service token, so a scheduled run is authenticated, authorized and measured
- * like any other request (CONTRACT.md §3.6). Run endpoints are started in the background and
+ * like any other request. Run endpoints are started in the background and
  * polled to a terminal status; other endpoints are called once. Never logs, and never puts the
  * token into an outcome.
  */

@@ -1,5 +1,5 @@
 /**
- * The scheduler (RUNTIME_API.md §13): on each tick it fires every enabled schedule that is due,
+ * The scheduler: on each tick it fires every enabled schedule that is due,
  * records each attempt as a schedule run (retrying failed ones per the schedule), records the
  * ticks it missed while it was not running, and advances `next_run_at`. Time, the timer, sleep
  * and the executor are injected. Never writes HTTP.

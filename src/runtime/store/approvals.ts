@@ -1,5 +1,5 @@
 /**
- * Approvals (RUNTIME_API.md §14) in the runtime's SQLite file: records of runs paused on tools
+ * Approvals in the runtime's SQLite file: records of runs paused on tools
  * that need one, and audit records of tool calls. Stores what it is given; it never filters by
  * caller identity on its own (routes pass the owner) and never builds HTTP shapes.
  */
@@ -9,7 +9,7 @@ import type { SqliteDatabase } from './sqlite.js';
 /** An approval's state; only `pending` ones can be resolved. */
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled';
 
-/** One approval, as §14's ApprovalResponse names its fields (times in epoch seconds). */
+/** One approval, as Agno's ApprovalResponse names its fields (times in epoch seconds). */
 export interface ApprovalRecord {
   id: string;
   run_id: string;

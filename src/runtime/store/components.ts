@@ -1,5 +1,5 @@
 /**
- * Components (RUNTIME_API.md §12): agents, teams and workflows defined through the API, each
+ * Components: agents, teams and workflows defined through the API, each
  * with numbered config versions, in the runtime's SQLite file. Stores what it is given; the
  * rules (ids, stages, the current version) live in the routes and the live catalogue.
  */

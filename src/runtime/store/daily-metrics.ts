@@ -1,5 +1,5 @@
 /**
- * Daily metrics (RUNTIME_API §9): per-UTC-day aggregates of the stored sessions and runs, kept in
+ * Daily metrics: per-UTC-day aggregates of the stored sessions and runs, kept in
  * the runtime's SQLite file. `refresh` recomputes them from the sessions and runs tables; `list`
  * reads what the last refresh stored. Never builds HTTP shapes.
  */
@@ -50,7 +50,7 @@ export interface DailyMetricsStore {
   list(from: string | null, to: string | null): DailyMetricsRecord[];
 }
 
-/** Each day metric and the run `metrics` field it sums (RUNTIME_API §4.3, §9). */
+/** Each day metric and the run `metrics` field it sums. */
 const TOKEN_SOURCES = [
   ['input_tokens', 'input_tokens'],
   ['output_tokens', 'output_tokens'],

@@ -1,5 +1,5 @@
 /**
- * Eval runs (RUNTIME_API.md §10) in the runtime's SQLite file. Stores what it is given: the
+ * Eval runs in the runtime's SQLite file. Stores what it is given: the
  * routes run the evaluations, shape the responses and choose the filters; every caller value
  * reaches SQL as a bound parameter only.
  */

@@ -1,5 +1,5 @@
 /**
- * Knowledge contents and their text chunks (RUNTIME_API.md §8) in the runtime's SQLite file.
+ * Knowledge contents and their text chunks in the runtime's SQLite file.
  * Stores what it is given: reading, chunking, ranking and HTTP shapes live in the routes.
  */
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';

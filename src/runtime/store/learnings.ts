@@ -1,5 +1,5 @@
 /**
- * Learnings (RUNTIME_API.md §7) in the runtime's SQLite file. Stores what it is given and
+ * Learnings in the runtime's SQLite file. Stores what it is given and
  * filters as a route asks (an owner, or an owner plus the ownerless rows); it never decides who
  * the caller is, and never builds HTTP shapes.
  */

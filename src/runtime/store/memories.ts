@@ -1,5 +1,5 @@
 /**
- * User memories (RUNTIME_API.md §6) in the runtime's SQLite file. Stores what it is given and
+ * User memories in the runtime's SQLite file. Stores what it is given and
  * filters by the owner a route passes; it never decides who the caller is, and never builds HTTP
  * shapes.
  */

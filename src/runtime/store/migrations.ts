@@ -79,7 +79,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
     name: 'components',
-    // Agents, teams and workflows defined through the API (RUNTIME_API §12), each with numbered
+    // Agents, teams and workflows defined through the API, each with numbered
     // config versions; a component's configs go with it.
     sql: `
       CREATE TABLE components (

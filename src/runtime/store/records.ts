@@ -6,7 +6,7 @@
 /** Which kind of component a session belongs to. */
 export type SessionType = 'agent' | 'team' | 'workflow';
 
-/** Lifecycle state of a run (RUNTIME_API §4.3). */
+/** Lifecycle state of a run. */
 export type RunStatus = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'PAUSED' | 'CANCELLED' | 'ERROR';
 
 /** A session's summary (Agno `SessionSummary`), as PATCH /sessions/{id} sets it. */
@@ -18,7 +18,7 @@ export interface SessionSummary {
   updated_at: number;
 }
 
-/** One stored session (RUNTIME_API §5). */
+/** One stored session. */
 export interface SessionRecord {
   session_id: string;
   session_type: SessionType;
@@ -50,7 +50,7 @@ export interface RunRecord {
   status: RunStatus;
   /** The run input message. */
   input: string;
-  /** The full run output dict (RUNTIME_API §4.3), kept as JSON. */
+  /** The full run output dict, kept as JSON. */
   output: Record<string, unknown>;
   /** What the engine needs to continue a PAUSED run (JSON, opaque here); null otherwise. */
   checkpoint: unknown;

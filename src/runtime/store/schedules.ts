@@ -1,5 +1,5 @@
 /**
- * Schedules and their runs (RUNTIME_API.md §13) in the runtime's SQLite file. Stores what it is
+ * Schedules and their runs in the runtime's SQLite file. Stores what it is
  * given: cron rules, validation and the next run time live in ../schedules/ and the routes.
  */
 import type { SqliteDatabase } from './sqlite.js';

@@ -16,7 +16,7 @@ export interface SessionQuery {
   userId?: string | null;
   /** Case-insensitive substring of `session_name`; an empty string filters nothing. */
   nameContains?: string;
-  /** 1-based; 0 and below mean 1 (RUNTIME_API §0). */
+  /** 1-based; 0 and below mean 1. */
   page: number;
   /** Rows per page, at least 1. */
   limit: number;

@@ -40,21 +40,21 @@ export interface RuntimeStore {
   readonly path: string;
   /** Agents, teams and workflows defined through the API, in the same database. */
   readonly components: ComponentStore;
-  /** User memories (RUNTIME_API §6), in the same database. */
+  /** User memories, in the same database. */
   readonly memories: MemoryStore;
-  /** Learnings (RUNTIME_API §7), in the same database. */
+  /** Learnings, in the same database. */
   readonly learnings: LearningStore;
   /** Run traces and their spans. */
   readonly traces: TraceStore;
   /** Per-day aggregates of sessions and runs. */
   readonly dailyMetrics: DailyMetricsStore;
-  /** Eval runs (RUNTIME_API §10), in the same database. */
+  /** Eval runs, in the same database. */
   readonly evals: EvalStore;
-  /** Approvals of paused runs and audit records of tool calls (RUNTIME_API §14). */
+  /** Approvals of paused runs and audit records of tool calls. */
   readonly approvals: ApprovalStore;
-  /** Cron schedules and their runs (RUNTIME_API.md §13), in the same database. */
+  /** Cron schedules and their runs, in the same database. */
   readonly schedules: ScheduleStore;
-  /** Knowledge contents and their chunks (RUNTIME_API §8), in the same database. */
+  /** Knowledge contents and their chunks, in the same database. */
   readonly knowledge: KnowledgeStore;
   /** The session, or `null` when there is none with this id. */
   getSession(sessionId: string): SessionRecord | null;

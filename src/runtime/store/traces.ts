@@ -1,5 +1,5 @@
 /**
- * Run traces and their spans (RUNTIME_API §11) in the runtime's SQLite file. Stores what it is
+ * Run traces and their spans in the runtime's SQLite file. Stores what it is
  * given and lists by a condition compiled elsewhere (traces/filter.ts): it never filters by
  * caller identity on its own, never builds HTTP shapes, and never puts a value into SQL text.
  */

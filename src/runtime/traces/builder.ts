@@ -1,5 +1,5 @@
 /**
- * Builds a run's trace (RUNTIME_API §11) from its events as they stream: a root span for the run,
+ * Builds a run's trace from its events as they stream: a root span for the run,
  * an LLM span per model request, a TOOL span per tool call, and child spans for team members
  * and workflow steps, each timed with the injected clock. Pure: no I/O, never changes an event.
  */

@@ -1,5 +1,5 @@
 /**
- * The trace filter DSL of `POST /traces/search` (RUNTIME_API §11), checked and compiled to a
+ * The trace filter DSL of `POST /traces/search`, checked and compiled to a
  * parameterised SQL condition over a whitelist of keys: a key only ever selects a column name
  * written below, and every value is a bound parameter, never part of the SQL text. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * The trace rows the runtime keeps (RUNTIME_API §11): one trace per run start or continue, with
+ * The trace rows the runtime keeps: one trace per run start or continue, with
  * its spans as a flat list linked by parent id. Plain data; no SQL and no HTTP shapes here.
  */
 

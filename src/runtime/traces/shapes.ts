@@ -1,5 +1,5 @@
 /**
- * The trace bodies the routes send (RUNTIME_API §11): TraceSummary, TraceDetail with its span
+ * The trace bodies the routes send: TraceSummary, TraceDetail with its span
  * tree, TraceNode and TraceSessionStats, null fields dropped as Agno does. Pure.
  */
 import type { StoredTrace, TraceSessionStatsRecord } from '../store/traces.js';

@@ -1,5 +1,5 @@
 /**
- * Migration step 9 (daily metrics): the tables of daily metrics aggregates (§9). Append-only once released: a later
+ * Migration step 9 (daily metrics): the tables of daily metrics aggregates. Append-only once released: a later
  * change is a new step in ../migrations.ts, never an edit here.
  */
 // One row per UTC day (`date` is YYYY-MM-DD, so text order is date order), recomputed by

@@ -1,5 +1,5 @@
 /**
- * Migration step 10 (eval runs): the table of eval runs (RUNTIME_API §10). Append-only once
+ * Migration step 10 (eval runs): the table of eval runs. Append-only once
  * released: a later change is a new step in ../migrations.ts, never an edit here.
  */
 export const EVALS_SCHEMA = `

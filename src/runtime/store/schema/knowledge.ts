@@ -1,5 +1,5 @@
 /**
- * Migration step 7 (knowledge): the tables of knowledge contents and their chunks (§8). Append-only once released: a later
+ * Migration step 7 (knowledge): the tables of knowledge contents and their chunks. Append-only once released: a later
  * change is a new step in ../migrations.ts, never an edit here.
  */
 // One row per content (its id is derived from what was uploaded, so a re-upload replaces it);

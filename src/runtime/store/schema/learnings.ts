@@ -1,9 +1,9 @@
 /**
- * Migration step 6 (learnings): the tables of learnings (§7). Append-only once released: a later
+ * Migration step 6 (learnings): the tables of learnings. Append-only once released: a later
  * change is a new step in ../migrations.ts, never an edit here.
  */
 export const LEARNINGS_SCHEMA = `
-  -- One row per learning. user_id NULL = shared (ownerless, RUNTIME_API §1); content and
+  -- One row per learning. user_id NULL = shared (ownerless); content and
   -- metadata are JSON objects; times are epoch seconds.
   CREATE TABLE learnings (
     learning_id   TEXT    NOT NULL PRIMARY KEY,

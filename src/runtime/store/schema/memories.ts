@@ -1,9 +1,9 @@
 /**
- * Migration step 5 (memories): the tables of user memories (RUNTIME_API §6). Append-only once released: a later
+ * Migration step 5 (memories): the tables of user memories. Append-only once released: a later
  * change is a new step in ../migrations.ts, never an edit here.
  */
 export const MEMORIES_SCHEMA = `
-  -- One row per memory. Every memory has an owner (RUNTIME_API §1); topics are a JSON array of
+  -- One row per memory. Every memory has an owner; topics are a JSON array of
   -- strings; times are epoch seconds.
   CREATE TABLE memories (
     memory_id  TEXT    NOT NULL PRIMARY KEY,

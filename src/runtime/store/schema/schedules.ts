@@ -1,5 +1,5 @@
 /**
- * Migration step 11 (schedules): the tables of schedules and their runs (§13). Append-only once released: a later
+ * Migration step 11 (schedules): the tables of schedules and their runs. Append-only once released: a later
  * change is a new step in ../migrations.ts, never an edit here.
  */
 // STRICT: epoch-second integers stay integers; `payload`, `input`, `output` and `requirements`

@@ -1,5 +1,5 @@
 /**
- * Migration step 8 (traces): the tables of run traces and their spans (§11). Append-only once released: a later
+ * Migration step 8 (traces): the tables of run traces and their spans. Append-only once released: a later
  * change is a new step in ../migrations.ts, never an edit here.
  */
 // Times are epoch milliseconds (spans are shorter than a second). A trace's spans go with it.
