@@ -13,7 +13,7 @@ import { createTokenExtractor, type ExpectedSource } from './extract.js';
 import type { AuthFailure } from './failure.js';
 import { createInternalTokenAuthenticator } from './internal-token.js';
 import { createTokenCache, type TokenCache, type TokenCacheObserver } from './jwt/cache.js';
-import { principalFromClaims } from './jwt/claims.js';
+import { createClaimsReader } from './jwt/claims.js';
 import { createKeySource, type KeySource } from './jwt/key-source.js';
 import { createKeySet } from './jwt/keys.js';
 import {
@@ -206,11 +206,12 @@ export async function createAuthChain(
     // rotated out) or go stale, the cache is emptied: a cached token is never accepted on keys
     // the gateway no longer holds.
     let cachedUnder = keySource?.current();
+    const readClaims = createClaimsReader(settings);
     const verifyAndBuild = async (token: string): Promise<AuthResult> => {
       const keysBefore = keySource?.current();
       const verified = await verify(token);
       if (!verified.ok) return failed(verified.failure);
-      const built = principalFromClaims(verified.payload, settings, verified.expiresAt);
+      const built = readClaims(verified.payload, verified.expiresAt);
       if (!built.ok) return failed(built.failure);
       // Verified on keys that changed meanwhile: answered, but not cached past the change.
       if (keySource?.current() === keysBefore) cache?.set(token, built.principal);

@@ -34,6 +34,11 @@ export interface AuthSettings {
   readonly token_header_key: string;
   readonly cookie_name: string;
   readonly scopes_claim: string;
+  /**
+   * Splits a string scopes claim (`"a b"`, as RFC 9068's `scope` is sent); null (the config
+   * default, also when absent) keeps a string claim as one scope. A list is never split.
+   */
+  readonly scopes_claim_delimiter?: string | null;
   readonly user_id_claim: string;
   readonly session_id_claim: string;
   readonly audience_claim: string;

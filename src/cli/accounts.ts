@@ -27,11 +27,53 @@ import type { DecisionState } from '../gateway/pipeline.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
+import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
 
-const USAGE = `usage: scopegate accounts create --name N [--scopes a,b] [--expires-in-days D | --never-expires]
-                                [--allow-privileged-scopes] [--config F]
-       scopegate accounts list [--json] [--config F]
-       scopegate accounts revoke ID [--config F]`;
+/** `scopegate accounts create`'s options. */
+export const ACCOUNTS_CREATE = defineCommand({
+  usage: 'accounts create --name N [options]',
+  summary:
+    'Create a service account in the store the config names and print its token (on stdout,\n' +
+    'this once).',
+  options: {
+    config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+    name: { type: 'string' },
+    scopes: { type: 'string' },
+    'expires-in-days': { type: 'string' },
+    'never-expires': { type: 'boolean', default: false },
+    'allow-privileged-scopes': { type: 'boolean', default: false },
+  },
+  help: {
+    config: CONFIG_HELP,
+    name: { value: 'N', text: 'the account name (its principal is sa:<name>); required' },
+    scopes: { value: 'a,b', text: 'the scopes it is granted' },
+    'expires-in-days': { value: 'D', text: 'days until the token expires' },
+    'never-expires': { text: 'a token that never expires (instead of --expires-in-days)' },
+    'allow-privileged-scopes': { text: 'allow granting privileged scopes' },
+  },
+});
+
+/** `scopegate accounts list`'s options. */
+export const ACCOUNTS_LIST = defineCommand({
+  usage: 'accounts list [options]',
+  summary: 'List the service accounts, newest first.',
+  options: {
+    config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+    json: { type: 'boolean', default: false },
+  },
+  help: { config: CONFIG_HELP, json: { text: 'print them as JSON' } },
+});
+
+/** `scopegate accounts revoke`'s options. */
+export const ACCOUNTS_REVOKE = defineCommand({
+  usage: 'accounts revoke [options] ID',
+  summary: 'Revoke the service account with this id.',
+  options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
+  help: { config: CONFIG_HELP },
+});
+
+/** The help of `scopegate accounts`: each subcommand's. */
+const USAGE = [ACCOUNTS_CREATE, ACCOUNTS_LIST, ACCOUNTS_REVOKE].map(usageOf).join('\n\n');
 
 /** Who the CLI records as `created_by`: `cli:<OS user>`. */
 function cliUser(): string {
@@ -75,18 +117,11 @@ interface RunContext {
 type Plan = { readonly config: string; readonly run: Run } | number;
 
 function planCreate(args: readonly string[], io: CommandIo): Plan {
-  const { values } = parseArgs({
-    args: [...args],
-    options: {
-      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
-      name: { type: 'string' },
-      scopes: { type: 'string' },
-      'expires-in-days': { type: 'string' },
-      'never-expires': { type: 'boolean', default: false },
-      'allow-privileged-scopes': { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
+  if (helpRequested(args)) {
+    io.out(usageOf(ACCOUNTS_CREATE));
+    return 0;
+  }
+  const { values } = parseArgs({ args: [...args], options: ACCOUNTS_CREATE.options, strict: true });
   const days = values['expires-in-days'];
   const parsed = parseMintBody({
     name: values.name,
@@ -102,7 +137,7 @@ function planCreate(args: readonly string[], io: CommandIo): Plan {
   });
   if (!parsed.ok) {
     for (const issue of parsed.issues) io.err(`error: ${issue.msg}`);
-    io.err(USAGE);
+    io.err(usageOf(ACCOUNTS_CREATE));
     return 2;
   }
   const request = parsed.value;
@@ -129,15 +164,12 @@ function planCreate(args: readonly string[], io: CommandIo): Plan {
   };
 }
 
-function planList(args: readonly string[]): Plan {
-  const { values } = parseArgs({
-    args: [...args],
-    options: {
-      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
-      json: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
+function planList(args: readonly string[], io: CommandIo): Plan {
+  if (helpRequested(args)) {
+    io.out(usageOf(ACCOUNTS_LIST));
+    return 0;
+  }
+  const { values } = parseArgs({ args: [...args], options: ACCOUNTS_LIST.options, strict: true });
   return {
     config: values.config,
     run(api, io, { clock }) {
@@ -179,15 +211,19 @@ function planList(args: readonly string[]): Plan {
 }
 
 function planRevoke(args: readonly string[], io: CommandIo): Plan {
+  if (helpRequested(args)) {
+    io.out(usageOf(ACCOUNTS_REVOKE));
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: [...args],
-    options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
+    options: ACCOUNTS_REVOKE.options,
     strict: true,
     allowPositionals: true,
   });
   const [id, ...extra] = positionals;
   if (id === undefined || extra.length > 0) {
-    io.err(USAGE);
+    io.err(usageOf(ACCOUNTS_REVOKE));
     return 2;
   }
   return {
@@ -235,9 +271,12 @@ export function createAccountsCommand(clock: Clock): Command {
     const [sub, ...rest] = args;
     let plan: Plan;
     if (sub === 'create') plan = planCreate(rest, io);
-    else if (sub === 'list') plan = planList(rest);
+    else if (sub === 'list') plan = planList(rest, io);
     else if (sub === 'revoke') plan = planRevoke(rest, io);
-    else {
+    else if (sub === '--help' || sub === '-h') {
+      io.out(USAGE);
+      return 0;
+    } else {
       io.err(
         sub === undefined ? USAGE : `scopegate accounts: unknown subcommand "${sub}"\n${USAGE}`,
       );

@@ -10,15 +10,34 @@ import { formatProblem } from '../shared/problem.js';
 import { plural } from '../shared/text.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, reportProblems } from './load.js';
+import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
+
+/** `scopegate check`'s options. */
+export const CHECK = defineCommand({
+  usage: 'check [options]',
+  summary:
+    'Validate the config and the policies as `serve` would (reading, never creating, key files)\n' +
+    'and report notes, warnings and conflicts. Exit 0 valid, 1 invalid (or warnings with --strict).',
+  options: {
+    config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+    routes: { type: 'boolean', default: false },
+    strict: { type: 'boolean', default: false },
+  },
+  help: {
+    config: CONFIG_HELP,
+    routes: { text: 'also print the compiled route table' },
+    strict: { text: 'exit 1 when there is any warning (for CI)' },
+  },
+});
 
 export const check: Command = async (args, io) => {
+  if (helpRequested(args)) {
+    io.out(usageOf(CHECK));
+    return 0;
+  }
   const { values } = parseArgs({
     args: [...args],
-    options: {
-      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
-      routes: { type: 'boolean', default: false },
-      strict: { type: 'boolean', default: false },
-    },
+    options: CHECK.options,
     strict: true,
     allowPositionals: false,
   });

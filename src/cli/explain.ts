@@ -10,19 +10,37 @@ import { formatOrigin } from '../policy/compile.js';
 import { explainRequirements } from '../policy/explain.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
+import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
+
+/** `scopegate explain`'s options. */
+export const EXPLAIN = defineCommand({
+  usage: 'explain [options] METHOD PATH',
+  summary:
+    'Show how a request is decided: the matched pattern and where it comes from, the required\n' +
+    'scopes, the resource context and the decision with its reason.',
+  options: {
+    config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+    scopes: { type: 'string' },
+  },
+  help: {
+    config: CONFIG_HELP,
+    scopes: { value: 'a,b', text: 'the caller holds these scopes (without it: no credential)' },
+  },
+});
 
 export const explain: Command = async (args, io) => {
+  if (helpRequested(args)) {
+    io.out(usageOf(EXPLAIN));
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: [...args],
-    options: {
-      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
-      scopes: { type: 'string' },
-    },
+    options: EXPLAIN.options,
     strict: true,
     allowPositionals: true,
   });
   if (positionals.length !== 2) {
-    io.err('usage: scopegate explain [--config F] METHOD PATH [--scopes a,b,...]');
+    io.err(usageOf(EXPLAIN));
     return 2;
   }
   const method = (positionals[0] as string).toUpperCase();

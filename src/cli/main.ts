@@ -4,14 +4,15 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { accounts } from './accounts.js';
-import { check } from './check.js';
-import { explain } from './explain.js';
+import { accounts, ACCOUNTS_CREATE, ACCOUNTS_LIST, ACCOUNTS_REVOKE } from './accounts.js';
+import { check, CHECK } from './check.js';
+import { explain, EXPLAIN } from './explain.js';
 import { processIo, type Command, type CommandIo } from './io.js';
-import { runtime } from './runtime.js';
-import { serve } from './serve.js';
-import { testPolicies } from './test-policies.js';
-import { token } from './token.js';
+import { runtime, RUNTIME } from './runtime.js';
+import { serve, SERVE } from './serve.js';
+import { testPolicies, TEST_POLICIES } from './test-policies.js';
+import { token, TOKEN } from './token.js';
+import { packageVersion } from './usage.js';
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   serve,
@@ -23,21 +24,30 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   accounts,
 };
 
-const USAGE = `usage: scopegate <command> [options]
+/** Each command line's usage (from its spec) and what it does, in the order shown. */
+const SUMMARIES: readonly (readonly [string, string])[] = [
+  [SERVE.usage, 'start the gateway (and the bundled runtime)'],
+  [RUNTIME.usage, 'start the bundled runtime alone'],
+  [CHECK.usage, 'validate config and policies, report conflicts'],
+  [EXPLAIN.usage, 'show how a request is decided'],
+  [TOKEN.usage, 'mint a development JWT'],
+  [TEST_POLICIES.usage, 'run policy decision tests'],
+  [ACCOUNTS_CREATE.usage, 'mint a service-account token (printed once)'],
+  [ACCOUNTS_LIST.usage, 'list service accounts'],
+  [ACCOUNTS_REVOKE.usage, 'revoke a service account'],
+];
 
-commands:
-  serve [--config F]                                start the gateway (and the bundled runtime)
-  runtime [--config F] [--port N] [--host H]        start the bundled runtime alone
-  check [--config F] [--routes] [--strict]          validate config and policies, report conflicts
-  explain [--config F] METHOD PATH [--scopes a,b]  show how a request is decided
-  token [--config F] --sub S --scopes a,b [--ttl 1h] [--aud X] [--claim k=v]
-                                                   mint a development JWT
-  test-policies [--config F] FILE...               run policy decision tests
-  accounts create --name N [--scopes a,b] [--expires-in-days D | --never-expires]
-                  [--allow-privileged-scopes] [--config F]
-                                                   mint a service-account token (printed once)
-  accounts list [--json] [--config F]              list service accounts
-  accounts revoke ID [--config F]                  revoke a service account`;
+const WIDTH = Math.max(...SUMMARIES.map(([usage]) => usage.length));
+
+const USAGE = [
+  'usage: scopegate <command> [options]',
+  '       scopegate --version',
+  '',
+  'commands:',
+  ...SUMMARIES.map(([usage, text]) => `  ${usage.padEnd(WIDTH)}  ${text}`),
+  '',
+  '`scopegate <command> --help` lists the options of a command.',
+].join('\n');
 
 /** Runs one command line; returns the exit code. Argument errors are exit 2. */
 export async function main(argv: readonly string[], io: CommandIo = processIo): Promise<number> {
@@ -45,6 +55,10 @@ export async function main(argv: readonly string[], io: CommandIo = processIo): 
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.out(USAGE);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.out(packageVersion());
+    return 0;
   }
   const command = COMMANDS[name];
   if (command === undefined) {

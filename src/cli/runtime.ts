@@ -12,6 +12,7 @@ import { formatProblem } from '../shared/problem.js';
 import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, runtimeSettingsOf } from './load.js';
 import { untilSignal } from './signals.js';
+import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
 
 /** The environment variable read when the config sets no `upstream.identity_secret`. */
 export const IDENTITY_SECRET_ENV = 'SCOPEGATE_IDENTITY_SECRET';
@@ -71,17 +72,34 @@ function identitySecretOf(
   return { secret: null };
 }
 
-export const runtime: Command = async (args, io) => {
-  const { values } = parseArgs({
-    args: [...args],
-    options: {
-      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
-      port: { type: 'string', default: '8081' },
-      host: { type: 'string', default: '127.0.0.1' },
-      [INSECURE_UNSIGNED_FLAG]: { type: 'boolean', default: false },
+/** `scopegate runtime`'s options. */
+export const RUNTIME = defineCommand({
+  usage: 'runtime [options]',
+  summary:
+    'Start the bundled agent runtime alone (its `runtime:` settings), believing only identity\n' +
+    `contexts signed with upstream.identity_secret or ${IDENTITY_SECRET_ENV}.`,
+  options: {
+    config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+    port: { type: 'string', default: '8081' },
+    host: { type: 'string', default: '127.0.0.1' },
+    [INSECURE_UNSIGNED_FLAG]: { type: 'boolean', default: false },
+  },
+  help: {
+    config: CONFIG_HELP,
+    port: { value: 'N', text: 'port to listen on, 0..65535' },
+    host: { value: 'H', text: 'address to listen on' },
+    [INSECURE_UNSIGNED_FLAG]: {
+      text: 'development only: believe unsigned identity contexts, and none as anonymous',
     },
-    strict: true,
-  });
+  },
+});
+
+export const runtime: Command = async (args, io) => {
+  if (helpRequested(args)) {
+    io.out(usageOf(RUNTIME));
+    return 0;
+  }
+  const { values } = parseArgs({ args: [...args], options: RUNTIME.options, strict: true });
   const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : -1;
   if (port < 0 || port > 65535) {
     io.err(`scopegate runtime: --port must be 0..65535 (got "${values.port}")`);

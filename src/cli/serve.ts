@@ -22,6 +22,17 @@ import type { JwksFetchResult } from '../auth/chain.js';
 import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, reportProblems, runtimeSettingsOf } from './load.js';
 import { untilSignal } from './signals.js';
+import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
+
+/** `scopegate serve`'s options. */
+export const SERVE = defineCommand({
+  usage: 'serve [options]',
+  summary:
+    'Start the gateway, its admin listener and (with upstream.embedded) the bundled runtime;\n' +
+    'reload the config on SIGHUP or when a watched file changes; drain on SIGTERM or SIGINT.',
+  options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
+  help: { config: CONFIG_HELP },
+});
 
 /** The id of the first configured agent, for the example `curl`. */
 function firstAgentId(runtime: unknown): string | null {
@@ -58,11 +69,11 @@ function jwksFetchLogger(io: CommandIo): (result: JwksFetchResult, detail: strin
 }
 
 export const serve: Command = async (args, io) => {
-  const { values } = parseArgs({
-    args: [...args],
-    options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
-    strict: true,
-  });
+  if (helpRequested(args)) {
+    io.out(usageOf(SERVE));
+    return 0;
+  }
+  const { values } = parseArgs({ args: [...args], options: SERVE.options, strict: true });
   const loaded = loadOrReport(values.config, io);
   if (loaded === null) {
     io.err('the gateway did not start');

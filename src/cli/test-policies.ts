@@ -8,16 +8,31 @@ import { formatOrigin } from '../policy/compile.js';
 import { formatProblem } from '../shared/problem.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG, loadAndAssemble } from './load.js';
+import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
+
+/** `scopegate test-policies`'s options. */
+export const TEST_POLICIES = defineCommand({
+  usage: 'test-policies [options] FILE...',
+  summary:
+    "Run decision tests (request + scopes -> expected status) against the config's compiled\n" +
+    'policy and report each row. Exit 0 when all pass.',
+  options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
+  help: { config: CONFIG_HELP },
+});
 
 export const testPolicies: Command = async (args, io) => {
+  if (helpRequested(args)) {
+    io.out(usageOf(TEST_POLICIES));
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: [...args],
-    options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
+    options: TEST_POLICIES.options,
     strict: true,
     allowPositionals: true,
   });
   if (positionals.length === 0) {
-    io.err('usage: scopegate test-policies [--config F] FILE...');
+    io.err(usageOf(TEST_POLICIES));
     return 2;
   }
   const result = loadAndAssemble(values.config, io);

@@ -11,6 +11,7 @@ import { systemClock } from '../shared/clock.js';
 import { ConfigError, formatProblem } from '../shared/problem.js';
 import type { Command } from './io.js';
 import { DEFAULT_CONFIG } from './load.js';
+import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
 
 const UNITS: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
@@ -22,23 +23,38 @@ export function parseTtl(text: string): number | null {
   return Number.isSafeInteger(seconds) && seconds > 0 ? seconds : null;
 }
 
+/** `scopegate token`'s options. */
+export const TOKEN = defineCommand({
+  usage: 'token [options] --sub S',
+  summary:
+    'Mint a development JWT with the development signing key (auth.dev_keys) and print only\n' +
+    'the token, so TOKEN=$(scopegate token ...) works.',
+  options: {
+    config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+    sub: { type: 'string' },
+    scopes: { type: 'string', default: '' },
+    ttl: { type: 'string', default: '1h' },
+    aud: { type: 'string' },
+    claim: { type: 'string', multiple: true, default: [] as string[] },
+  },
+  help: {
+    config: CONFIG_HELP,
+    sub: { value: 'S', text: 'the subject (user id); required' },
+    scopes: { value: 'a,b', text: 'the scopes the token holds' },
+    ttl: { value: 'T', text: 'lifetime: 90s, 15m, 1h or 7d' },
+    aud: { value: 'X', text: 'the audience (aud claim)' },
+    claim: { value: 'k=v', text: 'one more string claim' },
+  },
+});
+
 export const token: Command = async (args, io) => {
-  const { values } = parseArgs({
-    args: [...args],
-    options: {
-      config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
-      sub: { type: 'string' },
-      scopes: { type: 'string', default: '' },
-      ttl: { type: 'string', default: '1h' },
-      aud: { type: 'string' },
-      claim: { type: 'string', multiple: true, default: [] },
-    },
-    strict: true,
-  });
+  if (helpRequested(args)) {
+    io.out(usageOf(TOKEN));
+    return 0;
+  }
+  const { values } = parseArgs({ args: [...args], options: TOKEN.options, strict: true });
   if (values.sub === undefined || values.sub === '') {
-    io.err(
-      'usage: scopegate token [--config F] --sub S --scopes a,b [--ttl 1h] [--aud X] [--claim k=v]',
-    );
+    io.err(usageOf(TOKEN));
     return 2;
   }
   const ttlSeconds = parseTtl(values.ttl);

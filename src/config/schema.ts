@@ -361,6 +361,10 @@ const authShape = {
     'Cookie carrying the token.',
   ),
   scopes_claim: text('scopes', 'Claim holding the scopes.'),
+  scopes_claim_delimiter: nullableText(
+    'Splits a string scopes claim on it (empty parts dropped); null keeps a string as one scope.',
+    nonEmptyString(),
+  ),
   user_id_claim: text('sub', 'Claim holding the user id.'),
   session_id_claim: text('session_id', 'Claim holding the session id.'),
   audience_claim: text('aud', 'Claim holding the audience.'),

@@ -306,7 +306,7 @@ t.test('revoke: revoked, already revoked, unknown, bad arguments', async (t) => 
   });
   const missing = await accounts(clock, ['revoke', '--config', config]);
   t.equal(missing.code, 2);
-  t.match(missing.err, USAGE);
+  t.match(missing.err, /^usage: scopegate accounts revoke \[options\] ID\n/, 'its own usage');
   t.equal((await accounts(clock, ['revoke', 'a', 'b', '--config', config])).code, 2);
 });
 

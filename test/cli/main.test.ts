@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
@@ -27,4 +28,20 @@ t.test('the bin runs as a real process and sets the exit code', async (t) => {
   ).catch((e: { code: number; stderr: string }) => e);
   t.equal((bad as { code: number }).code, 1);
   t.match((bad as { stderr: string }).stderr, /missing\.yaml/);
+});
+
+t.test('the bin: check --help and --version exit 0 on stdout', async (t) => {
+  const help = await run(process.execPath, node(['src/cli/main.ts', 'check', '--help']), {
+    cwd: ROOT,
+  });
+  t.match(help.stdout, /^usage: scopegate check \[options\]\n/);
+  t.match(help.stdout, /--strict/);
+  t.equal(help.stderr, '');
+  const { version } = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const printed = await run(process.execPath, node(['src/cli/main.ts', '--version']), {
+    cwd: ROOT,
+  });
+  t.equal(printed.stdout, `${version}\n`);
 });

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { createPublicKey } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import t, { type Test } from 'tap';
-import { parseTtl } from '../../src/cli/token.js';
+import { parseTtl, TOKEN } from '../../src/cli/token.js';
+import { usageOf } from '../../src/cli/usage.js';
 import { runCli, type Run } from '../fixtures/cli.js';
 
 const CONFIG = [
@@ -166,8 +167,7 @@ t.test('refuses with exit 1 when the config has no auth.dev_keys', async (t) => 
 
 t.test('usage errors exit 2 with a message', async (t) => {
   const { config } = setup(t);
-  const usage =
-    'usage: scopegate token [--config F] --sub S --scopes a,b [--ttl 1h] [--aud X] [--claim k=v]';
+  const usage = usageOf(TOKEN);
   const rows: { name: string; args: string[]; err: string }[] = [
     { name: 'no --sub', args: [], err: usage },
     { name: 'empty --sub', args: ['--sub', ''], err: usage },

@@ -74,6 +74,7 @@ const DEFAULTS = {
     token_header_key: 'Authorization',
     cookie_name: 'access_token',
     scopes_claim: 'scopes',
+    scopes_claim_delimiter: null,
     user_id_claim: 'sub',
     session_id_claim: 'session_id',
     audience_claim: 'aud',
@@ -449,6 +450,13 @@ const BAD: readonly (readonly [string, string, string, number | undefined, strin
     'must be a valid cookie name',
   ],
   ['auth.scopes_claim empty', 'auth:\n  scopes_claim: ""\n', 'auth.scopes_claim', 2, NON_EMPTY],
+  [
+    'auth.scopes_claim_delimiter number',
+    'auth:\n  scopes_claim_delimiter: 1\n',
+    'auth.scopes_claim_delimiter',
+    2,
+    NON_EMPTY,
+  ],
   ['auth.user_id_claim number', 'auth:\n  user_id_claim: 1\n', 'auth.user_id_claim', 2, NON_EMPTY],
   [
     'auth.session_id_claim empty',
@@ -647,6 +655,18 @@ t.test('each wrong value is one problem naming key, line and what is accepted', 
 
 // [row name, YAML, key path, value the config holds]
 const GOOD: readonly (readonly [string, string, readonly (string | number)[], unknown])[] = [
+  [
+    'scopes_claim_delimiter " "',
+    'auth: {scopes_claim_delimiter: " "}',
+    ['auth', 'scopes_claim_delimiter'],
+    ' ',
+  ],
+  [
+    'scopes_claim_delimiter "" is null',
+    'auth: {scopes_claim_delimiter: ""}',
+    ['auth', 'scopes_claim_delimiter'],
+    null,
+  ],
   ['port as text (from ${PORT:-8080})', 'listen: {port: "8080"}', ['listen', 'port'], 8080],
   ['port 0 picks a free port', 'listen: {port: 0}', ['listen', 'port'], 0],
   ['port "0"', 'admin: {port: "0"}', ['admin', 'port'], 0],

@@ -1,7 +1,7 @@
 /**
- * Builds a `jwt` principal from a verified (or decoded) payload:
- * user and session ids, scopes, audience, dependencies and session state. Never verifies
- * a signature and never lets a reserved subject through.
+ * Builds a `jwt` principal from a verified (or decoded) payload: user and session ids, scopes
+ * (a list, or a string split on `scopes_claim_delimiter` when one is set), audience, dependencies
+ * and session state. Never verifies a signature and never lets a reserved subject through.
  */
 import { createPrincipal, type Principal } from '../principal.js';
 import type { AuthSettings } from '../settings.js';
@@ -12,6 +12,7 @@ export type ClaimSettings = Pick<
   | 'user_id_claim'
   | 'session_id_claim'
   | 'scopes_claim'
+  | 'scopes_claim_delimiter'
   | 'audience_claim'
   | 'dependencies_claims'
   | 'session_state_claims'
@@ -38,11 +39,33 @@ function own(payload: Readonly<Record<string, unknown>>, name: string): unknown 
   return Object.hasOwn(payload, name) ? payload[name] : undefined;
 }
 
-/** A list keeps its string members; a string is a one-element list; anything else is empty. */
-function scopesOf(value: unknown): readonly string[] {
-  if (typeof value === 'string') return Object.freeze([value]);
-  if (!Array.isArray(value)) return Object.freeze([]);
+/** Reads a scopes claim value into a frozen list of scopes. */
+type ScopesReader = (value: unknown) => readonly string[];
+
+const NO_SCOPES: readonly string[] = Object.freeze([]);
+
+/** A list keeps its string members (never split); anything but a list or a string is empty. */
+function listScopes(value: unknown): readonly string[] {
+  if (!Array.isArray(value)) return NO_SCOPES;
   return Object.freeze(value.filter((scope): scope is string => typeof scope === 'string'));
+}
+
+/** Without a delimiter a string claim is one scope. */
+function wholeStringScopes(value: unknown): readonly string[] {
+  return typeof value === 'string' ? Object.freeze([value]) : listScopes(value);
+}
+
+/**
+ * The scopes reader the settings call for, chosen once: with a delimiter, a string claim is split
+ * on it and its empty parts dropped (`"a  b "` → `a`, `b`), as a space-delimited `scope` or `scp`
+ * claim needs; without one (null or absent), a string is one scope.
+ */
+export function scopesReaderFor(delimiter: string | null | undefined): ScopesReader {
+  if (delimiter === null || delimiter === undefined || delimiter === '') return wholeStringScopes;
+  return (value) =>
+    typeof value === 'string'
+      ? Object.freeze(value.split(delimiter).filter((part) => part !== ''))
+      : listScopes(value);
 }
 
 /** The listed claims that are present, as a frozen map (built with define, not assignment). */
@@ -63,43 +86,69 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Builds the principal of one verified payload; see {@link createClaimsReader}. */
+export type ClaimsReader = (
+  payload: Record<string, unknown>,
+  expiresAt: number | null,
+) => ClaimsResult;
+
 /**
- * Builds the frozen `jwt` principal of a payload. The payload is frozen with it (principals are
- * cached and shared), so the caller must not keep using it mutably. `expiresAt` is the verified
- * `exp` in epoch seconds, or null.
+ * Fixes the claim settings once (at config load) and returns the function that builds the frozen
+ * `jwt` principal of a payload. The payload is frozen with it (principals are cached and shared),
+ * so the caller must not keep using it mutably. `expiresAt` is the verified `exp` in epoch
+ * seconds, or null.
+ */
+export function createClaimsReader(settings: ClaimSettings): ClaimsReader {
+  const scopesOf = scopesReaderFor(settings.scopes_claim_delimiter);
+  const {
+    user_id_claim: userIdClaim,
+    session_id_claim: sessionIdClaim,
+    scopes_claim: scopesClaim,
+    audience_claim: audienceClaim,
+    dependencies_claims: dependenciesClaims,
+    session_state_claims: sessionStateClaims,
+  } = settings;
+  return (payload, expiresAt) => {
+    const rawUserId = own(payload, userIdClaim);
+    let userId: string | null = null;
+    if (rawUserId !== undefined) {
+      // A user id that is not well-formed Unicode (a lone surrogate) cannot be carried faithfully
+      // in x-auth-user-id or compared reliably by an upstream: refuse it like a reserved one.
+      if (
+        typeof rawUserId !== 'string' ||
+        isReservedSubject(rawUserId) ||
+        !rawUserId.isWellFormed()
+      ) {
+        return SUBJECT_INVALID;
+      }
+      userId = rawUserId;
+    }
+    const sessionId = own(payload, sessionIdClaim);
+    const claims = deepFreeze(payload);
+    const principal = createPrincipal({
+      type: 'jwt',
+      authenticated: true,
+      userId,
+      sessionId: typeof sessionId === 'string' ? sessionId : null,
+      scopes: scopesOf(own(claims, scopesClaim)),
+      claims,
+      audience: own(claims, audienceClaim) ?? null,
+      dependencies: pick(claims, dependenciesClaims),
+      sessionState: pick(claims, sessionStateClaims),
+      expiresAt,
+    });
+    return { ok: true, principal };
+  };
+}
+
+/**
+ * Builds the frozen `jwt` principal of a payload under the given settings (a one-off
+ * {@link createClaimsReader}; the gateway builds its reader once per config).
  */
 export function principalFromClaims(
   payload: Record<string, unknown>,
   settings: ClaimSettings,
   expiresAt: number | null,
 ): ClaimsResult {
-  const rawUserId = own(payload, settings.user_id_claim);
-  let userId: string | null = null;
-  if (rawUserId !== undefined) {
-    // A user id that is not well-formed Unicode (a lone surrogate) cannot be carried faithfully
-    // in x-auth-user-id or compared reliably by an upstream: refuse it like a reserved one.
-    if (
-      typeof rawUserId !== 'string' ||
-      isReservedSubject(rawUserId) ||
-      !rawUserId.isWellFormed()
-    ) {
-      return SUBJECT_INVALID;
-    }
-    userId = rawUserId;
-  }
-  const sessionId = own(payload, settings.session_id_claim);
-  const claims = deepFreeze(payload);
-  const principal = createPrincipal({
-    type: 'jwt',
-    authenticated: true,
-    userId,
-    sessionId: typeof sessionId === 'string' ? sessionId : null,
-    scopes: scopesOf(own(claims, settings.scopes_claim)),
-    claims,
-    audience: own(claims, settings.audience_claim) ?? null,
-    dependencies: pick(claims, settings.dependencies_claims),
-    sessionState: pick(claims, settings.session_state_claims),
-    expiresAt,
-  });
-  return { ok: true, principal };
+  return createClaimsReader(settings)(payload, expiresAt);
 }

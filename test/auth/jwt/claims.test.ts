@@ -1,5 +1,6 @@
 import t from 'tap';
 import {
+  createClaimsReader,
   isReservedSubject,
   principalFromClaims,
   type ClaimSettings,
@@ -119,6 +120,78 @@ t.test(
     }
   },
 );
+
+t.test('scopes_claim_delimiter: a string claim split on it, a list never split', async (t) => {
+  const rows: { name: string; delimiter: string | null; scopes: unknown; expected: string[] }[] = [
+    {
+      name: 'null delimiter: a string is one scope',
+      delimiter: null,
+      scopes: 'config:read agents:read',
+      expected: ['config:read agents:read'],
+    },
+    {
+      name: '"" delimiter: as null',
+      delimiter: '',
+      scopes: 'config:read agents:read',
+      expected: ['config:read agents:read'],
+    },
+    {
+      name: '" ": a space-delimited string split',
+      delimiter: ' ',
+      scopes: 'config:read agents:read',
+      expected: ['config:read', 'agents:read'],
+    },
+    {
+      name: '" ": empty parts dropped',
+      delimiter: ' ',
+      scopes: '  config:read   agents:read ',
+      expected: ['config:read', 'agents:read'],
+    },
+    { name: '" ": an empty string holds no scope', delimiter: ' ', scopes: '', expected: [] },
+    { name: '" ": only spaces hold no scope', delimiter: ' ', scopes: '   ', expected: [] },
+    {
+      name: '",": another delimiter',
+      delimiter: ',',
+      scopes: 'a:read,,b:run',
+      expected: ['a:read', 'b:run'],
+    },
+    {
+      name: '" ": a list is never split',
+      delimiter: ' ',
+      scopes: ['a:read b:run', 'c:read'],
+      expected: ['a:read b:run', 'c:read'],
+    },
+    {
+      name: '" ": non-string members of a list dropped',
+      delimiter: ' ',
+      scopes: ['a:read', 1, null, ['b'], 'b:run'],
+      expected: ['a:read', 'b:run'],
+    },
+    { name: '" ": a number holds no scope', delimiter: ' ', scopes: 7, expected: [] },
+  ];
+  for (const row of rows) {
+    const result = build({ scopes: row.scopes }, { scopes_claim_delimiter: row.delimiter });
+    t.same(result.ok && result.principal.scopes, row.expected, row.name);
+    t.ok(result.ok && Object.isFrozen(result.principal.scopes), `${row.name}: frozen`);
+  }
+});
+
+t.test('a claims reader fixes its settings once and is reused', async (t) => {
+  const read = createClaimsReader({
+    ...SETTINGS,
+    scopes_claim: 'scp',
+    scopes_claim_delimiter: ' ',
+  });
+  t.match(read({ sub: 'u1', scp: 'a:read b:run' }, 10), {
+    ok: true,
+    principal: { userId: 'u1', scopes: ['a:read', 'b:run'], expiresAt: 10 },
+  });
+  t.match(read({ sub: 'u2', scp: 'c:read' }, null), {
+    ok: true,
+    principal: { userId: 'u2', scopes: ['c:read'], expiresAt: null },
+  });
+  t.same(read({ sub: 'sa:robot' }, null), { ok: false, failure: 'subject_invalid' });
+});
 
 t.test('reserved or non-string subjects are subject_invalid (§3.3, §9.4)', async (t) => {
   for (const sub of [
