@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { encodeIdentityContext } from '../../src/shared/identity-context.js';
+import { encodedContext } from '../runtime/fixtures/runtime.js';
 import { freePort, httpCall, spawnScopegate } from '../fixtures/child.js';
 
 /** An embedded-runtime config with security-key auth (`auth` lines under `auth:`). */
@@ -49,22 +49,10 @@ t.test(
     t.equal(written.status, 200, 'a write through the gateway');
 
     // What any process on the machine could send: an admin context, unsigned.
-    const forged = encodeIdentityContext({
-      authenticated: true,
+    const forged = encodedContext({
       user_id: 'mallory',
-      session_id: null,
       scopes: ['agent_os:admin'],
-      claims: {},
-      audience: null,
-      authorization_enabled: true,
-      dependencies: {},
-      session_state: {},
-      accessible_resource_ids: null,
-      principal_type: 'jwt',
       is_admin: true,
-      scoped_user_id: null,
-      required_scopes: [],
-      service_account_name: null,
     });
     const rows: { name: string; headers: Record<string, string>; detail: string }[] = [
       {

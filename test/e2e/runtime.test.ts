@@ -3,7 +3,8 @@
  */
 import t, { type Test } from 'tap';
 import { startRuntime } from '../../src/runtime/server.js';
-import { encodeIdentityContext, signIdentityContext } from '../../src/shared/identity-context.js';
+import { signIdentityContext } from '../../src/shared/identity-context.js';
+import { encodedContext } from '../runtime/fixtures/runtime.js';
 import { bearer, send } from '../fixtures/e2e.js';
 import { startRuntimeStack, runtimeIn } from '../fixtures/runtime-stack.js';
 import { createTestClock, goodToken } from '../fixtures/tokens.js';
@@ -284,22 +285,10 @@ t.test(
       body: JSON.stringify({ memory: 'bob likes tea', user_id: 'bob' }),
     });
     t.equal(created.status, 200, 'written through the gateway');
-    const forged = encodeIdentityContext({
-      authenticated: true,
+    const forged = encodedContext({
       user_id: 'mallory',
-      session_id: null,
       scopes: ['agent_os:admin'],
-      claims: {},
-      audience: null,
-      authorization_enabled: true,
-      dependencies: {},
-      session_state: {},
-      accessible_resource_ids: null,
-      principal_type: 'jwt',
       is_admin: true,
-      scoped_user_id: null,
-      required_scopes: [],
-      service_account_name: null,
     });
     const signedElsewhere = signIdentityContext(forged, 'not-the-gateway-secret');
     const rows: { name: string; headers: Record<string, string>; detail: string }[] = [

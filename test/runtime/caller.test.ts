@@ -7,27 +7,11 @@ import {
   mayApprove,
   runUserOf,
 } from '../../src/runtime/caller.js';
-import { encodeIdentityContext, type IdentityContext } from '../../src/shared/identity-context.js';
+import type { IdentityContext } from '../../src/shared/identity-context.js';
+import { encodedContext } from './fixtures/runtime.js';
 
 const context = (fields: Partial<IdentityContext>): string =>
-  encodeIdentityContext({
-    authenticated: true,
-    user_id: 'alice',
-    session_id: null,
-    scopes: [],
-    claims: {},
-    audience: null,
-    authorization_enabled: true,
-    dependencies: {},
-    session_state: {},
-    accessible_resource_ids: null,
-    principal_type: 'jwt',
-    is_admin: false,
-    scoped_user_id: null,
-    required_scopes: [],
-    service_account_name: null,
-    ...fields,
-  });
+  encodedContext({ user_id: 'alice', ...fields });
 
 t.test('a value that is not a context decodes to no caller', async (t) => {
   t.equal(decodeCaller('not base64 json!'), null);
