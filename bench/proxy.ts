@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { Pool } from 'undici';
-import { openServiceAccountStore } from '../src/auth/service-accounts/store.js';
+import { openSqliteStore } from '../src/auth/service-accounts/sqlite-store.js';
 import {
   hashServiceAccountToken,
   mintServiceAccountToken,
@@ -139,11 +139,11 @@ async function mint(privateKey: KeyObject, count: number): Promise<string[]> {
 }
 
 /** Stores one service account (scope agents:read) in a fresh store at `path`; its token. */
-function mintServiceAccount(path: string): string {
-  const store = openServiceAccountStore(path);
+async function mintServiceAccount(path: string): Promise<string> {
+  const store = await openSqliteStore(path);
   const token = mintServiceAccountToken();
   const now = Math.floor(Date.now() / 1000);
-  store.insert(
+  await store.insert(
     {
       id: 'bench',
       name: 'bench',
@@ -158,7 +158,7 @@ function mintServiceAccount(path: string): string {
     },
     now,
   );
-  store.close();
+  await store.close();
   return token;
 }
 
@@ -172,7 +172,7 @@ export async function runProxyBench(out: (line: string) => void, requests = 30_0
     out('proxy benchmark: minting 10,000 RS256 tokens …');
     const tokens = await mint(privateKey, 10_000);
     const one = tokens[0] as string;
-    const serviceAccountToken = mintServiceAccount(join(dir, 'sa.db'));
+    const serviceAccountToken = await mintServiceAccount(join(dir, 'sa.db'));
 
     const upstream = await startChild(['upstream']);
     children.push(upstream);

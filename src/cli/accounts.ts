@@ -3,14 +3,14 @@
  * names, so the first token can be minted without any other credential.
  * Argv and printing only; the rules are the API's (gateway/service-accounts-api.ts).
  */
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
-import {
-  BUSY_TIMEOUT_MS,
-  openServiceAccountStore,
-  type ServiceAccountRecord,
-  type ServiceAccountStore,
+import { openServiceAccountStore } from '../auth/service-accounts/open-store.js';
+import type {
+  ServiceAccountRecord,
+  ServiceAccountStore,
 } from '../auth/service-accounts/store.js';
+import { parseStoreLocation } from '../shared/store-location.js';
 import type { LoadedConfig } from '../config/load.js';
 import { describeRefusal } from '../gateway/rejections.js';
 import {
@@ -96,21 +96,22 @@ export function statusOf(record: ServiceAccountRecord, now: number): string {
 }
 
 /** Every stored account, newest first, read a page at a time. */
-function allAccounts(store: ServiceAccountStore): ServiceAccountRecord[] {
+async function allAccounts(store: ServiceAccountStore): Promise<ServiceAccountRecord[]> {
   const out: ServiceAccountRecord[] = [];
   for (;;) {
-    const { rows, total } = store.list(out.length, 100);
+    const { rows, total } = await store.list(out.length, 100);
     out.push(...rows);
     if (rows.length === 0 || out.length >= total) return out;
   }
 }
 
 /** What a subcommand does once the store is open. */
-type Run = (api: ServiceAccountsApi, io: CommandIo, context: RunContext) => number;
+type Run = (api: ServiceAccountsApi, io: CommandIo, context: RunContext) => Promise<number>;
 
 interface RunContext {
   readonly clock: Clock;
-  readonly cacheTtlSeconds: number;
+  /** How soon running gateways refuse a revoked token: the change feed's staleness bound, ms. */
+  readonly maxStalenessMs: number;
 }
 
 /** A parsed subcommand: its config file and what it runs; or an exit code for bad arguments. */
@@ -143,8 +144,11 @@ function planCreate(args: readonly string[], io: CommandIo): Plan {
   const request = parsed.value;
   return {
     config: values.config,
-    run(api, io) {
-      const minted = mintServiceAccount(api, request, { grants: null, createdBy: cliUser() });
+    async run(api, io) {
+      const minted = await mintServiceAccount(api, request, {
+        grants: null,
+        createdBy: cliUser(),
+      });
       if (!minted.ok) {
         const hint =
           minted.code === 'SG_ERR_SA_SCOPE_PRIVILEGED' ? ' (pass --allow-privileged-scopes)' : '';
@@ -172,14 +176,14 @@ function planList(args: readonly string[], io: CommandIo): Plan {
   const { values } = parseArgs({ args: [...args], options: ACCOUNTS_LIST.options, strict: true });
   return {
     config: values.config,
-    run(api, io, { clock }) {
-      const accounts = allAccounts(api.store);
+    async run(api, io, { clock }) {
+      const accounts = await allAccounts(api.store);
       if (values.json) {
         io.out(JSON.stringify(accounts.map(listedAccount), null, 2));
         return 0;
       }
       if (accounts.length === 0) {
-        io.out(`no service accounts in ${api.store.path}`);
+        io.out(`no service accounts in ${api.store.location}`);
         return 0;
       }
       const now = Math.floor(clock.now() / 1000);
@@ -228,16 +232,15 @@ function planRevoke(args: readonly string[], io: CommandIo): Plan {
   }
   return {
     config: values.config,
-    run(api, io, { cacheTtlSeconds }) {
-      const outcome = revokeServiceAccount(api, id);
+    async run(api, io, { maxStalenessMs }) {
+      const outcome = await revokeServiceAccount(api, id);
       if (outcome === 'not_found') {
         io.err(`error: no service account has the id ${JSON.stringify(id)}`);
         return 1;
       }
       io.out(
         outcome === 'revoked'
-          ? `revoked ${id}; running gateways stop accepting its token ` +
-              (cacheTtlSeconds === 0 ? 'at once' : `within ${cacheTtlSeconds} s`)
+          ? `revoked ${id}; running gateways stop accepting its token within ${maxStalenessMs} ms`
           : `${id} was already revoked`,
       );
       return 0;
@@ -246,7 +249,10 @@ function planRevoke(args: readonly string[], io: CommandIo): Plan {
 }
 
 /** Opens the store a loaded config names, or prints why it cannot. */
-function openStoreOf(loaded: LoadedConfig, io: CommandIo): ServiceAccountStore | null {
+async function openStoreOf(
+  loaded: LoadedConfig,
+  io: CommandIo,
+): Promise<ServiceAccountStore | null> {
   const settings = loaded.config.auth.service_accounts;
   if (!settings.enabled) {
     io.err(
@@ -255,9 +261,13 @@ function openStoreOf(loaded: LoadedConfig, io: CommandIo): ServiceAccountStore |
     return null;
   }
   try {
-    // A command may wait for another process's lock: nothing else runs on its event loop.
-    return openServiceAccountStore(loaded.resolvePath(settings.store.slice('sqlite:'.length)), {
-      busyTimeoutMs: BUSY_TIMEOUT_MS,
+    const { cluster } = loaded.config;
+    return await openServiceAccountStore({
+      location: parseStoreLocation(settings.store, (p) => loaded.resolvePath(p)),
+      replicaId: `${cluster.replica_id ?? hostname()}-cli-${process.pid}`,
+      poolMax: 1,
+      // A command may wait for another process's lock: nothing else runs on its event loop.
+      mode: 'cli',
     });
   } catch (err) {
     io.err(`error: ${loaded.file} auth.service_accounts.store: ${(err as Error).message}`);
@@ -285,7 +295,7 @@ export function createAccountsCommand(clock: Clock): Command {
     if (typeof plan === 'number') return plan;
     const ready = loadAndAssemble(plan.config, io);
     if (ready === null) return 1;
-    const store = openStoreOf(ready.loaded, io);
+    const store = await openStoreOf(ready.loaded, io);
     if (store === null) return 1;
     const api = createServiceAccountsApi({
       store,
@@ -296,16 +306,16 @@ export function createAccountsCommand(clock: Clock): Command {
     });
     let code: number;
     try {
-      code = plan.run(api, io, {
+      code = await plan.run(api, io, {
         clock,
-        cacheTtlSeconds: ready.loaded.config.auth.service_accounts.cache_ttl_seconds,
+        maxStalenessMs: ready.loaded.config.cluster.max_staleness_ms,
       });
     } catch (err) {
       // The store wraps every failure in its own error, whose message names the file.
       io.err(`error: ${(err as Error).message}`);
       code = 1;
     }
-    store.close();
+    await store.close();
     return code;
   };
 }

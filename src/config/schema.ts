@@ -6,6 +6,7 @@ import { A2A_PREFIX_PATTERN, A2A_PREFIX_RULE, DEFAULT_A2A_PREFIX } from '../shar
 import { CIDR_RULE, parseCidr } from '../shared/cidr.js';
 import { JWS_ALGORITHMS } from '../shared/jws-algorithms.js';
 import { LOG_LEVELS } from '../shared/log.js';
+import { storeSettingProblem } from '../shared/store-location.js';
 import { z } from 'zod';
 
 /** JWT algorithms `auth.algorithm` may name (the shared list). */
@@ -280,19 +281,55 @@ const corsShape = {
 
 const serviceAccountsShape = {
   enabled: flag(true, 'Serve /service-accounts and accept svc_pat_ tokens.'),
-  store: matching(
-    /^sqlite:.+/,
-    'must be sqlite:<path>',
-    'sqlite:data/gateway.db',
-    'Service-account store, sqlite:<path> relative to the config folder.',
-  ),
+  store: nonEmptyString()
+    .superRefine((value, ctx) => {
+      const problem = storeSettingProblem(value);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .default('sqlite:data/gateway.db')
+    .meta({
+      description:
+        'Service-account store: sqlite:<path> (relative to the config folder) or a ' +
+        'postgres://user:password@host:port/database URL shared by every replica.',
+    }),
   cache_ttl_seconds: integer(
     0,
     3600,
     30,
     'How long a verified service-account token is cached (bounds how long another process' +
-      "'s revocation takes to be seen); 0 turns the cache off: every request asks the store.",
+      "'s revocation takes to be seen when the change feed cannot say); 0 turns the cache off: " +
+      'every request asks the store.',
     'seconds',
+  ),
+};
+
+const clusterShape = {
+  replica_id: nullableText(
+    "This gateway's name among replicas (logs, Postgres application_name); null: <hostname>-<pid>.",
+  ),
+  max_staleness_ms: integer(
+    100,
+    60_000,
+    1000,
+    'A cached service-account verification is used only while the change feed was confirmed ' +
+      'this recently; otherwise the store is asked. Bounds how long another replica\'s revoke ' +
+      'takes to be refused here.',
+    'ms',
+  ),
+  feed_poll_ms: integer(
+    20,
+    30_000,
+    500,
+    'How often the change log is read: the poll on SQLite, the heartbeat behind LISTEN/NOTIFY on ' +
+      'Postgres. Must be below max_staleness_ms.',
+    'ms',
+  ),
+  pool_max: integer(
+    1,
+    100,
+    5,
+    'Connections each gateway keeps to a postgres:// store (plus one for LISTEN).',
+    'connections',
   ),
 };
 
@@ -417,6 +454,7 @@ const topShape = {
   a2a: section(a2aShape, 'A2A endpoints.'),
   cors: section(corsShape, 'CORS.'),
   auth: section(authShape, 'Authentication and authorization.'),
+  cluster: section(clusterShape, 'Replicas sharing one service-account store.'),
   runtime: z
     .preprocess(
       nullAsAbsent,
@@ -440,6 +478,7 @@ const SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
   cors: Object.keys(corsShape),
   auth: Object.keys(authShape),
   'auth.service_accounts': Object.keys(serviceAccountsShape),
+  cluster: Object.keys(clusterShape),
 };
 
 /**

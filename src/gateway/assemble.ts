@@ -5,6 +5,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { authorizationEnabled } from '../config/schema.js';
@@ -27,11 +28,11 @@ import { packageRoot } from '../shared/package-root.js';
 import type { ConfigDraft, Problem } from '../shared/problem.js';
 import { createAuthChain, type RemoteJwks, type RemoteJwksHooks } from '../auth/chain.js';
 import { loadOrCreateDevKeys } from '../auth/jwt/dev-keys.js';
-import {
-  inspectServiceAccountStore,
-  openServiceAccountStore,
-  type ServiceAccountStore,
-} from '../auth/service-accounts/store.js';
+import { startChangeFeed, type ChangeFeed } from '../auth/service-accounts/change-feed.js';
+import { openServiceAccountStore } from '../auth/service-accounts/open-store.js';
+import { inspectServiceAccountStore } from '../auth/service-accounts/sqlite-store.js';
+import type { ServiceAccountStore } from '../auth/service-accounts/store.js';
+import { parseStoreLocation } from '../shared/store-location.js';
 import {
   createServiceAccountVerifier,
   type ServiceAccountTokenVerifier,
@@ -212,10 +213,16 @@ export interface GatewayAssembly {
   readonly accounts: OpenServiceAccounts | null;
 }
 
-/** An open service-account store, its verifier, and the cache TTL the verifier was built with. */
+/**
+ * An open service-account store, its change feed, the verifier (subscribed to the feed), and the
+ * cache TTL the verifier was built with.
+ */
 export interface OpenServiceAccounts {
   readonly store: ServiceAccountStore;
+  readonly feed: ChangeFeed;
   readonly verifier: ServiceAccountTokenVerifier;
+  /** The verifier's subscription to the feed. */
+  readonly subscription: { close(): void };
   readonly cacheTtlSeconds: number;
 }
 
@@ -285,7 +292,8 @@ export async function assembleGateway(
       });
     }
   }
-  const accounts = openAccounts(loaded, deps, problems);
+  const storeWarnings: Problem[] = [];
+  const accounts = await openAccounts(loaded, deps, problems, storeWarnings);
   const telemetry = deps.telemetry ?? { metrics: createGatewayMetrics(), log: null };
   const {
     chain,
@@ -311,11 +319,16 @@ export async function assembleGateway(
     ...policy.warnings,
     ...authWarnings.map(withLine),
     ...modeWarnings(loaded),
+    ...storeWarnings,
   ];
   if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
     // A store kept from the running state is still in use there: only a fresh one is closed.
-    if (accounts !== null && accounts.store !== deps.previousAccounts?.store)
-      accounts.store.close();
+    if (accounts !== null && accounts.store !== deps.previousAccounts?.store) {
+      await accounts.feed.close();
+      await accounts.store.close();
+    } else if (accounts !== null && accounts.verifier !== deps.previousAccounts?.verifier) {
+      accounts.subscription.close();
+    }
     return { state: null, policy, problems, warnings, devKeys, accounts: null };
   }
   const fresh = createUpstreamIfChanged(
@@ -357,6 +370,8 @@ export async function assembleGateway(
         : createServiceAccountsApi({
             store: accounts.store,
             verifier: accounts.verifier,
+            feed: accounts.feed,
+            feedSubscription: accounts.subscription,
             clock: deps.clock,
             catalogue: createScopeCatalogue(policy.state.policy),
           }),
@@ -402,31 +417,45 @@ export async function assembleGateway(
  */
 export async function closeGatewayState(state: GatewayState): Promise<void> {
   state.chain.remoteJwks?.close();
-  state.serviceAccounts?.close();
+  await state.serviceAccounts?.close();
   await state.upstream.pool.close();
 }
 
 /**
- * Opens the service-account store and its verifier when `auth.service_accounts.enabled`. A
- * store that cannot be opened is a start-up problem naming the file. `check` only inspects an
- * existing file read-only, and never creates one.
+ * Opens the service-account store, starts its change feed and builds the verifier when
+ * `auth.service_accounts.enabled`. A store that cannot be opened (or a Postgres one refused for
+ * its credentials, database or schema) is a start-up problem naming the key; a Postgres server
+ * that cannot be reached yet is a warning: the store opens unavailable and keeps trying. `check`
+ * only inspects an existing SQLite file read-only, and never opens anything.
  */
-function openAccounts(
+async function openAccounts(
   loaded: LoadedConfig,
   deps: AssembleDeps,
   problems: Problem[],
-): OpenServiceAccounts | null {
+  warnings: Problem[],
+): Promise<OpenServiceAccounts | null> {
   const settings = loaded.config.auth.service_accounts;
   if (!settings.enabled) return null;
-  const path = loaded.resolvePath(settings.store.slice('sqlite:'.length));
-  const problemOf = (message: string): Problem => ({
+  const { cluster } = loaded.config;
+  const location = parseStoreLocation(settings.store, (p) => loaded.resolvePath(p));
+  const problemOf = (message: string, key = 'auth.service_accounts.store'): Problem => ({
     file: loaded.file,
-    key: 'auth.service_accounts.store',
-    line: loaded.lineOf(['auth', 'service_accounts', 'store']),
+    key,
+    line: loaded.lineOf(key.split('.')),
     message,
   });
+  if (cluster.feed_poll_ms >= cluster.max_staleness_ms) {
+    problems.push(
+      problemOf(
+        `${cluster.feed_poll_ms} must be below cluster.max_staleness_ms (${cluster.max_staleness_ms}): ` +
+          'otherwise the feed is never confirmed often enough for a cached verification to be used',
+        'cluster.feed_poll_ms',
+      ),
+    );
+    return null;
+  }
   if (deps.checkOnly === true) {
-    const problem = inspectServiceAccountStore(path);
+    const problem = location.kind === 'sqlite' ? inspectServiceAccountStore(location.path) : null;
     if (problem !== null) problems.push(problemOf(problem));
     return null;
   }
@@ -434,23 +463,49 @@ function openAccounts(
   const previous = deps.previousAccounts;
   // A store that lost its file (removed, replaced, unreadable) or keeps failing is reopened: a
   // reload is how an operator puts a restored file back in service.
-  if (previous != null && previous.store.path === path && previous.store.check()) {
+  if (previous != null && previous.store.location === location.printable && previous.store.check()) {
     if (previous.cacheTtlSeconds === cacheTtlSeconds) return previous;
-    const verifier = createServiceAccountVerifier({
-      store: previous.store,
-      clock: deps.clock,
-      cacheTtlSeconds,
-    });
-    return { store: previous.store, verifier, cacheTtlSeconds };
+    return withVerifier(previous.store, previous.feed, deps.clock, cacheTtlSeconds);
   }
+  let store: ServiceAccountStore;
   try {
-    const store = openServiceAccountStore(path);
-    const verifier = createServiceAccountVerifier({ store, clock: deps.clock, cacheTtlSeconds });
-    return { store, verifier, cacheTtlSeconds };
+    store = await openServiceAccountStore({
+      location,
+      replicaId: cluster.replica_id ?? `${hostname()}-${process.pid}`,
+      poolMax: cluster.pool_max,
+      mode: 'serve',
+    });
   } catch (err) {
     problems.push(problemOf((err as Error).message));
     return null;
   }
+  const feed = await startChangeFeed({
+    store,
+    clock: deps.clock,
+    pollMs: cluster.feed_poll_ms,
+    maxStalenessMs: cluster.max_staleness_ms,
+  });
+  if (!store.available) {
+    warnings.push({
+      ...problemOf(
+        `service-account store '${location.printable}' cannot be reached yet; service-account ` +
+          'tokens get 503 until it can (it is tried again with backoff)',
+      ),
+      code: 'SGWRN011',
+    });
+  }
+  return withVerifier(store, feed, deps.clock, cacheTtlSeconds);
+}
+
+/** A verifier over `store`, subscribed to its feed. */
+function withVerifier(
+  store: ServiceAccountStore,
+  feed: ChangeFeed,
+  clock: Clock,
+  cacheTtlSeconds: number,
+): OpenServiceAccounts {
+  const verifier = createServiceAccountVerifier({ store, feed, clock, cacheTtlSeconds });
+  return { store, feed, verifier, subscription: feed.subscribe(verifier), cacheTtlSeconds };
 }
 
 /** Warnings about settings that weaken or limit authentication, each with its code. */

@@ -19,6 +19,7 @@ import {
 } from '../config/reload.js';
 import type { RemoteJwksHooks } from '../auth/chain.js';
 import type { Clock } from '../shared/clock.js';
+import { parseStoreLocation } from '../shared/store-location.js';
 import { ConfigError, type Problem } from '../shared/problem.js';
 import {
   assembleGateway,
@@ -74,7 +75,15 @@ export function filesOf(loaded: LoadedConfig, assembly: GatewayAssembly): string
 export function resourcesOf(state: GatewayState): readonly (Closable | null | undefined)[] {
   // The remote key set (auth.jwks_url) is kept by the next generation when nothing about it
   // changed; it is closed (its refresh timer stopped) only when no live state uses it.
-  return [state.upstream.pool, state.serviceAccounts?.store, state.chain.remoteJwks];
+  // The feed is listed before the store it reads, so it stops first.
+  const accounts = state.serviceAccounts;
+  return [
+    state.upstream.pool,
+    accounts?.feedSubscription,
+    accounts?.feed,
+    accounts?.store,
+    state.chain.remoteJwks,
+  ];
 }
 
 /**
@@ -82,7 +91,8 @@ export function resourcesOf(state: GatewayState): readonly (Closable | null | un
  * the listeners are bound, the bundled runtime was started with its settings on the loopback
  * port `upstream.url` names (and serves A2A under the prefix it was given, verifying contexts with
  * the identity secret it was given), and the store is
- * one open SQLite file. One problem per key; values are never printed (the runtime section may
+ * one open database (a SQLite file or a Postgres pool) read by a change feed with the cluster
+ * settings. One problem per key; values are never printed (the runtime section may
  * hold credentials).
  */
 export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): Problem[] {
@@ -111,12 +121,16 @@ export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): P
   }
   const storeOf = (loaded: LoadedConfig): string | null => {
     const accounts = loaded.config.auth.service_accounts;
-    return accounts.enabled ? loaded.resolvePath(accounts.store.slice('sqlite:'.length)) : null;
+    if (!accounts.enabled) return null;
+    const location = parseStoreLocation(accounts.store, (p) => loaded.resolvePath(p));
+    return location.kind === 'sqlite' ? location.path : location.url;
   };
   const [storeBefore, storeAfter] = [storeOf(running), storeOf(next)];
   if (storeBefore !== null && storeAfter !== null) {
     compare(['auth', 'service_accounts', 'store'], storeBefore, storeAfter);
   }
+  // The change feed and the store's connections were started with these.
+  compare(['cluster'], before.cluster, after.cluster);
   return keys.map((path) => ({
     file: next.file,
     key: path.join('.'),

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Principal } from '../auth/principal.js';
+import type { ChangeFeed } from '../auth/service-accounts/change-feed.js';
 import {
   isServiceAccountStoreError,
   type ServiceAccountRecord,
@@ -70,6 +71,10 @@ export interface ServiceAccountsApiDeps {
   readonly store: ServiceAccountStore;
   /** Evicts a revoked token from the verification cache (null: no verifier, e.g. the CLI). */
   readonly verifier: { forget(tokenHash: string): void } | null;
+  /** The store's change feed (null: none, e.g. the CLI): its lag is reported on /metrics. */
+  readonly feed?: Pick<ChangeFeed, 'lagSeconds' | 'close'> | null;
+  /** The verifier's subscription to the feed, closed once no state uses the verifier. */
+  readonly feedSubscription?: { close(): void } | null;
   readonly clock: Clock;
   readonly catalogue: ScopeCatalogue;
   /** Token randomness (tests only). */
@@ -78,13 +83,20 @@ export interface ServiceAccountsApiDeps {
 
 /** The built API. */
 export interface ServiceAccountsApi extends ServiceAccountsApiDeps {
-  /** Closes the store. */
-  close(): void;
+  /** Closes the feed, then the store. */
+  close(): Promise<void>;
 }
 
 /** Builds the API over an open store. */
 export function createServiceAccountsApi(deps: ServiceAccountsApiDeps): ServiceAccountsApi {
-  return Object.freeze({ ...deps, close: () => deps.store.close() });
+  return Object.freeze({
+    ...deps,
+    async close() {
+      deps.feedSubscription?.close();
+      await deps.feed?.close();
+      await deps.store.close();
+    },
+  });
 }
 
 /** One requested scope and the field it came from, for messages. */
@@ -399,11 +411,11 @@ function invalid(validation: readonly ValidationIssue[]): Refusal {
  *
  * @throws {ServiceAccountStoreError} when the store fails (the caller answers 503)
  */
-export function mintServiceAccount(
+export async function mintServiceAccount(
   api: ServiceAccountsApiDeps,
   request: MintRequest,
   granter: Granter,
-): Verdict<MintedAccount> {
+): Promise<Verdict<MintedAccount>> {
   const requested =
     request.scopes ??
     DEFAULT_SERVICE_ACCOUNT_SCOPES.map((raw) => ({ raw, field: 'scopes (default)' }));
@@ -445,7 +457,7 @@ export function mintServiceAccount(
     revoked_at: null,
     created_by: granter.createdBy,
   };
-  if (api.store.insert(record, now) === 'name_taken') {
+  if ((await api.store.insert(record, now)) === 'name_taken') {
     return reject('SG_ERR_SA_NAME_TAKEN', { name: request.name });
   }
   return {
@@ -467,13 +479,16 @@ export function mintServiceAccount(
 export type RevokeResult = 'revoked' | 'already_revoked' | 'not_found';
 
 /**
- * Revokes `id` and evicts its token from this gateway's cache at once; other replicas stop
- * accepting it within their `cache_ttl_seconds`.
+ * Revokes `id` and evicts its token from this gateway's cache at once; other replicas learn of it
+ * through the change feed, and refuse it within their staleness bound.
  *
  * @throws {ServiceAccountStoreError} when the store fails (the caller answers 503)
  */
-export function revokeServiceAccount(api: ServiceAccountsApiDeps, id: string): RevokeResult {
-  const result = api.store.revoke(id, Math.floor(api.clock.now() / 1000));
+export async function revokeServiceAccount(
+  api: ServiceAccountsApiDeps,
+  id: string,
+): Promise<RevokeResult> {
+  const result = await api.store.revoke(id, Math.floor(api.clock.now() / 1000));
   if (result.outcome !== 'not_found') api.verifier?.forget(result.tokenHash);
   return result.outcome;
 }
@@ -518,8 +533,8 @@ export async function serveServiceAccounts(
   }
   if (segments.length === 2) {
     if (method === 'DELETE') {
-      return guardedWrite(() =>
-        revokeServiceAccount(api, segments[1] as string) === 'not_found'
+      return guardedWrite(async () =>
+        (await revokeServiceAccount(api, segments[1] as string)) === 'not_found'
           ? reject('SG_ERR_SA_NOT_FOUND', { id: segments[1] as string })
           : { ok: true, value: { status: 204 } },
       );
@@ -532,10 +547,13 @@ export async function serveServiceAccounts(
   return reject('SG_ERR_SA_ROUTE_UNKNOWN');
 }
 
+/** A store operation that answers a verdict. */
+type StoreOperation = () => Promise<Verdict<Reply>>;
+
 /** Runs a store operation; the store wraps every failure in its own error, answered 503. */
-function guarded(operation: () => Verdict<Reply>): Verdict<Reply> {
+async function guarded(operation: StoreOperation): Promise<Verdict<Reply>> {
   try {
-    return operation();
+    return await operation();
   } catch {
     return UNAVAILABLE;
   }
@@ -544,9 +562,9 @@ function guarded(operation: () => Verdict<Reply>): Verdict<Reply> {
 /** What one attempt of a write came to: a verdict, or "another connection holds the lock". */
 const LOCKED = Symbol('locked');
 
-function attemptWrite(operation: () => Verdict<Reply>): Verdict<Reply> | typeof LOCKED {
+async function attemptWrite(operation: StoreOperation): Promise<Verdict<Reply> | typeof LOCKED> {
   try {
-    return operation();
+    return await operation();
   } catch (err) {
     return isServiceAccountStoreError(err) && err.busy ? LOCKED : UNAVAILABLE;
   }
@@ -557,9 +575,9 @@ function attemptWrite(operation: () => Verdict<Reply>): Verdict<Reply> | typeof 
  * connection holds the write lock; any other failure, or the lock still held at the last
  * attempt, is answered 503.
  */
-async function guardedWrite(operation: () => Verdict<Reply>): Promise<Verdict<Reply>> {
+async function guardedWrite(operation: StoreOperation): Promise<Verdict<Reply>> {
   for (const delay of WRITE_RETRY_DELAYS_MS) {
-    const outcome = attemptWrite(operation);
+    const outcome = await attemptWrite(operation);
     if (outcome !== LOCKED) return outcome;
     await sleep(delay);
   }
@@ -587,8 +605,8 @@ async function mintFromBody(
   }
   const parsed = parseMintBody(json);
   if (!parsed.ok) return invalid(parsed.issues);
-  return guardedWrite(() => {
-    const minted = mintServiceAccount(api, parsed.value, {
+  return guardedWrite(async () => {
+    const minted = await mintServiceAccount(api, parsed.value, {
       grants: request.grants,
       createdBy: createdByOf(request.caller),
     });
@@ -631,14 +649,14 @@ function queryInteger(
   return value;
 }
 
-function listAccounts(api: ServiceAccountsApi, query: string): Verdict<Reply> {
+async function listAccounts(api: ServiceAccountsApi, query: string): Promise<Verdict<Reply>> {
   const params = new URLSearchParams(query);
   const issues: ValidationIssue[] = [];
   // Page 0 is read as 1, as the runtime's listings do.
   const page = Math.max(1, queryInteger(params, 'page', 1, 0, MAX_PAGE, issues));
   const limit = queryInteger(params, 'limit', DEFAULT_PAGE_LIMIT, 1, MAX_PAGE_LIMIT, issues);
   if (issues.length > 0) return invalid(issues);
-  const { rows, total } = api.store.list((page - 1) * limit, limit);
+  const { rows, total } = await api.store.list((page - 1) * limit, limit);
   return {
     ok: true,
     value: {

@@ -291,7 +291,7 @@ t.test('revoke: revoked, already revoked, unknown, bad arguments', async (t) => 
   const id = account?.id as string;
   t.same(await accounts(clock, ['revoke', id, '--config', config]), {
     code: 0,
-    out: `revoked ${id}; running gateways stop accepting its token within 30 s`,
+    out: `revoked ${id}; running gateways stop accepting its token within 1000 ms`,
     err: '',
   });
   t.same(await accounts(clock, ['revoke', id, '--config', config]), {

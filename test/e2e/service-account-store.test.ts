@@ -162,6 +162,9 @@ const LOSSES: readonly (readonly [string, (path: string) => void])[] = [
       db.exec(`VACUUM INTO '${path}.copy'`);
       db.close();
       renameSync(`${path}.copy`, path);
+      // As a restore does: the old file's write-ahead log would not fit the copy.
+      rmSync(`${path}-wal`, { force: true });
+      rmSync(`${path}-shm`, { force: true });
     },
   ],
 ];
@@ -248,7 +251,7 @@ t.test(
     t.equal((await revoke.exited).code, 0, revoke.stderr());
     t.equal(
       revoke.stdout().trim(),
-      `revoked ${account.id}; running gateways stop accepting its token at once`,
+      `revoked ${account.id}; running gateways stop accepting its token within 1000 ms`,
     );
     await assertRefused(t, pair, { path: '/config', headers: bearer(account.token) }, INVALID_SA);
   },

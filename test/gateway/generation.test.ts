@@ -294,6 +294,8 @@ t.test('a reload keeps the pool and the store when nothing about them changed', 
   t.equal(built.next.state.serviceAccounts?.store, generation.accounts?.store);
   t.same(resourcesOf(built.next.state), [
     generation.state.upstream.pool,
+    generation.accounts?.subscription,
+    generation.accounts?.feed,
     generation.accounts?.store,
     null, // no auth.jwks_url: no remote key set
   ]);
@@ -400,7 +402,7 @@ t.test('assembly with a previous store for another file opens its own', async (t
   });
   t.teardown(() => assembly.state?.serviceAccounts?.close());
   t.not(assembly.accounts?.store, generation.accounts?.store);
-  t.equal(assembly.accounts?.store.path, join(dir, 'other.db'));
+  t.equal(assembly.accounts?.store.location, join(dir, 'other.db'));
 });
 
 t.test('a JWKS-only config watches its JWKS file', async (t) => {

@@ -1,13 +1,15 @@
 /**
  * Verifies `svc_pat_` tokens against the store: unknown, revoked and expired tokens fail alike;
  * failures are throttled per client address, before the store is asked; verified accounts are
- * cached briefly by token digest (or not at all with a TTL of 0). Never writes responses, never
- * holds or logs a token, never waits for the store's file lock.
+ * cached briefly by token digest (or not at all with a TTL of 0), and a cached verification is
+ * used only while the change feed is fresh. Never writes responses, never holds or logs a token,
+ * never awaits anything on a cache hit.
  */
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../shared/clock.js';
 import type { AuthFailure } from '../failure.js';
 import { createPrincipal, type Principal } from '../principal.js';
+import type { ChangeSink } from './change-feed.js';
 import type { ServiceAccountRecord, ServiceAccountStore } from './store.js';
 import { createFailureThrottle, type FailureThrottle } from './throttle.js';
 import {
@@ -21,15 +23,24 @@ export type ServiceAccountVerification =
   | { readonly ok: true; readonly principal: Principal }
   | { readonly ok: false; readonly failure: AuthFailure; readonly presented: true };
 
-/** The verifier the auth chain calls for `svc_pat_` tokens, and the API evicts from. */
-export interface ServiceAccountTokenVerifier {
+/**
+ * The verifier the auth chain calls for `svc_pat_` tokens, and the API and the change feed evict
+ * from.
+ */
+export interface ServiceAccountTokenVerifier extends ChangeSink {
   /**
    * Verifies `token` presented from `clientAddress` (the client address the pipeline derived).
-   * Synchronous, and never waits: the store answers or fails at once.
+   * Synchronous when the store need not be asked (a malformed token, a cache hit, a throttled
+   * address); a promise otherwise, which never rejects.
    */
-  verify(token: string, clientAddress: string): ServiceAccountVerification;
+  verify(
+    token: string,
+    clientAddress: string,
+  ): ServiceAccountVerification | Promise<ServiceAccountVerification>;
   /** Drops the cached verification of the token with this digest (revocation). */
   forget(tokenHash: string): void;
+  /** Drops every cached verification (the feed missed changes). */
+  forgetAll(): void;
   /** Cached verifications held. */
   readonly cacheSize: number;
 }
@@ -43,6 +54,8 @@ export const LAST_USED_INTERVAL_SECONDS = 60;
 /** Dependencies and bounds of {@link createServiceAccountVerifier}. */
 export interface ServiceAccountVerifierOptions {
   readonly store: ServiceAccountStore;
+  /** Says whether the change feed was confirmed recently enough for cached verifications. */
+  readonly feed: { isFresh(nowMs: number): boolean };
   readonly clock: Clock;
   /** How long a verification is reused before the store is asked again; 0: never cached. */
   readonly cacheTtlSeconds: number;
@@ -88,15 +101,16 @@ export function principalOfAccount(record: ServiceAccountRecord): Principal {
  *
  * A cache hit skips only the store look-up: expiry is re-checked on every hit by the entry's
  * deadline, revocation on this gateway evicts at once ({@link ServiceAccountTokenVerifier.forget}),
- * and other processes' revocations are seen within the TTL (at once with a TTL of 0, which keeps
- * no cache). While the store is unavailable the cache is not trusted: every request asks the
- * store, so a broken store answers 503 and never lets a request through on stale knowledge.
+ * and other processes' revocations arrive through the change feed. The cache is trusted only
+ * while the store is available and the feed was confirmed within its staleness bound: otherwise
+ * every request asks the store, so a broken store answers 503 and never lets a request through
+ * on stale knowledge.
  * `last_used_at` is queued in the store (written by its next flush), never written here.
  */
 export function createServiceAccountVerifier(
   options: ServiceAccountVerifierOptions,
 ): ServiceAccountTokenVerifier {
-  const { store, clock } = options;
+  const { store, feed, clock } = options;
   const ttlMs = options.cacheTtlSeconds * 1000;
   const caching = ttlMs > 0;
   const throttle = options.throttle ?? createFailureThrottle({ clock });
@@ -117,13 +131,48 @@ export function createServiceAccountVerifier(
     return { ok: true, principal: entry.principal };
   };
 
+  // Counts evictions: a look-up that was in flight when one happened answers what it read, but
+  // does not cache it, since the eviction may have been of this very token (a revoke on another
+  // replica committed after the read).
+  let evictions = 0;
+
+  /** Judges what the store answered; caches a verified account unless evictions happened since. */
+  const settle = (
+    record: ServiceAccountRecord | null,
+    hash: string,
+    clientAddress: string,
+    evictionsAtRead: number,
+  ): ServiceAccountVerification => {
+    const nowMs = clock.now();
+    const now = Math.floor(nowMs / 1000);
+    if (
+      record === null ||
+      !sameTokenHash(record.token_hash, hash) ||
+      record.revoked_at !== null ||
+      (record.expires_at !== null && record.expires_at <= now)
+    ) {
+      return failed(clientAddress, hash);
+    }
+    const entry: Entry = {
+      principal: principalOfAccount(record),
+      id: record.id,
+      deadline: Math.min(
+        nowMs + ttlMs,
+        record.expires_at === null ? Number.POSITIVE_INFINITY : record.expires_at * 1000,
+      ),
+      lastUsedAt: record.last_used_at,
+    };
+    if (caching && evictions === evictionsAtRead) cache.set(hash, entry);
+    return accepted(entry, nowMs);
+  };
+
   return {
     verify(token, clientAddress) {
       // A token this gateway could never have minted needs no look-up, but is still a failure.
       if (!isWellFormedServiceAccountToken(token)) return failed(clientAddress);
       const hash = hashServiceAccountToken(token);
       const nowMs = clock.now();
-      if (caching && store.available) {
+      if (caching && store.available && feed.isFresh(nowMs)) {
         const entry = cache.get(hash);
         if (entry !== undefined && nowMs < entry.deadline) return accepted(entry, nowMs);
         if (entry !== undefined) cache.delete(hash);
@@ -131,36 +180,20 @@ export function createServiceAccountVerifier(
       if (throttle.isThrottled(clientAddress) && !throttle.mayLookUp(clientAddress, hash)) {
         return failed(clientAddress);
       }
-      let record: ServiceAccountRecord | null;
-      try {
-        record = store.findByHash(hash);
-      } catch {
+      const evictionsAtRead = evictions;
+      return store.findByHash(hash).then(
+        (record) => settle(record, hash, clientAddress, evictionsAtRead),
         // The store wraps every failure in its own error: fail closed.
-        return UNAVAILABLE;
-      }
-      const now = Math.floor(nowMs / 1000);
-      if (
-        record === null ||
-        !sameTokenHash(record.token_hash, hash) ||
-        record.revoked_at !== null ||
-        (record.expires_at !== null && record.expires_at <= now)
-      ) {
-        return failed(clientAddress, hash);
-      }
-      const entry: Entry = {
-        principal: principalOfAccount(record),
-        id: record.id,
-        deadline: Math.min(
-          nowMs + ttlMs,
-          record.expires_at === null ? Number.POSITIVE_INFINITY : record.expires_at * 1000,
-        ),
-        lastUsedAt: record.last_used_at,
-      };
-      if (caching) cache.set(hash, entry);
-      return accepted(entry, nowMs);
+        () => UNAVAILABLE,
+      );
     },
     forget(tokenHash) {
+      evictions += 1;
       cache.delete(tokenHash);
+    },
+    forgetAll() {
+      evictions += 1;
+      cache.clear();
     },
     get cacheSize() {
       return cache.size;
