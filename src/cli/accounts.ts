@@ -6,10 +6,7 @@
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { openServiceAccountStore } from '../auth/service-accounts/open-store.js';
-import type {
-  ServiceAccountRecord,
-  ServiceAccountStore,
-} from '../auth/service-accounts/store.js';
+import type { ServiceAccountRecord, ServiceAccountStore } from '../auth/service-accounts/store.js';
 import { parseStoreLocation } from '../shared/store-location.js';
 import type { LoadedConfig } from '../config/load.js';
 import { describeRefusal } from '../gateway/rejections.js';

@@ -312,7 +312,7 @@ const clusterShape = {
     60_000,
     1000,
     'A cached service-account verification is used only while the change feed was confirmed ' +
-      'this recently; otherwise the store is asked. Bounds how long another replica\'s revoke ' +
+      "this recently; otherwise the store is asked. Bounds how long another replica's revoke " +
       'takes to be refused here.',
     'ms',
   ),

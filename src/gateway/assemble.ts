@@ -463,7 +463,11 @@ async function openAccounts(
   const previous = deps.previousAccounts;
   // A store that lost its file (removed, replaced, unreadable) or keeps failing is reopened: a
   // reload is how an operator puts a restored file back in service.
-  if (previous != null && previous.store.location === location.printable && previous.store.check()) {
+  if (
+    previous != null &&
+    previous.store.location === location.printable &&
+    previous.store.check()
+  ) {
     if (previous.cacheTtlSeconds === cacheTtlSeconds) return previous;
     return withVerifier(previous.store, previous.feed, deps.clock, cacheTtlSeconds);
   }

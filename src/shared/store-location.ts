@@ -42,7 +42,9 @@ export function printableUrl(value: string): string {
  */
 export function storeSettingProblem(value: string): string | null {
   if (value.startsWith(SQLITE_PREFIX)) {
-    return value.length > SQLITE_PREFIX.length ? null : 'sqlite: needs a path, as in sqlite:data/gateway.db';
+    return value.length > SQLITE_PREFIX.length
+      ? null
+      : 'sqlite: needs a path, as in sqlite:data/gateway.db';
   }
   let url: URL;
   try {

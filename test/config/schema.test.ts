@@ -665,13 +665,7 @@ const BAD: readonly (readonly [string, string, string, number | undefined, strin
     1,
     int(100, 60000),
   ],
-  [
-    'cluster.pool_max 0',
-    'cluster: {pool_max: 0}\n',
-    'cluster.pool_max',
-    1,
-    int(1, 100),
-  ],
+  ['cluster.pool_max 0', 'cluster: {pool_max: 0}\n', 'cluster.pool_max', 1, int(1, 100)],
   [
     'auth.service_accounts.cache_ttl_seconds -1',
     'auth:\n  service_accounts: {cache_ttl_seconds: -1}\n',

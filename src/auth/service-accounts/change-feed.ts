@@ -115,9 +115,7 @@ export async function startChangeFeed(options: ChangeFeedOptions): Promise<Chang
     timer.unref();
   };
   const pruner = setInterval(() => {
-    store
-      .pruneChanges(Math.floor(clock.now() / 1000) - retentionSeconds)
-      .catch(() => undefined);
+    store.pruneChanges(Math.floor(clock.now() / 1000) - retentionSeconds).catch(() => undefined);
   }, options.pruneIntervalMs ?? PRUNE_INTERVAL_MS);
   pruner.unref();
 
