@@ -206,11 +206,17 @@ t.test(
         SCOPEGATE_EMBEDDED: 'false',
         SCOPEGATE_UPSTREAM_URL: 'http://agent-os:7777',
         SCOPEGATE_SHUTDOWN_GRACE_MS: '5000',
+        SCOPEGATE_STORE_URL: 'sqlite:/var/lib/scopegate/shared.db',
       },
     });
     t.equal(external.config.auth.jwks_url, 'https://idp.example/jwks');
     t.same(external.config.upstream.url, 'http://agent-os:7777');
     t.equal(external.config.upstream.embedded, false);
     t.equal(external.config.listen.shutdown_grace_ms, 5000);
+    t.equal(
+      external.config.auth.service_accounts.store,
+      'sqlite:/var/lib/scopegate/shared.db',
+      'the store from the environment (a postgres:// URL for replicas)',
+    );
   },
 );
