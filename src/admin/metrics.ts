@@ -46,7 +46,11 @@ export interface RequestObservation {
  * `GatewayState` is one), whose service-account store is null when service accounts are off.
  */
 export interface StoreSubject {
-  readonly serviceAccounts: { readonly store: { readonly available: boolean } } | null;
+  readonly serviceAccounts: {
+    readonly store: { readonly available: boolean };
+    /** The store's change feed: seconds since it was last read successfully (null: never). */
+    readonly feed?: { lagSeconds(): number | null } | null | undefined;
+  } | null;
 }
 
 /** The gateway's metrics: one instance per gateway, kept across config reloads. */
@@ -185,6 +189,20 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
       const accounts = stores()?.serviceAccounts;
       if (accounts != null)
         this.set({ store: 'service_accounts' }, accounts.store.available ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'scopegate_feed_lag_seconds',
+    help:
+      "Seconds since the store's change feed was last read successfully, by store: above " +
+      'cluster.max_staleness_ms, cached verifications are not used.',
+    labelNames: ['store'] as const,
+    registers,
+    collect() {
+      this.reset();
+      const lag = stores()?.serviceAccounts?.feed?.lagSeconds();
+      // Before the first good read there is no lag to report: the series is absent.
+      if (lag != null) this.set({ store: 'service_accounts' }, lag);
     },
   });
 

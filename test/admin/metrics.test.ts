@@ -214,3 +214,34 @@ t.test('scopegate_store_up follows the watched state at each scrape', async (t) 
   }
   t.match(await metrics.registry.metrics(), /# TYPE scopegate_store_up gauge/);
 });
+
+t.test('scopegate_feed_lag_seconds reads the change feed at each scrape', async (t) => {
+  const metrics = createGatewayMetrics();
+  let lag: number | null = null;
+  let current: StoreSubject | null = {
+    serviceAccounts: { store: { available: true }, feed: { lagSeconds: () => lag } },
+  };
+  metrics.watchStores(() => current);
+  const rows: [string, () => void, number | null][] = [
+    ['never read: no series', () => {}, null],
+    ['read 0.25 s ago', () => (lag = 0.25), 0.25],
+    ['falling behind', () => (lag = 7), 7],
+    [
+      'no feed: no series',
+      () => (current = { serviceAccounts: { store: { available: true } } }),
+      null,
+    ],
+    ['service accounts off: no series', () => (current = { serviceAccounts: null }), null],
+  ];
+  for (const [name, change, expected] of rows) {
+    change();
+    const samples = await scrape(metrics);
+    if (expected === null) t.same(samplesOf(samples, 'scopegate_feed_lag_seconds'), [], name);
+    else
+      t.equal(
+        valueOf(t, samples, 'scopegate_feed_lag_seconds', { store: 'service_accounts' }),
+        expected,
+        name,
+      );
+  }
+});

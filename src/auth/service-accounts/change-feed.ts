@@ -24,8 +24,8 @@ export interface ChangeFeed {
    * verifications may be used. Synchronous and allocation-free (the request path calls it).
    */
   isFresh(nowMs: number): boolean;
-  /** Seconds since the last confirmation at `nowMs`; null before the first. */
-  lagSeconds(nowMs: number): number | null;
+  /** Seconds since the last confirmation, by the feed's clock; null before the first. */
+  lagSeconds(): number | null;
   /** Adds a sink until the answered handle is closed. */
   subscribe(sink: ChangeSink): { close(): void };
   /** Reads the log now (or once more after the read in progress); settles when read. */
@@ -131,8 +131,10 @@ export async function startChangeFeed(options: ChangeFeedOptions): Promise<Chang
 
   return {
     isFresh: (nowMs) => nowMs - confirmedAt <= maxStalenessMs,
-    lagSeconds: (nowMs) =>
-      confirmedAt === Number.NEGATIVE_INFINITY ? null : Math.max(0, nowMs - confirmedAt) / 1000,
+    lagSeconds: () =>
+      confirmedAt === Number.NEGATIVE_INFINITY
+        ? null
+        : Math.max(0, clock.now() - confirmedAt) / 1000,
     subscribe(sink) {
       sinks.add(sink);
       return { close: () => void sinks.delete(sink) };
