@@ -231,7 +231,6 @@ export async function openPostgresStore(
     max: options.poolMax ?? DEFAULT_POOL_MAX,
     connectionTimeoutMillis: connectTimeoutMs,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
-    statement_timeout: statementTimeoutMs,
     // A server that vanished without closing the socket answers nothing: give up a little after
     // the server would have cancelled the statement itself.
     query_timeout: statementTimeoutMs + connectTimeoutMs,
@@ -239,6 +238,12 @@ export async function openPostgresStore(
     // Idle connections do not keep a finished CLI command alive.
     allowExitOnIdle: true,
     types,
+  });
+  // SET rather than a startup parameter, which a PgBouncer in front of the server refuses. Queued
+  // before anything the pool hands the connection out for; a failure fails that next statement.
+  const setStatementTimeout = `SET statement_timeout = ${Math.floor(statementTimeoutMs)}`;
+  pool.on('connect', (client) => {
+    client.query(setStatementTimeout, () => undefined);
   });
   const store = createStore(url, location, pool, options, connectTimeoutMs);
   try {
