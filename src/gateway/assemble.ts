@@ -483,11 +483,20 @@ async function openAccounts(
     problems.push(problemOf((err as Error).message));
     return null;
   }
+  const log = deps.telemetry?.log ?? null;
   const feed = await startChangeFeed({
     store,
     clock: deps.clock,
     pollMs: cluster.feed_poll_ms,
     maxStalenessMs: cluster.max_staleness_ms,
+    onConnection(up) {
+      if (up) log?.info({ store: location.printable }, 'service-account change feed listening');
+      else
+        log?.warn(
+          { store: location.printable },
+          'service-account change feed lost its connection; reconnecting (the poll goes on)',
+        );
+    },
   });
   if (!store.available) {
     warnings.push({

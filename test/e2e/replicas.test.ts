@@ -181,6 +181,7 @@ t.test('two gateways on one Postgres database behave as one system', async (t) =
   t.same(await use(two, third.token), { status: 200 });
   t.same(await use(two, third.token), { status: 200 });
   t.equal(await server.terminate('scopegate-feed:gw2'), 1, "gw2's LISTEN connection killed");
+  t.match(await two.child.line(/change feed lost its connection/), /"level":"warn"/, 'logged');
   t.equal(
     (
       await httpCall(`${one.url}/service-accounts/${third.id}`, {
