@@ -239,13 +239,7 @@ export async function openPostgresStore(
     allowExitOnIdle: true,
     types,
   });
-  // SET rather than a startup parameter, which a PgBouncer in front of the server refuses. Queued
-  // before anything the pool hands the connection out for; a failure fails that next statement.
-  const setStatementTimeout = `SET statement_timeout = ${Math.floor(statementTimeoutMs)}`;
-  pool.on('connect', (client) => {
-    client.query(setStatementTimeout, () => undefined);
-  });
-  const store = createStore(url, location, pool, options, connectTimeoutMs);
+  const store = createStore(url, location, pool, options, connectTimeoutMs, statementTimeoutMs);
   try {
     await store.open();
   } catch (err) {
@@ -265,6 +259,7 @@ function createStore(
   pool: pg.Pool,
   options: PostgresStoreOptions,
   connectTimeoutMs: number,
+  statementTimeoutMs: number,
 ): ServiceAccountStore & { open(): Promise<void>; retryInBackground(): void } {
   const migrations = options.migrations ?? POSTGRES_MIGRATIONS;
   const latest = migrations.length;
@@ -278,10 +273,20 @@ function createStore(
   let retryTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
 
-  // An idle pooled connection that dies (a server restart, an administrator's terminate) must
-  // not crash the process; until an operation succeeds again, nothing is trusted.
-  pool.on('error', () => {
+  // A pooled connection that dies (a server restart, an administrator's terminate, a cut
+  // network) must not crash the process; until an operation succeeds again, nothing is trusted.
+  // The pool listens to its idle connections only: one that dies while handed out (in a
+  // transaction) would emit an unhandled 'error', so every connection gets a listener of ours.
+  const distrust = (): void => {
     healthy = false;
+  };
+  pool.on('error', distrust);
+  // SET rather than a startup parameter, which a PgBouncer in front of the server refuses. Queued
+  // before anything the pool hands the connection out for; a failure fails that next statement.
+  const setStatementTimeout = `SET statement_timeout = ${Math.floor(statementTimeoutMs)}`;
+  pool.on('connect', (client) => {
+    client.on('error', distrust);
+    client.query(setStatementTimeout, () => undefined);
   });
 
   const isAvailable = (): boolean => migrated && healthy && !closed;

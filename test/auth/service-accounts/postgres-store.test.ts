@@ -122,7 +122,15 @@ async function relay(t: Test, url: string) {
   });
   const front = new URL(url);
   front.port = String((server.address() as { port: number }).port);
-  return { state, url: front.href };
+  return {
+    state,
+    url: front.href,
+    /** Cuts every relayed connection at once, with no word from the server. */
+    cut(): void {
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+  };
 }
 
 /** Records what a change listener hears, and waits for the next event of a kind. */
@@ -459,6 +467,83 @@ t.test(
     await db.query('ROLLBACK');
     t.equal(await store.insert(record({ name: 'held' }), NOW), 'inserted', 'free again');
     t.equal(await store.insert(record({ name: 'other' }), NOW), 'inserted');
+  },
+);
+
+t.test(
+  'a connection terminated in the middle of a transaction fails that call, not the process',
+  async (t) => {
+    const url = await testDatabase(t);
+    if (url === null) return;
+    const replicaId = `killed-${process.pid}`;
+    const store = await open(t, url, { replicaId });
+    await store.insert(record(), NOW);
+    const db = await sql(t, url);
+    // Another transaction holds the account's row: the revoke waits inside its own transaction.
+    await db.query('BEGIN');
+    await db.query('SELECT 1 FROM service_accounts WHERE id = $1 FOR UPDATE', [record().id]);
+    const revoking = store.revoke(record().id, NOW);
+    revoking.catch(() => undefined);
+    await until(async () => {
+      const waiting = await db.query(
+        "SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+        [`scopegate:${replicaId}`],
+      );
+      return waiting.rows.length > 0;
+    });
+    await db.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+      [`scopegate:${replicaId}`],
+    );
+    await t.rejects(revoking, {
+      code: 'ERR_SERVICE_ACCOUNT_STORE',
+      permanent: false,
+      message:
+        /revoke failed: terminating connection due to administrator command \(SQLSTATE 57P01\)/,
+    });
+    t.equal(store.available, false);
+    await db.query('ROLLBACK');
+    t.same(await store.revoke(record().id, NOW), {
+      outcome: 'revoked',
+      tokenHash: record().token_hash,
+    });
+    t.equal(store.available, true);
+  },
+);
+
+t.test(
+  'a connection cut in the middle of a transaction fails that call, not the process',
+  async (t) => {
+    const url = await testDatabase(t);
+    if (url === null) return;
+    const front = await relay(t, url);
+    front.state.mode = 'pass';
+    const store = await open(t, front.url);
+    await store.insert(record(), NOW);
+    const db = await sql(t, url);
+    await db.query('BEGIN');
+    await db.query('SELECT 1 FROM service_accounts WHERE id = $1 FOR UPDATE', [record().id]);
+    const revoking = store.revoke(record().id, NOW);
+    revoking.catch(() => undefined);
+    await until(async () => {
+      const waiting = await db.query(
+        "SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted",
+      );
+      return waiting.rows.length > 0;
+    });
+    front.cut();
+    await t.rejects(revoking, {
+      code: 'ERR_SERVICE_ACCOUNT_STORE',
+      permanent: false,
+      message: /revoke failed: Connection terminated unexpectedly$/,
+    });
+    t.equal(store.available, false);
+    await db.query('ROLLBACK');
+    t.same(await store.revoke(record().id, NOW), {
+      outcome: 'revoked',
+      tokenHash: record().token_hash,
+    });
+    t.equal(store.available, true);
   },
 );
 
