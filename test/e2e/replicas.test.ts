@@ -8,7 +8,7 @@
  * between two processes on one SQLite file. Each wait prints how long it took.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SignJWT } from 'jose';
@@ -51,7 +51,7 @@ async function startGateway(
     config,
     [
       `service_id: replicas-test`,
-      'listen: { host: 127.0.0.1, port: 0 }',
+      'listen: { host: 127.0.0.1, port: 0, trusted_proxies: [127.0.0.1/32] }',
       'admin: { host: 127.0.0.1, port: 0 }',
       `upstream: { url: "${upstream.url}", timeout_ms: 5000 }`,
       'policies: []',
@@ -87,9 +87,18 @@ async function mint(gateway: Gateway, jwt: string, name: string) {
   return JSON.parse(res.body) as { id: string; token: string };
 }
 
-/** The status of `GET /config` with `token` on `gateway`, and the detail of a refusal. */
-async function use(gateway: Gateway, token: string): Promise<{ status: number; detail?: string }> {
-  const res = await httpCall(`${gateway.url}/config`, { headers: bearer(token) });
+/**
+ * The status of `GET /config` with `token` on `gateway`, and the detail of a refusal; `from` is
+ * the client address a trusted proxy (this test) reports, each with its own failure throttle.
+ */
+async function use(
+  gateway: Gateway,
+  token: string,
+  from = '192.0.2.1',
+): Promise<{ status: number; detail?: string }> {
+  const res = await httpCall(`${gateway.url}/config`, {
+    headers: { ...bearer(token), 'x-forwarded-for': from },
+  });
   if (res.status === 200) return { status: 200 };
   return { status: res.status, detail: (JSON.parse(res.body) as { detail: string }).detail };
 }
@@ -164,6 +173,32 @@ t.test('two gateways on one Postgres database behave as one system', async (t) =
     detail: 'Invalid or expired service account token',
   });
 
+  // 20 more revokes, in the steady state: how soon gw2 refuses, with notifications (the figures are printed).
+  const figures: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const account = await mint(one, jwt, `round-${i}`);
+    const from = `198.51.100.${i + 1}`;
+    t.equal((await use(two, account.token, from)).status, 200);
+    t.equal((await use(two, account.token, from)).status, 200);
+    const gone = await httpCall(`${one.url}/service-accounts/${account.id}`, {
+      method: 'DELETE',
+      headers: bearer(jwt),
+    });
+    t.equal(gone.status, 204);
+    const start = performance.now();
+    // Each round from its own client address, so the failure throttle never steps in.
+    let status: number;
+    while ((status = (await use(two, account.token, from)).status) === 200) {
+      if (performance.now() - start > 15_000) throw new Error(`round ${i}: still accepted`);
+      await sleep(1);
+    }
+    t.equal(status, 401, `round ${i}: refused`);
+    figures.push(performance.now() - start);
+  }
+  figures.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(figures[Math.ceil(q * figures.length) - 1]!);
+  t.comment(`revoke → 401 on the other replica, 20 rounds: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`);
+
   // A revoke from a third process: the CLI.
   const second = await mint(one, jwt, 'cli-revoked');
   t.same(await use(two, second.token), { status: 200 });
@@ -217,6 +252,14 @@ t.test('two gateways on one Postgres database behave as one system', async (t) =
     t.same(await use(gateway, kept.token), { status: 503, detail: UNAVAILABLE });
     t.same(await use(gateway, jwt), { status: 200 }, `${name}: a JWT request passes`);
     t.equal(upstream.received.length, before + 1, `${name}: only the JWT request went upstream`);
+    const minted = await httpCall(`${gateway.url}/service-accounts`, {
+      method: 'POST',
+      headers: { ...bearer(jwt), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `during-${name}` }),
+    });
+    t.same([minted.status, JSON.parse(minted.body)], [503, { detail: UNAVAILABLE }], 'mint: 503');
+    const listed = await httpCall(`${gateway.url}/service-accounts`, { headers: bearer(jwt) });
+    t.equal(listed.status, 503, 'list: 503');
     const ready = await httpCall(`${gateway.admin}/readyz`);
     t.equal(ready.status, 200, `${name}: still ready`);
     t.match(JSON.parse(ready.body), { degraded: ['service_account_store'] });
@@ -238,6 +281,23 @@ t.test('two gateways on one Postgres database behave as one system', async (t) =
   }
   t.equal(one.child.child.exitCode, null, 'gw1 still running');
   t.equal(two.child.child.exitCode, null, 'gw2 still running');
+
+  // A replica whose credentials are refused does not start; it names the file, line and key.
+  const wrong = new URL(store);
+  wrong.password = 'not-the-password';
+  const refusedConfig = join(dir, 'refused.yaml');
+  writeFileSync(
+    refusedConfig,
+    readFileSync(one.config, 'utf8').replace(store, wrong.href).replace('gw1', 'refused'),
+  );
+  const refused = spawnScopegate(t, ['serve', '--config', refusedConfig]);
+  t.equal((await refused.exited).code, 1, 'serve exits 1');
+  t.match(
+    refused.stderr(),
+    /refused\.yaml:9 auth\.service_accounts\.store: service-account store 'postgres:\/\/postgres:\*\*\*@/,
+  );
+  t.equal(refused.stderr().includes('not-the-password'), false, 'no password printed');
+
   const password = new URL(store).password;
   for (const gateway of [one, two]) {
     const printed = gateway.child.stdout() + gateway.child.stderr();
