@@ -9,6 +9,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import t, { type Test } from 'tap';
+import { accountRecord, RECORD_NOW } from '../../fixtures/service-accounts.js';
 import {
   openPostgresStore,
   POSTGRES_MIGRATIONS,
@@ -23,25 +24,9 @@ import {
 } from '../../../src/auth/service-accounts/store.js';
 import { startTestPostgres, testDatabase } from '../../fixtures/postgres.js';
 
-const NOW = 1_900_000_000;
+const NOW = RECORD_NOW;
 
-function record(over: Partial<ServiceAccountRecord> = {}): ServiceAccountRecord {
-  const name = over.name ?? 'ci';
-  const id = over.id ?? `id-${name}`;
-  return {
-    id,
-    name,
-    token_hash: id.padEnd(64, '0').slice(0, 64),
-    token_prefix: 'svc_pat_abcdefgh',
-    scopes: ['agents:run', 'config:read'],
-    created_at: NOW,
-    expires_at: NOW + 90 * 86_400,
-    last_used_at: null,
-    revoked_at: null,
-    created_by: 'user-1',
-    ...over,
-  };
-}
+const record = accountRecord;
 
 let replicas = 0;
 /** Opens a store closed at teardown, with small time-outs (a unique replica id each). */
@@ -559,36 +544,6 @@ t.test('two gateways minting one name at once: exactly one inserts', async (t) =
     ]);
     t.same(outcomes.sort(), ['inserted', 'name_taken'], `round ${round}`);
   }
-});
-
-t.test('list: newest first, then id byte-wise; pages and the total', async (t) => {
-  const url = await testDatabase(t);
-  if (url === null) return;
-  const store = await open(t, url);
-  t.same(await store.list(0, 10), { rows: [], total: 0 }, 'empty');
-  const accounts = [
-    record({ name: 'a', id: 'b', created_at: NOW }),
-    record({ name: 'b', id: 'B', created_at: NOW }),
-    record({ name: 'c', id: 'a', created_at: NOW - 5 }),
-    record({ name: 'd', id: 'c', created_at: NOW + 5 }),
-  ];
-  for (const a of accounts) await store.insert(a, NOW);
-  const rows: { name: string; offset: number; limit: number; ids: string[] }[] = [
-    { name: 'everything', offset: 0, limit: 10, ids: ['c', 'B', 'b', 'a'] },
-    { name: 'first page', offset: 0, limit: 2, ids: ['c', 'B'] },
-    { name: 'second page', offset: 2, limit: 2, ids: ['b', 'a'] },
-    { name: 'past the end', offset: 4, limit: 2, ids: [] },
-  ];
-  for (const row of rows) {
-    const page = await store.list(row.offset, row.limit);
-    t.same(
-      page.rows.map((r) => r.id),
-      row.ids,
-      row.name,
-    );
-    t.equal(page.total, 4, `${row.name}: total`);
-  }
-  t.same((await store.list(0, 1)).rows[0], accounts[3], 'whole records');
 });
 
 t.test('revoke: outcomes, one change row per revoke, and a notification', async (t) => {

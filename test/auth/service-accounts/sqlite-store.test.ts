@@ -9,12 +9,12 @@ import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import { accountRecord, RECORD_NOW } from '../../fixtures/service-accounts.js';
 import {
   FLUSH_INTERVAL_MS as CHECK_INTERVAL_MS,
   MAX_PENDING_TOUCHES,
   isServiceAccountStoreError,
   ServiceAccountStoreError,
-  type ServiceAccountRecord,
   type ServiceAccountStore,
 } from '../../../src/auth/service-accounts/store.js';
 import {
@@ -32,24 +32,9 @@ interface RawDb {
 }
 const Sqlite = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => RawDb;
 
-const NOW = 1_900_000_000;
+const NOW = RECORD_NOW;
 
-function record(over: Partial<ServiceAccountRecord> = {}): ServiceAccountRecord {
-  const name = over.name ?? 'ci';
-  return {
-    id: `id-${name}`,
-    name,
-    token_hash: (over.id ?? name).padEnd(64, '0').slice(0, 64),
-    token_prefix: 'svc_pat_abcdefgh',
-    scopes: ['agents:run', 'config:read'],
-    created_at: NOW,
-    expires_at: NOW + 90 * 86_400,
-    last_used_at: null,
-    revoked_at: null,
-    created_by: 'user-1',
-    ...over,
-  };
-}
+const record = accountRecord;
 
 async function open(t: Test, path?: string): Promise<ServiceAccountStore> {
   const store = await openSqliteStore(path ?? join(t.testdir(), 'gateway.db'));

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
+import { accountRecord, RECORD_NOW } from '../../fixtures/service-accounts.js';
 import { openPostgresStore } from '../../../src/auth/service-accounts/postgres-store.js';
 import { openSqliteStore } from '../../../src/auth/service-accounts/sqlite-store.js';
 import type {
@@ -16,25 +17,9 @@ import type {
 } from '../../../src/auth/service-accounts/store.js';
 import { testDatabase } from '../../fixtures/postgres.js';
 
-const NOW = 1_900_000_000;
+const NOW = RECORD_NOW;
 
-function record(over: Partial<ServiceAccountRecord> = {}): ServiceAccountRecord {
-  const name = over.name ?? 'ci';
-  const id = over.id ?? `id-${name}`;
-  return {
-    id,
-    name,
-    token_hash: id.padEnd(64, '0').slice(0, 64),
-    token_prefix: 'svc_pat_abcdefgh',
-    scopes: ['agents:run', 'config:read'],
-    created_at: NOW,
-    expires_at: NOW + 90 * 86_400,
-    last_used_at: null,
-    revoked_at: null,
-    created_by: 'user-1',
-    ...over,
-  };
-}
+const record = accountRecord;
 
 const hash = (id: string): string => record({ id }).token_hash;
 
