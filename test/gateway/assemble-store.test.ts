@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { loadConfig, type LoadedConfig } from '../../src/config/load.js';
 import { assembleGateway, closeGatewayState } from '../../src/gateway/assemble.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createGatewayMetrics } from '../../src/admin/metrics.js';
+import { createLogger } from '../../src/shared/log.js';
 import { closedPortUrl } from '../fixtures/e2e.js';
+import { captureLog } from '../fixtures/observability.js';
 import { startTestPostgres } from '../fixtures/postgres.js';
 
 const CLOCK = { now: () => Date.now() };
@@ -84,4 +88,53 @@ t.test('refused credentials stop the start, naming the key and never the passwor
   t.equal(state.serviceAccounts?.store.available, true);
   const again = await assembleGateway(right, { clock: CLOCK, previousAccounts: first.accounts });
   t.equal(again.accounts, first.accounts, 'the same store, feed and verifier');
+  const againState = again.state;
+  if (againState !== null) t.teardown(() => againState.upstream.pool.close());
+
+  // A new TTL in a config that fails otherwise: nothing is built, the running store stays open.
+  const broken = loadConfig(right.path, { env: {} });
+  const failing = await assembleGateway(
+    {
+      ...broken,
+      config: {
+        ...broken.config,
+        auth: {
+          ...broken.config.auth,
+          verification_keys: ['file:missing.pem'],
+          service_accounts: { ...broken.config.auth.service_accounts, cache_ttl_seconds: 5 },
+        },
+      },
+    },
+    { clock: CLOCK, previousAccounts: first.accounts },
+  );
+  t.equal(failing.state, null);
+  t.match(failing.problems, [{ key: 'auth.verification_keys[0]' }]);
+  t.equal(state.serviceAccounts?.store.available, true, 'the running store is untouched');
+});
+
+t.test('the change feed logs its connection lost and back', async (t) => {
+  const server = await startTestPostgres(t);
+  if (server === null) return;
+  const store = await server.createDatabase();
+  const capture = captureLog();
+  const log = createLogger({ destination: capture });
+  const assembly = await assembleGateway(load(t, store, 'cluster: { replica_id: logged }'), {
+    clock: CLOCK,
+    telemetry: { metrics: createGatewayMetrics(), log },
+  });
+  const state = assembly.state;
+  if (state === null) throw new Error(JSON.stringify(assembly.problems));
+  t.teardown(() => closeGatewayState(state));
+  const seen = async (re: RegExp): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const line = capture.lines().find((l) => re.test(String(l['msg'])));
+      if (line !== undefined) return line;
+      await sleep(10);
+    }
+  };
+  t.match(await seen(/change feed listening/), { level: 'info' });
+  t.equal(await server.terminate('scopegate-feed:logged'), 1);
+  const lost = await seen(/change feed lost its connection/);
+  t.match(lost, { level: 'warn', store: /^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:/ });
+  t.equal(JSON.stringify(capture.lines()).includes(new URL(store).password), false, 'no password');
 });

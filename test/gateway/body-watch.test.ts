@@ -102,6 +102,18 @@ t.test('a body the parser has whole stops the watch, read or not', async (t) => 
   res.end();
 });
 
+t.test('the tick before the total bound is cut short, so the bound is kept', async (t) => {
+  // A tick is half the shorter bound (here 500 ms of a 1000 ms total): the first tick comes a
+  // little after 500 ms, when less than a tick is left, so the next one is armed for exactly what
+  // is left rather than refreshed; the stall then expires on the total bound, not the idle one.
+  const server = await watcher(t, { idleMs: 5_000, totalMs: 1_000 });
+  open(server.port, { 'content-length': '100' }, 'abc', false);
+  const { watch, res } = await server.next();
+  await until(() => watch?.expired != null);
+  t.equal(watch?.expired, 'SG_ERR_BODY_TIMEOUT');
+  res.end();
+});
+
 t.test('a full buffer the gateway has not read is its own wait, not a stall', async (t) => {
   // The idle bound is far shorter than the total one: only the total bound may trip, since
   // Node stops reading the socket while the unread buffer is full.

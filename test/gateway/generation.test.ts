@@ -152,6 +152,14 @@ t.test('restartOnlyChanges: each key only a restart applies, by name and line', 
       ['admin', 'auth.service_accounts.store'],
     ],
     [
+      'another Postgres store URL, and the cluster settings',
+      yaml(
+        '  service_accounts: { enabled: true, store: "postgres://u:p@db:5432/other" }',
+        'cluster: { feed_poll_ms: 100 }',
+      ),
+      ['auth.service_accounts.store', 'cluster'],
+    ],
+    [
       'turning service accounts off (or on) is applied, not refused',
       yaml('  service_accounts: { enabled: false, store: "sqlite:other.db" }'),
       [],
