@@ -34,36 +34,36 @@ export function readA2aCall(
     text = UTF8.decode(body);
     parsed = JSON.parse(text);
   } catch {
-    return reject('SG_ERR_A2A_BODY_NOT_JSON');
+    return reject('SG_ERR_JSONRPC_BODY_NOT_JSON');
   }
-  if (Array.isArray(parsed)) return reject('SG_ERR_A2A_BATCH');
-  if (typeof parsed !== 'object' || parsed === null) return reject('SG_ERR_A2A_NOT_OBJECT');
+  if (Array.isArray(parsed)) return reject('SG_ERR_JSONRPC_BATCH');
+  if (typeof parsed !== 'object' || parsed === null) return reject('SG_ERR_JSONRPC_NOT_OBJECT');
   const call = parsed as Record<string, unknown>;
   if (operation !== null && !Object.hasOwn(call, 'jsonrpc')) return { ok: true, value: null };
   const repeated = repeatedMemberOf(text);
-  if (repeated !== null) return reject('SG_ERR_A2A_DUPLICATE_MEMBER', { field: repeated });
-  if (call['jsonrpc'] !== '2.0') return reject('SG_ERR_A2A_JSONRPC_VERSION');
+  if (repeated !== null) return reject('SG_ERR_JSONRPC_DUPLICATE_MEMBER', { field: repeated });
+  if (call['jsonrpc'] !== '2.0') return reject('SG_ERR_JSONRPC_VERSION');
   const name = call['method'];
-  if (typeof name !== 'string') return reject('SG_ERR_A2A_METHOD_NOT_STRING');
-  if (Object.hasOwn(call, 'id') && !isValidId(call['id'])) return reject('SG_ERR_A2A_ID_INVALID');
+  if (typeof name !== 'string') return reject('SG_ERR_JSONRPC_METHOD_NOT_STRING');
+  if (Object.hasOwn(call, 'id') && !isValidId(call['id'])) return reject('SG_ERR_JSONRPC_ID_INVALID');
   const params = call['params'];
   if (Object.hasOwn(call, 'params')) {
     if (typeof params !== 'object' || params === null || Array.isArray(params)) {
-      return reject('SG_ERR_A2A_PARAMS_NOT_OBJECT');
+      return reject('SG_ERR_JSONRPC_PARAMS_NOT_OBJECT');
     }
     const tenant = (params as Record<string, unknown>)['tenant'];
     // The runtime chooses the entity by path only: a tenant it would ignore is refused.
     if (tenant !== undefined && tenant !== null && tenant !== '')
-      return reject('SG_ERR_A2A_TENANT');
+      return reject('SG_ERR_JSONRPC_TENANT');
   }
   if (operation !== null) {
     const served = A2A_PATH_METHODS.get(operation) as ReadonlySet<string>;
     if (!served.has(name)) {
-      return reject('SG_ERR_A2A_METHOD_PATH_MISMATCH', { route: operation, methods: [...served] });
+      return reject('SG_ERR_JSONRPC_METHOD_PATH_MISMATCH', { route: operation, methods: [...served] });
     }
   }
   const method = A2A_METHODS.get(name);
-  return method === undefined ? reject('SG_ERR_A2A_METHOD_UNKNOWN') : { ok: true, value: method };
+  return method === undefined ? reject('SG_ERR_JSONRPC_METHOD_UNKNOWN') : { ok: true, value: method };
 }
 
 function isValidId(id: unknown): boolean {

@@ -316,79 +316,79 @@ export const REJECTIONS = {
       'resolve the dispatch target',
     reason: 'dispatch_catalogue_unavailable',
   },
-  SG_ERR_A2A_BODY_ENCODED: {
+  SG_ERR_JSONRPC_BODY_ENCODED: {
     status: 415,
     detail:
       'Unsupported media type: an A2A JSON-RPC body must not carry a Content-Encoding (the ' +
       'gateway reads it to find the method)',
-    reason: 'a2a_body_encoded',
+    reason: 'jsonrpc_body_encoded',
   },
-  SG_ERR_A2A_BODY_TOO_LARGE: {
+  SG_ERR_JSONRPC_BODY_TOO_LARGE: {
     status: 413,
     detail: (p) =>
       `Request body too large: an A2A JSON-RPC body may be at most ${p.limit ?? 0} bytes ` +
       '(a2a.max_dispatch_body_bytes)',
-    reason: 'a2a_body_too_large',
+    reason: 'jsonrpc_body_too_large',
   },
-  SG_ERR_A2A_BODY_NOT_JSON: {
+  SG_ERR_JSONRPC_BODY_NOT_JSON: {
     status: 400,
     detail: 'Invalid A2A JSON-RPC request: the body is not UTF-8 JSON',
-    reason: 'a2a_body_not_json',
+    reason: 'jsonrpc_body_not_json',
   },
-  SG_ERR_A2A_BATCH: {
+  SG_ERR_JSONRPC_BATCH: {
     status: 400,
     detail: 'Invalid A2A JSON-RPC request: batch requests (a JSON array) are not supported',
-    reason: 'a2a_batch',
+    reason: 'jsonrpc_batch',
   },
-  SG_ERR_A2A_NOT_OBJECT: {
+  SG_ERR_JSONRPC_NOT_OBJECT: {
     status: 400,
     detail: 'Invalid A2A JSON-RPC request: the body must be a JSON object',
-    reason: 'a2a_not_object',
+    reason: 'jsonrpc_not_object',
   },
-  SG_ERR_A2A_DUPLICATE_MEMBER: {
+  SG_ERR_JSONRPC_DUPLICATE_MEMBER: {
     status: 400,
     detail: (p) =>
       `Invalid A2A JSON-RPC request: the member "${p.field ?? ''}" appears more than once`,
-    reason: 'a2a_duplicate_member',
+    reason: 'jsonrpc_duplicate_member',
   },
-  SG_ERR_A2A_JSONRPC_VERSION: {
+  SG_ERR_JSONRPC_VERSION: {
     status: 400,
     detail: 'Invalid A2A JSON-RPC request: "jsonrpc" must be "2.0"',
-    reason: 'a2a_jsonrpc_version',
+    reason: 'jsonrpc_version',
   },
-  SG_ERR_A2A_METHOD_NOT_STRING: {
+  SG_ERR_JSONRPC_METHOD_NOT_STRING: {
     status: 400,
     detail: 'Invalid A2A JSON-RPC request: "method" must be a string',
-    reason: 'a2a_method_not_string',
+    reason: 'jsonrpc_method_not_string',
   },
-  SG_ERR_A2A_ID_INVALID: {
+  SG_ERR_JSONRPC_ID_INVALID: {
     status: 400,
     detail: 'Invalid A2A JSON-RPC request: "id" must be a string, an integer or null',
-    reason: 'a2a_id_invalid',
+    reason: 'jsonrpc_id_invalid',
   },
-  SG_ERR_A2A_PARAMS_NOT_OBJECT: {
+  SG_ERR_JSONRPC_PARAMS_NOT_OBJECT: {
     status: 400,
     detail: 'Invalid A2A JSON-RPC request: "params" must be a JSON object',
-    reason: 'a2a_params_not_object',
+    reason: 'jsonrpc_params_not_object',
   },
-  SG_ERR_A2A_TENANT: {
+  SG_ERR_JSONRPC_TENANT: {
     status: 400,
     detail:
       'Invalid A2A JSON-RPC request: "params.tenant" is not supported (the entity is chosen by ' +
       'the path)',
-    reason: 'a2a_tenant',
+    reason: 'jsonrpc_tenant',
   },
-  SG_ERR_A2A_METHOD_UNKNOWN: {
+  SG_ERR_JSONRPC_METHOD_UNKNOWN: {
     status: 400,
     detail: 'Invalid A2A JSON-RPC request: the method is not an A2A method the gateway knows',
-    reason: 'a2a_method_unknown',
+    reason: 'jsonrpc_method_unknown',
   },
-  SG_ERR_A2A_METHOD_PATH_MISMATCH: {
+  SG_ERR_JSONRPC_METHOD_PATH_MISMATCH: {
     status: 400,
     detail: (p) =>
       `Invalid A2A JSON-RPC request: the method does not match the path (${p.route ?? ''} ` +
       `serves ${(p.methods ?? []).join(' or ')})`,
-    reason: 'a2a_method_path_mismatch',
+    reason: 'jsonrpc_method_path_mismatch',
   },
   SG_ERR_UPGRADE_REFUSED: {
     status: 400,

@@ -176,11 +176,11 @@ t.test('an A2A body refused before a method is found, or no body at all', async 
   t.match(unknown.out, /^a2a call {3}the body was refused before a known method was found$/m);
   t.match(
     unknown.out,
-    /^decision {3}deny 400 \(a2a_method_unknown\): Invalid A2A JSON-RPC request: the method is not an A2A method the gateway knows$/m,
+    /^decision {3}deny 400 \(jsonrpc_method_unknown\): Invalid A2A JSON-RPC request: the method is not an A2A method the gateway knows$/m,
   );
   t.notMatch(unknown.out, /^required/m);
   const none = await explain('POST', '/a2a/teams/t1/v1', '--scopes', 'teams:run');
-  t.match(none.out, /^decision {3}deny 400 \(a2a_body_not_json\)/m, 'no body is an empty body');
+  t.match(none.out, /^decision {3}deny 400 \(jsonrpc_body_not_json\)/m, 'no body is an empty body');
   // A per-operation path without a body is decided by its path alone; with one, the method must match.
   const path = await explain('POST', '/a2a/agents/a1/v1/tasks:get', '--scopes', 'agents:read');
   t.match(path.out, /^decision {3}allow \(scopes_satisfied\)$/m);
@@ -193,7 +193,7 @@ t.test('an A2A body refused before a method is found, or no body at all', async 
     '--body',
     '{"jsonrpc":"2.0","method":"CancelTask"}',
   );
-  t.match(mismatch.out, /^decision {3}deny 400 \(a2a_method_path_mismatch\)/m);
+  t.match(mismatch.out, /^decision {3}deny 400 \(jsonrpc_method_path_mismatch\)/m);
   const rest = await explain(
     'POST',
     '/a2a/agents/a1/v1/message:send',

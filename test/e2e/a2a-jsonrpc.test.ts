@@ -469,7 +469,7 @@ t.test('metrics and the access log label the method, never caller input', async 
   t.match(lines, [
     { route: 'unmatched', status: 200, a2a_method: 'GetTask', reason: 'scopes_satisfied' },
     { status: 403, a2a_method: 'message/send', reason: 'insufficient_scope', decision: 'deny' },
-    { status: 400, a2a_method: 'invalid', reason: 'a2a_method_unknown' },
+    { status: 400, a2a_method: 'invalid', reason: 'jsonrpc_method_unknown' },
     { status: 200 },
   ]);
   t.notOk('a2a_method' in (lines[3] as object), 'no method on other routes');

@@ -159,13 +159,13 @@ export async function checkA2aCall(
   const { decision } = request;
   // The gateway must read the method itself; it never decodes a compressed body to find it.
   if (request.headers['content-encoding'] !== undefined) {
-    return refused(reject('SG_ERR_A2A_BODY_ENCODED'), decision);
+    return refused(reject('SG_ERR_JSONRPC_BODY_ENCODED'), decision);
   }
   const read = await request.readBody(maxBodyBytes);
   if (!read.ok) {
     if (read.reason === 'aborted') return null;
     if (read.reason === 'timed_out') return refused(reject(read.code), decision);
-    return refused(reject('SG_ERR_A2A_BODY_TOO_LARGE', { limit: maxBodyBytes }), decision);
+    return refused(reject('SG_ERR_JSONRPC_BODY_TOO_LARGE', { limit: maxBodyBytes }), decision);
   }
   return { ...decideA2aCall(request.route, read.body, decision, request.grants), body: read.body };
 }
