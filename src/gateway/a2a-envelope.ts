@@ -45,7 +45,8 @@ export function readA2aCall(
   if (call['jsonrpc'] !== '2.0') return reject('SG_ERR_JSONRPC_VERSION');
   const name = call['method'];
   if (typeof name !== 'string') return reject('SG_ERR_JSONRPC_METHOD_NOT_STRING');
-  if (Object.hasOwn(call, 'id') && !isValidId(call['id'])) return reject('SG_ERR_JSONRPC_ID_INVALID');
+  if (Object.hasOwn(call, 'id') && !isValidId(call['id']))
+    return reject('SG_ERR_JSONRPC_ID_INVALID');
   const params = call['params'];
   if (Object.hasOwn(call, 'params')) {
     if (typeof params !== 'object' || params === null || Array.isArray(params)) {
@@ -59,11 +60,16 @@ export function readA2aCall(
   if (operation !== null) {
     const served = A2A_PATH_METHODS.get(operation) as ReadonlySet<string>;
     if (!served.has(name)) {
-      return reject('SG_ERR_JSONRPC_METHOD_PATH_MISMATCH', { route: operation, methods: [...served] });
+      return reject('SG_ERR_JSONRPC_METHOD_PATH_MISMATCH', {
+        route: operation,
+        methods: [...served],
+      });
     }
   }
   const method = A2A_METHODS.get(name);
-  return method === undefined ? reject('SG_ERR_JSONRPC_METHOD_UNKNOWN') : { ok: true, value: method };
+  return method === undefined
+    ? reject('SG_ERR_JSONRPC_METHOD_UNKNOWN')
+    : { ok: true, value: method };
 }
 
 function isValidId(id: unknown): boolean {

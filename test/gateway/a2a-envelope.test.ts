@@ -45,7 +45,11 @@ t.test('each malformed body has its own code', async (t) => {
     ['null', bytes('null'), 'SG_ERR_JSONRPC_NOT_OBJECT'],
     ['jsonrpc 2', bytes('{"jsonrpc":2,"method":"GetTask"}'), 'SG_ERR_JSONRPC_VERSION'],
     ['method null', bytes('{"jsonrpc":"2.0","method":null}'), 'SG_ERR_JSONRPC_METHOD_NOT_STRING'],
-    ['id true', bytes('{"jsonrpc":"2.0","method":"GetTask","id":true}'), 'SG_ERR_JSONRPC_ID_INVALID'],
+    [
+      'id true',
+      bytes('{"jsonrpc":"2.0","method":"GetTask","id":true}'),
+      'SG_ERR_JSONRPC_ID_INVALID',
+    ],
     [
       'params a string',
       bytes('{"jsonrpc":"2.0","method":"GetTask","params":"x"}'),
