@@ -203,7 +203,8 @@ function authorized(
   const a2a = scopesEnforced(state.rbacEnabled, auth.value)
     ? a2aRouteOf(state.policy.a2aPrefix, method, normalized.segments)
     : null;
-  // On the JSON-RPC endpoint the method decides, whatever the path alone would require.
+  // On the JSON-RPC endpoint the body's method decides, whatever the path alone would require;
+  // a per-operation path must pass its own mapping before its body is read.
   if (a2a !== null && (a2a.operation === null || decision.allow)) {
     if (body === undefined) {
       return {
