@@ -65,6 +65,11 @@ export interface GatewayMetrics {
   countRequestByPrincipal(principal: PrincipalLabel, route: string, status: number): void;
   /** Counts one authentication failure by its catalogue reason id (`token_expired`, …). */
   countAuthFailure(reason: string): void;
+  /**
+   * Counts one A2A JSON-RPC call whose body the gateway read, by `method`: a known A2A method
+   * name (a fixed set) or `invalid` for a body refused before one was found, never caller input.
+   */
+  countA2aCall(method: string, status: number, decision: RequestDecision): void;
   /** The verified-JWT cache's hooks (`TokenCacheObserver` in auth/). */
   readonly tokenCache: { hit(): void; miss(): void };
   /** Counts one config reload, for the reload code to call. */
@@ -158,6 +163,14 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     labelNames: ['reason'] as const,
     registers,
   });
+  const a2aCalls = new Counter({
+    name: 'scopegate_a2a_requests_total',
+    help:
+      'A2A JSON-RPC calls whose body the gateway read, by method (a known A2A method, or ' +
+      'invalid), status and decision.',
+    labelNames: ['method', 'status', 'decision'] as const,
+    registers,
+  });
   const cacheHits = new Counter({
     name: 'scopegate_token_cache_hits_total',
     help: 'Verified-JWT cache look-ups that skipped the signature check.',
@@ -237,6 +250,9 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     },
     countAuthFailure(reason) {
       authFailures.inc({ reason });
+    },
+    countA2aCall(method, status, decision) {
+      a2aCalls.inc({ method, status, decision });
     },
     tokenCache: {
       hit: () => cacheHits.inc(),

@@ -1,11 +1,14 @@
 /**
- * `scopegate explain [--config F] METHOD PATH [--scopes a,b,...]`: print the matched pattern and
- * its source, the required scopes, the resource context and the decision with its reason.
+ * `scopegate explain [--config F] METHOD PATH [--scopes a,b,...] [--body JSON]`: print the matched
+ * pattern and its source, the required scopes, the resource context, the A2A method a body names
+ * and the decision with its reason.
  */
 import { parseArgs } from 'node:util';
 import { createPrincipal } from '../auth/principal.js';
 import { evaluateRequest } from '../gateway/pipeline.js';
 import { describeRefusal, reject } from '../gateway/rejections.js';
+import { INVALID_A2A_METHOD } from '../gateway/stages/a2a-method.js';
+import { A2A_METHODS } from '../policy/a2a-methods.js';
 import { formatOrigin } from '../policy/compile.js';
 import { explainRequirements } from '../policy/explain.js';
 import type { Command } from './io.js';
@@ -21,10 +24,15 @@ export const EXPLAIN = defineCommand({
   options: {
     config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
     scopes: { type: 'string' },
+    body: { type: 'string' },
   },
   help: {
     config: CONFIG_HELP,
     scopes: { value: 'a,b', text: 'the caller holds these scopes (without it: no credential)' },
+    body: {
+      value: 'JSON',
+      text: 'the request body: an A2A JSON-RPC call is decided by its method (without it: none)',
+    },
   },
 });
 
@@ -58,8 +66,12 @@ export const explain: Command = async (args, io) => {
           .filter((s) => s !== '');
   const principal =
     scopes === undefined ? null : createPrincipal({ type: 'jwt', userId: 'explain', scopes });
-  const evaluation = evaluateRequest(state, method, target, () =>
-    principal === null ? reject('SG_ERR_AUTH_MISSING') : { ok: true, value: principal },
+  const evaluation = evaluateRequest(
+    state,
+    method,
+    target,
+    () => (principal === null ? reject('SG_ERR_AUTH_MISSING') : { ok: true, value: principal }),
+    values.body === undefined ? null : Buffer.from(values.body, 'utf8'),
   );
 
   io.out(`request    ${method} ${target}`);
@@ -80,8 +92,17 @@ export const explain: Command = async (args, io) => {
   io.out(
     `caller     ${scopes === undefined ? 'no credential' : `scopes ${scopes.length === 0 ? '(none)' : scopes.join(' ')}`}`,
   );
+  const a2aMethod = evaluation.a2aMethod;
+  if (a2aMethod !== null) {
+    const known = A2A_METHODS.get(a2aMethod);
+    io.out(
+      known === undefined
+        ? 'a2a call   the body was refused before a known method was found'
+        : `a2a call   ${known.name} (A2A ${known.version}), needs the family's ${known.action} scope for the path's id`,
+    );
+  }
   const decision = evaluation.decision;
-  if (decision === null) {
+  if (decision === null || a2aMethod === INVALID_A2A_METHOD) {
     const refusal = describeRefusal(evaluation.refusal!);
     io.out(`decision   deny ${refusal.status} (${refusal.reason}): ${refusal.detail}`);
     return 0;

@@ -257,7 +257,7 @@ const a2aShape = {
     1,
     67_108_864,
     1_048_576,
-    'Largest dynamic-dispatch body the gateway reads; larger ones are 413.',
+    'Largest dynamic-dispatch or A2A JSON-RPC body the gateway reads; larger ones are 413.',
     'bytes',
   ),
   catalogue_ttl_seconds: integer(

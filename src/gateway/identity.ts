@@ -5,7 +5,8 @@
 import { ANONYMOUS, type Principal } from '../auth/principal.js';
 import type { Decision } from '../policy/decide.js';
 import { RESOURCE_FAMILIES, type Grants } from '../policy/scopes.js';
-import type { RouteEntry } from '../policy/compile.js';
+import { isA2aRequirement } from '../policy/a2a-methods.js';
+import type { Requirement, RouteEntry } from '../policy/compile.js';
 import {
   encodeIdentityContext,
   signIdentityContext,
@@ -137,33 +138,42 @@ export interface IdentityCache {
 /**
  * Encodes each (principal, route) identity once. In the common case — a matched route whose
  * requirement is the route's own and no listing filter — the context depends on nothing else,
- * so a cached principal's requests skip the JSON, base64 and HMAC work. Entries live as long as
- * the principal object (a WeakMap), and per principal they are bounded by the number of routes.
+ * so a cached principal's requests skip the JSON, base64 and HMAC work. An A2A JSON-RPC call's
+ * requirement is one of a few shared lists, cached the same way. Entries live as long as
+ * the principal object (a WeakMap), and per principal they are bounded by the number of routes
+ * (plus those shared lists).
  */
 export function createIdentityCache(
   settings: IdentitySettings,
   secret: string | null,
 ): IdentityCache {
-  const byPrincipal = new WeakMap<Principal, Map<RouteEntry, EncodedIdentity>>();
+  const byPrincipal = new WeakMap<
+    Principal,
+    Map<RouteEntry | readonly Requirement[], EncodedIdentity>
+  >();
   return {
     anonymous: encodeIdentity(anonymousContext(settings), secret),
     forDecision(principal, grants, decision) {
       const route = decision.route;
-      const stable =
-        route !== null &&
-        decision.required === route.required &&
-        decision.accessibleResourceIds === null;
-      if (!stable)
+      const key =
+        decision.accessibleResourceIds !== null
+          ? null
+          : route !== null && decision.required === route.required
+            ? route
+            : isA2aRequirement(decision.required)
+              ? decision.required
+              : null;
+      if (key === null)
         return encodeIdentity(buildIdentityContext(principal, grants, decision, settings), secret);
       let routes = byPrincipal.get(principal);
       if (routes === undefined) byPrincipal.set(principal, (routes = new Map()));
-      let encoded = routes.get(route);
+      let encoded = routes.get(key);
       if (encoded === undefined) {
         encoded = encodeIdentity(
           buildIdentityContext(principal, grants, decision, settings),
           secret,
         );
-        routes.set(route, encoded);
+        routes.set(key, encoded);
       }
       return encoded;
     },

@@ -1,6 +1,7 @@
 /**
  * The only place that orders the request stages: normalize → preflight → exempt → authenticate
- * → authorize → (the gateway's own `/service-accounts` API, or) dispatch → inject-identity →
+ * → authorize → (the gateway's own `/service-accounts` API, or) the A2A method check or
+ * dispatch → inject-identity →
  * admit → forward, with record and the body watch started first, and record run when the
  * response closes, whatever happened. A protocol upgrade (WebSocket) takes the same decision
  * stages, then is tunnelled.
@@ -43,6 +44,13 @@ import {
   type AdmissionLimits,
 } from './stages/admit.js';
 import { authenticateRequest, type CredentialNames } from './stages/authenticate.js';
+import {
+  a2aRouteOf,
+  checkA2aCall,
+  decideA2aCall,
+  type A2aCall,
+  type A2aRoute,
+} from './stages/a2a-method.js';
 import { authorizeRequest, scopesEnforced } from './stages/authorize.js';
 import { checkDispatch, isDispatchRoute, type DispatchSettings } from './stages/dispatch.js';
 import { isExemptRoute } from './stages/exempt.js';
@@ -106,7 +114,23 @@ export interface Evaluation {
   readonly exempt: boolean;
   readonly principal: Principal | null;
   readonly decision: Decision | null;
+  /**
+   * An A2A JSON-RPC call whose body is still to be read and decided (live requests only):
+   * the path's decision above is then provisional.
+   */
+  readonly a2aPending: A2aRoute | null;
+  /** The A2A method label once the body was decided (a known name or `invalid`), else null. */
+  readonly a2aMethod: string | null;
 }
+
+/**
+ * The body of a request, for the stages that read one: `undefined` while it is unread (a live
+ * request: the pipeline reads it after authentication), `null` when there is none to give
+ * (`explain` and `test-policies` without one: an empty body where a body must be read).
+ */
+export type GivenBody = Buffer | null | undefined;
+
+const EMPTY_BODY = Buffer.alloc(0);
 
 type Authenticate<R> = () => R;
 
@@ -120,18 +144,21 @@ export function evaluateRequest(
   method: string,
   target: string,
   authenticate: Authenticate<Verdict<Principal>>,
+  body?: GivenBody,
 ): Evaluation;
 export function evaluateRequest(
   state: DecisionState,
   method: string,
   target: string,
   authenticate: Authenticate<Verdict<Principal> | Promise<Verdict<Principal>>>,
+  body?: GivenBody,
 ): Evaluation | Promise<Evaluation>;
 export function evaluateRequest(
   state: DecisionState,
   method: string,
   target: string,
   authenticate: Authenticate<Verdict<Principal> | Promise<Verdict<Principal>>>,
+  body?: GivenBody,
 ): Evaluation | Promise<Evaluation> {
   const normalized = normalizePath(target);
   if (!normalized.ok) return refused(normalized, null, null, null);
@@ -148,12 +175,14 @@ export function evaluateRequest(
       exempt: true,
       principal: null,
       decision: null,
+      a2aPending: null,
+      a2aMethod: null,
     };
   }
   const auth = authenticate();
   return auth instanceof Promise
-    ? auth.then((verdict) => authorized(state, method, normalized.value, verdict))
-    : authorized(state, method, normalized.value, auth);
+    ? auth.then((verdict) => authorized(state, method, normalized.value, verdict, body))
+    : authorized(state, method, normalized.value, auth, body);
 }
 
 function authorized(
@@ -161,6 +190,7 @@ function authorized(
   method: string,
   normalized: NormalizedPath,
   auth: Verdict<Principal>,
+  body: GivenBody,
 ): Evaluation {
   if (!auth.ok) return refused(auth, normalized, null, null);
   // Anonymous callers never reach the service-account API, even with allow_anonymous.
@@ -168,6 +198,32 @@ function authorized(
     return refused(reject('SG_ERR_SA_ANONYMOUS'), normalized, auth.value, null);
   }
   const decision = authorizeRequest(state, state.grantsOf, method, normalized.segments, auth.value);
+  // An A2A JSON-RPC call, where scopes are checked for this caller (with RBAC off for JWT callers
+  // nothing is authorized, so the body is streamed on untouched like any other).
+  const a2a = scopesEnforced(state.rbacEnabled, auth.value)
+    ? a2aRouteOf(state.policy.a2aPrefix, method, normalized.segments)
+    : null;
+  // On the JSON-RPC endpoint the body's method decides, whatever the path alone would require;
+  // a per-operation path must pass its own mapping before its body is read.
+  if (a2a !== null && (a2a.operation === null || decision.allow)) {
+    if (body === undefined) {
+      return {
+        status: 200,
+        refusal: null,
+        normalized,
+        exempt: false,
+        principal: auth.value,
+        decision,
+        a2aPending: a2a,
+        a2aMethod: null,
+      };
+    }
+    // Without a body given, a per-operation path is decided by its path alone.
+    if (body !== null || a2a.operation === null) {
+      const call = decideA2aCall(a2a, body ?? EMPTY_BODY, decision, state.grantsOf(auth.value));
+      return withA2aCall(allowed(normalized, auth.value, decision), call);
+    }
+  }
   if (!decision.allow) {
     const refusal =
       decision.reason === 'route_unmapped'
@@ -175,7 +231,32 @@ function authorized(
         : reject('SG_ERR_SCOPE_INSUFFICIENT', { scopes: decision.required.map((r) => r.raw) });
     return refused(refusal, normalized, auth.value, decision);
   }
-  return { status: 200, refusal: null, normalized, exempt: false, principal: auth.value, decision };
+  return allowed(normalized, auth.value, decision);
+}
+
+function allowed(normalized: NormalizedPath, principal: Principal, decision: Decision): Evaluation {
+  return {
+    status: 200,
+    refusal: null,
+    normalized,
+    exempt: false,
+    principal,
+    decision,
+    a2aPending: null,
+    a2aMethod: null,
+  };
+}
+
+/** The evaluation once an A2A call's body was decided. */
+function withA2aCall(evaluation: Evaluation, call: A2aCall): Evaluation {
+  return {
+    ...evaluation,
+    status: call.refusal === null ? 200 : describeRefusal(call.refusal).status,
+    refusal: call.refusal,
+    decision: call.decision,
+    a2aPending: null,
+    a2aMethod: call.method,
+  };
 }
 
 function refused(
@@ -191,6 +272,8 @@ function refused(
     exempt: false,
     principal,
     decision,
+    a2aPending: null,
+    a2aMethod: null,
   };
 }
 
@@ -275,6 +358,24 @@ export async function handleRequest(
   }
   let decision = evaluation.decision;
   let body: Buffer | undefined;
+  if (evaluation.a2aPending !== null) {
+    const principal = evaluation.principal as Principal;
+    const call = await checkA2aCall(state.dispatch.maxBodyBytes, {
+      headers: req.headers,
+      route: evaluation.a2aPending,
+      decision: decision as Decision,
+      grants: state.grantsOf(principal),
+      readBody: (maxBytes) => readBoundedBody(req, maxBytes, watch),
+    });
+    if (call === null) return;
+    const decided = withA2aCall(evaluation, call);
+    record.evaluation = decided;
+    if (decided.refusal !== null) {
+      writeRefusal(res, decided.refusal, responseHeaders);
+      return;
+    }
+    ({ body, decision } = call);
+  }
   // Dynamic dispatch, where scopes are checked for this caller (with RBAC off for JWT callers
   // nothing is authorized, so the body is streamed on untouched like any other).
   if (

@@ -23,6 +23,8 @@ const caseSchema = z.strictObject({
   expect: z.union([z.literal(200), z.literal(400), z.literal(401), z.literal(403)]),
   required: z.array(z.string()).optional(),
   accessible_resource_ids: z.array(z.string()).nullable().optional(),
+  /** The request body: a string as sent, or a mapping sent as its JSON. */
+  body: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
 });
 const fileSchema = z.strictObject({ tests: z.array(caseSchema) });
 
@@ -125,7 +127,11 @@ export function runPolicyCase(state: DecisionState, row: PolicyCase): CaseResult
   const space = row.request.indexOf(' ');
   const method = row.request.slice(0, space);
   const target = row.request.slice(space + 1);
-  const evaluation = evaluateRequest(state, method, target, () => principalFor(row));
+  const body =
+    row.body === undefined
+      ? null
+      : Buffer.from(typeof row.body === 'string' ? row.body : JSON.stringify(row.body), 'utf8');
+  const evaluation = evaluateRequest(state, method, target, () => principalFor(row), body);
   const failures: string[] = [];
   if (evaluation.status !== row.expect)
     failures.push(`expected ${row.expect}, got ${evaluation.status}`);

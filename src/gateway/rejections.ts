@@ -23,9 +23,11 @@ export interface RejectionParams {
   readonly id?: string;
   /** The methods a path supports (405): the detail and the `Allow` header. */
   readonly allow?: readonly string[];
+  /** The JSON-RPC methods a per-operation A2A path serves (400 method/path mismatch). */
+  readonly methods?: readonly string[];
   /** A dynamic-dispatch target id as the caller sent it (404). */
   readonly target?: string;
-  /** A size bound in bytes (413 dynamic-dispatch body). */
+  /** A size bound in bytes (413 dynamic-dispatch or A2A JSON-RPC body). */
   readonly limit?: number;
 }
 
@@ -313,6 +315,80 @@ export const REJECTIONS = {
       "Bad gateway: the upstream's agents/teams/workflows catalogue could not be read to " +
       'resolve the dispatch target',
     reason: 'dispatch_catalogue_unavailable',
+  },
+  SG_ERR_JSONRPC_BODY_ENCODED: {
+    status: 415,
+    detail:
+      'Unsupported media type: an A2A JSON-RPC body must not carry a Content-Encoding (the ' +
+      'gateway reads it to find the method)',
+    reason: 'jsonrpc_body_encoded',
+  },
+  SG_ERR_JSONRPC_BODY_TOO_LARGE: {
+    status: 413,
+    detail: (p) =>
+      `Request body too large: an A2A JSON-RPC body may be at most ${p.limit ?? 0} bytes ` +
+      '(a2a.max_dispatch_body_bytes)',
+    reason: 'jsonrpc_body_too_large',
+  },
+  SG_ERR_JSONRPC_BODY_NOT_JSON: {
+    status: 400,
+    detail: 'Invalid A2A JSON-RPC request: the body is not UTF-8 JSON',
+    reason: 'jsonrpc_body_not_json',
+  },
+  SG_ERR_JSONRPC_BATCH: {
+    status: 400,
+    detail: 'Invalid A2A JSON-RPC request: batch requests (a JSON array) are not supported',
+    reason: 'jsonrpc_batch',
+  },
+  SG_ERR_JSONRPC_NOT_OBJECT: {
+    status: 400,
+    detail: 'Invalid A2A JSON-RPC request: the body must be a JSON object',
+    reason: 'jsonrpc_not_object',
+  },
+  SG_ERR_JSONRPC_DUPLICATE_MEMBER: {
+    status: 400,
+    detail: (p) =>
+      `Invalid A2A JSON-RPC request: the member "${p.field ?? ''}" appears more than once`,
+    reason: 'jsonrpc_duplicate_member',
+  },
+  SG_ERR_JSONRPC_VERSION: {
+    status: 400,
+    detail: 'Invalid A2A JSON-RPC request: "jsonrpc" must be "2.0"',
+    reason: 'jsonrpc_version',
+  },
+  SG_ERR_JSONRPC_METHOD_NOT_STRING: {
+    status: 400,
+    detail: 'Invalid A2A JSON-RPC request: "method" must be a string',
+    reason: 'jsonrpc_method_not_string',
+  },
+  SG_ERR_JSONRPC_ID_INVALID: {
+    status: 400,
+    detail: 'Invalid A2A JSON-RPC request: "id" must be a string, an integer or null',
+    reason: 'jsonrpc_id_invalid',
+  },
+  SG_ERR_JSONRPC_PARAMS_NOT_OBJECT: {
+    status: 400,
+    detail: 'Invalid A2A JSON-RPC request: "params" must be a JSON object',
+    reason: 'jsonrpc_params_not_object',
+  },
+  SG_ERR_JSONRPC_TENANT: {
+    status: 400,
+    detail:
+      'Invalid A2A JSON-RPC request: "params.tenant" is not supported (the entity is chosen by ' +
+      'the path)',
+    reason: 'jsonrpc_tenant',
+  },
+  SG_ERR_JSONRPC_METHOD_UNKNOWN: {
+    status: 400,
+    detail: 'Invalid A2A JSON-RPC request: the method is not an A2A method the gateway knows',
+    reason: 'jsonrpc_method_unknown',
+  },
+  SG_ERR_JSONRPC_METHOD_PATH_MISMATCH: {
+    status: 400,
+    detail: (p) =>
+      `Invalid A2A JSON-RPC request: the method does not match the path (${p.route ?? ''} ` +
+      `serves ${(p.methods ?? []).join(' or ')})`,
+    reason: 'jsonrpc_method_path_mismatch',
   },
   SG_ERR_UPGRADE_REFUSED: {
     status: 400,

@@ -245,3 +245,14 @@ t.test('scopegate_feed_lag_seconds reads the change feed at each scrape', async 
       );
   }
 });
+
+t.test('A2A JSON-RPC calls are counted by method, status and decision', async (t) => {
+  const metrics = createGatewayMetrics();
+  metrics.countA2aCall('GetTask', 200, 'allow');
+  metrics.countA2aCall('GetTask', 200, 'allow');
+  metrics.countA2aCall('invalid', 400, 'deny');
+  const samples = await scrape(metrics);
+  const name = 'scopegate_a2a_requests_total';
+  t.equal(valueOf(t, samples, name, { method: 'GetTask', status: '200', decision: 'allow' }), 2);
+  t.equal(valueOf(t, samples, name, { method: 'invalid', status: '400', decision: 'deny' }), 1);
+});

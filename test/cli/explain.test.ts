@@ -126,3 +126,82 @@ t.test('a config whose policy does not compile is exit 1 with every problem', as
   t.match(r.err, /p\.yaml:2 scope_mappings\."GET \/x\/\*\*\/y": malformed pattern/);
   t.match(r.err, /invalid \(1 problem\)$/m);
 });
+
+t.test('an A2A JSON-RPC call is decided by the method its body names', async (t) => {
+  const send = '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{}}';
+  const get = '{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"id":"t9"}}';
+  const denied = await explain(
+    'POST',
+    '/a2a/agents/a1/v1',
+    '--scopes',
+    'agents:a1:read',
+    '--body',
+    send,
+  );
+  t.match(
+    denied.out,
+    /^a2a call {3}SendMessage \(A2A 1\.0\), needs the family's run scope for the path's id$/m,
+  );
+  t.match(denied.out, /^required {3}agents:run$/m);
+  t.match(denied.out, /^resource {3}agents a1$/m);
+  t.match(
+    denied.out,
+    /^decision {3}deny 403 \(insufficient_scope\): Insufficient permissions\. Required scope\(s\): agents:run$/m,
+  );
+  const allowed = await explain(
+    'POST',
+    '/a2a/agents/a1/v1',
+    '--scopes',
+    'agents:a1:read',
+    '--body',
+    get,
+  );
+  t.match(allowed.out, /^a2a call {3}tasks\/get \(A2A 0\.3\), needs the family's read scope/m);
+  t.match(allowed.out, /^decision {3}allow \(scopes_satisfied\)$/m);
+  t.match(
+    allowed.out,
+    /✓ agents:read satisfied by agents:a1:read \(per-resource scope for agents a1\)/,
+  );
+});
+
+t.test('an A2A body refused before a method is found, or no body at all', async (t) => {
+  const unknown = await explain(
+    'POST',
+    '/a2a/teams/t1/v1',
+    '--scopes',
+    'teams:run',
+    '--body',
+    '{"jsonrpc":"2.0","method":"Nope"}',
+  );
+  t.match(unknown.out, /^a2a call {3}the body was refused before a known method was found$/m);
+  t.match(
+    unknown.out,
+    /^decision {3}deny 400 \(jsonrpc_method_unknown\): Invalid A2A JSON-RPC request: the method is not an A2A method the gateway knows$/m,
+  );
+  t.notMatch(unknown.out, /^required/m);
+  const none = await explain('POST', '/a2a/teams/t1/v1', '--scopes', 'teams:run');
+  t.match(none.out, /^decision {3}deny 400 \(jsonrpc_body_not_json\)/m, 'no body is an empty body');
+  // A per-operation path without a body is decided by its path alone; with one, the method must match.
+  const path = await explain('POST', '/a2a/agents/a1/v1/tasks:get', '--scopes', 'agents:read');
+  t.match(path.out, /^decision {3}allow \(scopes_satisfied\)$/m);
+  t.notMatch(path.out, /^a2a call/m);
+  const mismatch = await explain(
+    'POST',
+    '/a2a/agents/a1/v1/tasks:get',
+    '--scopes',
+    'agents:read',
+    '--body',
+    '{"jsonrpc":"2.0","method":"CancelTask"}',
+  );
+  t.match(mismatch.out, /^decision {3}deny 400 \(jsonrpc_method_path_mismatch\)/m);
+  const rest = await explain(
+    'POST',
+    '/a2a/agents/a1/v1/message:send',
+    '--scopes',
+    'agents:run',
+    '--body',
+    '{"message":{}}',
+  );
+  t.match(rest.out, /^decision {3}allow \(scopes_satisfied\)$/m);
+  t.notMatch(rest.out, /^a2a call/m, 'an HTTP+JSON body is not a JSON-RPC call');
+});

@@ -147,10 +147,11 @@ t.test('the SDK client over JSON-RPC (the card’s preferred transport) streams'
   const task = events.at(-1) as Task;
   t.equal(task.status.state, 'completed');
   t.equal(textOf(task), 'Echo: go\n\nEcho: go');
-  // JSON-RPC posts every method to the card's url, the message:stream route; a method that is
-  // not that route's is refused (RUNTIME_API §16), so a blocking send needs HTTP+JSON.
+  // JSON-RPC posts every method to the card's url, the message:stream route; the gateway refuses
+  // a JSON-RPC method that is not that route's before forwarding, so a blocking send needs
+  // HTTP+JSON there.
   await t.rejects(client.sendMessage({ message: userMessage('x') }), {
-    message: /Status: 400 .*method \\"message\/send\\" is not served here/,
+    message: /Status: 400 .*the method does not match the path \(message:stream serves/,
   });
 });
 

@@ -415,7 +415,12 @@ t.test(
       },
     });
     const jwt = await token(['agents:run']);
-    for (const path of ['/a2a/message/other', '/message/send', '/a2a/agents/a1/v1/message:send']) {
+    // (The A2A JSON-RPC routes have their own body check: test/e2e/a2a-jsonrpc.test.ts.)
+    for (const path of [
+      '/a2a/message/other',
+      '/message/send',
+      '/a2a/agents/a1/v1/tasks/t1:cancel',
+    ]) {
       const answer = await send(s.url, {
         method: 'POST',
         path,

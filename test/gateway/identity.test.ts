@@ -349,6 +349,16 @@ t.test('createIdentityCache encodes a stable (principal, route) identity once', 
   // The family floor (no route) is not cached either.
   const floor = decide(policy, 'PUT', ['agents', 'a1'], grants, enforce);
   t.not(cache.forDecision(alice, grants, floor), cache.forDecision(alice, grants, floor));
+  // An A2A JSON-RPC decision's requirement is a shared list: cached per caller like a route.
+  const { A2A_REQUIREMENTS } = await import('../../src/policy/a2a-methods.js');
+  const rpc = { ...floor, route: null, required: A2A_REQUIREMENTS.agents.read, missing: [] };
+  const encodedRpc = cache.forDecision(alice, grants, rpc);
+  t.equal(
+    cache.forDecision(alice, grants, { ...rpc }),
+    encodedRpc,
+    'A2A requirement: encoded once',
+  );
+  t.same(decodeIdentityContext(encodedRpc.value)?.required_scopes, ['agents:read']);
   t.equal(decodeIdentityContext(cache.anonymous.value)?.principal_type, 'anonymous');
   t.equal(cache.anonymous.userIdHeader, null);
   t.equal(cache.anonymous.scopesHeader, null);

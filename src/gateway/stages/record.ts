@@ -36,6 +36,8 @@ export interface RecordedEvaluation {
   readonly exempt: boolean;
   readonly principal: Principal | null;
   readonly decision: Decision | null;
+  /** The A2A method label when the gateway read a JSON-RPC call's body (a known name or `invalid`). */
+  readonly a2aMethod?: string | null;
 }
 
 /**
@@ -174,6 +176,11 @@ export interface AccessLogEntry {
   readonly upstream_latency_ms: number | null;
   /** True when the response was cut off (client gone, or a failure mid-stream). */
   readonly aborted: boolean;
+  /**
+   * The A2A JSON-RPC method (a known name, or `invalid`), present only when the gateway read the
+   * call's body to authorize it.
+   */
+  readonly a2a_method?: string;
 }
 
 /** The most of a raw path an access-log line keeps (only paths that failed normalization). */
@@ -201,7 +208,7 @@ export interface ResponseFacts {
 /** Builds the access-log line of a request: identifiers and outcomes only, never a credential. */
 export function accessLogEntryOf(record: RequestRecord, facts: ResponseFacts): AccessLogEntry {
   const principal = record.evaluation?.principal ?? null;
-  return {
+  const entry: AccessLogEntry = {
     req_id: record.requestId,
     client_ip: record.clientAddress,
     method: record.method,
@@ -216,6 +223,8 @@ export function accessLogEntryOf(record: RequestRecord, facts: ResponseFacts): A
     upstream_latency_ms: facts.upstreamMs === null ? null : roundMs(facts.upstreamMs),
     aborted: facts.aborted,
   };
+  const a2aMethod = record.evaluation?.a2aMethod ?? null;
+  return a2aMethod === null ? entry : { ...entry, a2a_method: a2aMethod };
 }
 
 function roundMs(ms: number): number {
@@ -256,6 +265,8 @@ export function createRequestRecorder(
       upstreamSeconds: upstream === null ? null : upstream / 1000,
     });
     metrics.countRequestByPrincipal(principalLabelOf(evaluation), route, status);
+    const a2aMethod = evaluation?.a2aMethod ?? null;
+    if (a2aMethod !== null) metrics.countA2aCall(a2aMethod, status, decision);
     // Refused by the authenticate stage (or as an anonymous caller of /service-accounts): the
     // path was fine and no authorization decision was reached.
     if (

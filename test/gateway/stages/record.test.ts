@@ -162,6 +162,14 @@ t.test('the access-log entry: identifiers and outcomes only', async (t) => {
     upstream_latency_ms: 1,
     aborted: false,
   });
+  t.match(
+    accessLogEntryOf(
+      { ...record, evaluation: { ...(record.evaluation as Evaluation), a2aMethod: 'GetTask' } },
+      facts,
+    ),
+    { route: '/agents/*', a2a_method: 'GetTask' },
+    'an A2A JSON-RPC call names its method',
+  );
   const anonymous = accessLogEntryOf(
     { ...record, evaluation: null },
     { ...facts, upstreamMs: null, aborted: true },
