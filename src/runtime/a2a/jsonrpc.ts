@@ -57,7 +57,8 @@ export type RpcRead =
  * specification says of clients that send none); null for any version not served.
  */
 export function requestedVersionOf(header: string | string[] | undefined): A2AVersion | null {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+  // Node joins a repeated header into one string; only an absent one is not a string.
+  const value = typeof header === 'string' ? header.trim() : '';
   if (value === '' || value === '0.3') return '0.3';
   return value === '1.0' ? '1.0' : null;
 }

@@ -517,6 +517,20 @@ t.test('refusals: JSON-RPC error objects in a 200, with ErrorInfo for 1.0', asyn
       row.name,
     );
   }
+  const empty = await rt.app.inject({
+    method: 'POST',
+    url: URL_A1,
+    headers: { 'a2a-version': '9' },
+  });
+  t.same(
+    empty.json(),
+    {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error: the body is not JSON' },
+    },
+    'no body at all, under a version not served: the envelope error first',
+  );
   const unknown = await postJson(rt, '/a2a/agents/zz/v1', rpc('GetTask', { id: 'x' }), V1);
   t.equal(unknown.statusCode, 404, 'an unknown agent is the plain 404');
   t.same(unknown.json(), { detail: 'Agent not found' });
