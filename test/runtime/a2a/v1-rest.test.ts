@@ -53,6 +53,12 @@ t.test(
       history: [{ role: 'ROLE_AGENT', parts: [{ text: 'Echo: hello' }] }],
     });
     t.equal(rt.store.getRun(task.id)?.input, 'hello');
+    const named = await postJson(rt, `${ROOT}/message:send`, v1Body('hi'), {
+      ...V1,
+      'x-user-id': 'dave',
+    });
+    const namedId = (named.json() as { task: { id: string } }).task.id;
+    t.equal(rt.store.getRun(namedId)?.user_id, 'dave', 'X-User-ID names an anonymous caller’s run');
 
     const now = await postJson(
       rt,
