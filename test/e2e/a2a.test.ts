@@ -136,7 +136,7 @@ t.test('the SDK client over HTTP+JSON: card, send, get, stream, cancel', async (
   t.match(cancelled, { id: streamed.id, contextId: sent.contextId, status: { state: 'canceled' } });
 });
 
-t.test('the SDK client over JSON-RPC (the card’s preferred transport): stream, send, get', async (t) => {
+t.test('the SDK client over JSON-RPC (the preferred transport): stream, send, get', async (t) => {
   const { gatewayUrl } = await stack(t);
   const token = await goodToken({ scopes: ['teams:read', 'teams:run'] });
   const client = await clientFor(`${gatewayUrl}/a2a/teams/t1/.well-known/agent-card.json`, token);
