@@ -12,6 +12,7 @@ import type { ActiveRun, Entity, RunService } from '../run-service.js';
 import { startEventStream, writeEvent } from '../sse.js';
 import type { MessageRequest } from './request.js';
 import { restSendResponse, restStreamResponse } from './rest.js';
+import { pendingCallsMetadata } from './resume.js';
 import { createStreamMapper, type StreamItem } from './stream.js';
 import { bareTask, errorText, failedTask, jsonRpcResult, taskOf, type RunTask } from './task.js';
 import { v1Task } from './v1-shapes.js';
@@ -166,8 +167,15 @@ export async function answerStream(
       write(mapper.map(step.value));
       step = await run.events.next();
     }
-    const { status, output } = step.value;
-    write(mapper.finish({ status, content: output['content'], metrics: output['metrics'] }));
+    const { status, output, checkpoint } = step.value;
+    write(
+      mapper.finish({
+        status,
+        content: output['content'],
+        metrics: output['metrics'],
+        pending: status === 'PAUSED' ? pendingCallsMetadata(checkpoint) : undefined,
+      }),
+    );
   } catch (error) {
     write(mapper.fail(errorText(error)));
   }

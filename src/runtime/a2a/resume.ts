@@ -50,6 +50,28 @@ export function toolAnswersOf(checkpoint: unknown, text: string): ToolAnswer[] {
   });
 }
 
+/**
+ * What a paused run's checkpoint waits on, for the client that must answer it:
+ * `{tool_call_id, tool_name, tool_args, waits_for: "confirmation"|"user_input"|"external_execution"}`
+ * per call, with `user_input_schema` field names for user input.
+ */
+export function pendingCallsMetadata(checkpoint: unknown): Record<string, unknown>[] {
+  return heldCallsOf(checkpoint).map((call) => ({
+    tool_call_id: call.toolCallId,
+    tool_name: call.toolName,
+    tool_args: call.toolArgs,
+    waits_for: call.kind,
+    // A call held for user input always carries its schema (the engine writes it with the flag).
+    ...(call.kind === 'user_input'
+      ? {
+          fields: (call.tool['user_input_schema'] as readonly { name: string }[]).map(
+            (field) => field.name,
+          ),
+        }
+      : {}),
+  }));
+}
+
 function jsonObjectOf(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);

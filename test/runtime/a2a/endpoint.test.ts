@@ -669,7 +669,10 @@ t.test(
     t.match(paused.at(-1), {
       statusUpdate: {
         status: { state: 'TASK_STATE_INPUT_REQUIRED' },
-        metadata: { agno_event_type: 'run_paused' },
+        metadata: {
+          agno_event_type: 'run_paused',
+          pending: [{ tool_name: 'pick_color', tool_args: {}, waits_for: 'external_execution' }],
+        },
       },
     });
     const taskId = (paused[0]?.['task'] as { id: string }).id;
@@ -765,6 +768,21 @@ t.test(
       t.equal(answered.status.state, 'TASK_STATE_COMPLETED', row.name);
       t.match(answered.history, [{ parts: [{ text: row.result }] }], row.name);
     }
+    const streamed = await postJson(
+      rt,
+      url,
+      rpc('SendStreamingMessage', v1Send('/tool set_state {"key": "k"}')),
+      V1,
+    );
+    t.match(a2aFrames(streamed.body).at(-1)?.data, {
+      result: {
+        statusUpdate: {
+          metadata: {
+            pending: [{ tool_name: 'set_state', waits_for: 'user_input', fields: ['value'] }],
+          },
+        },
+      },
+    });
     const paused = await sendV1(rt, '/tool add {}', {}, url);
     const res = await postJson(rt, url, rpc('SendMessage', v1Send('7', { taskId: paused.id })), V1);
     t.same(res.json(), {
