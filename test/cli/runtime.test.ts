@@ -70,7 +70,7 @@ t.test('runtime listens on loopback, serves, and closes on SIGTERM', async (t) =
     headers: ANONYMOUS,
   });
   t.equal(card.status, 200, "A2A under the config's a2a.prefix");
-  t.match(JSON.parse(card.body), { url: `${url}/api/a2a/agents/helper/v1/message:stream` });
+  t.match(JSON.parse(card.body), { url: `${url}/api/a2a/agents/helper/v1` });
 
   child.child.kill('SIGTERM');
   t.same(await child.exited, { code: 0, signal: null });

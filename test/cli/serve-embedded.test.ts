@@ -170,7 +170,7 @@ t.test("the bundled runtime serves A2A under the gateway's a2a.prefix", async (t
   });
   t.equal(card.status, 200);
   t.match(JSON.parse(card.body), {
-    url: `${base}/api/a2a/agents/helper/v1/message:stream`,
+    url: `${base}/api/a2a/agents/helper/v1`,
     additionalInterfaces: [
       { transport: 'JSONRPC' },
       { transport: 'HTTP+JSON', url: `${base}/api/a2a/agents/helper` },

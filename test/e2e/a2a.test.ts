@@ -88,9 +88,9 @@ t.test('the SDK client over HTTP+JSON: card, send, get, stream, cancel', async (
       name: 'Agent One',
       description: 'Echoes.',
       protocolVersion: '0.3.0',
-      url: `${gatewayUrl}/a2a/agents/a1/v1/message:stream`,
+      url: `${gatewayUrl}/a2a/agents/a1/v1`,
       additionalInterfaces: [
-        { transport: 'JSONRPC', url: `${gatewayUrl}/a2a/agents/a1/v1/message:stream` },
+        { transport: 'JSONRPC', url: `${gatewayUrl}/a2a/agents/a1/v1` },
         { transport: 'HTTP+JSON', url: `${gatewayUrl}/a2a/agents/a1` },
       ],
     },
@@ -136,7 +136,7 @@ t.test('the SDK client over HTTP+JSON: card, send, get, stream, cancel', async (
   t.match(cancelled, { id: streamed.id, contextId: sent.contextId, status: { state: 'canceled' } });
 });
 
-t.test('the SDK client over JSON-RPC (the card’s preferred transport) streams', async (t) => {
+t.test('the SDK client over JSON-RPC (the preferred transport): stream, send, get', async (t) => {
   const { gatewayUrl } = await stack(t);
   const token = await goodToken({ scopes: ['teams:read', 'teams:run'] });
   const client = await clientFor(`${gatewayUrl}/a2a/teams/t1/.well-known/agent-card.json`, token);
@@ -147,12 +147,13 @@ t.test('the SDK client over JSON-RPC (the card’s preferred transport) streams'
   const task = events.at(-1) as Task;
   t.equal(task.status.state, 'completed');
   t.equal(textOf(task), 'Echo: go\n\nEcho: go');
-  // JSON-RPC posts every method to the card's url, the message:stream route; the gateway refuses
-  // a JSON-RPC method that is not that route's before forwarding, so a blocking send needs
-  // HTTP+JSON there.
-  await t.rejects(client.sendMessage({ message: userMessage('x') }), {
-    message: /Status: 400 .*the method does not match the path \(message:stream serves/,
-  });
+  // JSON-RPC posts every method to the card's url, the JSON-RPC endpoint `…/v1`, which serves
+  // them all.
+  const sent = (await client.sendMessage({ message: userMessage('x') })) as Task;
+  t.equal(sent.status.state, 'completed');
+  t.equal(textOf(sent), 'Echo: x\n\nEcho: x');
+  const polled = await client.getTask({ id: sent.id });
+  t.equal(polled.id, sent.id);
 });
 
 t.test('a workflow card does not stream: the SDK falls back to send', async (t) => {

@@ -207,7 +207,7 @@ t.test('an A2A card fetched through the gateway names only trusted origins', asy
     const { gateway } = await startRuntimeStack(t, RUNTIME);
     const card = await cardThrough(gateway.url, SPOOFED);
     t.equal(card.status, 200);
-    t.equal(card.url, `${gateway.url}/a2a/agents/a1/v1/message:stream`);
+    t.equal(card.url, `${gateway.url}/a2a/agents/a1/v1`);
     t.notMatch(card.text, /attacker\.example|https:/);
   });
   await t.test('behind a trusted proxy: its public host and protocol', async (t) => {
@@ -219,7 +219,7 @@ t.test('an A2A card fetched through the gateway names only trusted origins', asy
       'x-forwarded-proto': 'https',
     });
     t.equal(card.status, 200);
-    t.equal(card.url, 'https://public.example/a2a/agents/a1/v1/message:stream');
+    t.equal(card.url, 'https://public.example/a2a/agents/a1/v1');
   });
 });
 

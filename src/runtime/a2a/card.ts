@@ -1,12 +1,13 @@
 /**
- * The A2A agent card of an agent, team or workflow (protocol 0.3.0), and the
- * public base URL it is built on: the gateway's `x-forwarded-proto` / `x-forwarded-host`, else
- * the Host header. Pure.
+ * The A2A agent card of an agent, team or workflow: one card for 1.0 and 0.3
+ * clients (`supportedInterfaces` for 1.0, the 0.3 top-level fields kept), and the public base
+ * URL it is built on: the gateway's `x-forwarded-proto` / `x-forwarded-host`, else the Host
+ * header. Pure.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Entity } from '../run-service.js';
 
-/** The A2A protocol version the runtime speaks (@a2a-js/sdk 0.3). */
+/** The 0.3 protocol version of the card's top-level fields (0.3 clients read those). */
 export const PROTOCOL_VERSION = '0.3.0';
 
 /** The URL path segment of each kind. */
@@ -22,6 +23,13 @@ export interface CardInterface {
   readonly url: string;
 }
 
+/** One `supportedInterfaces` entry (1.0): binding and `Major.Minor` version, compared exactly. */
+export interface SupportedInterface {
+  readonly url: string;
+  readonly protocolBinding: 'JSONRPC' | 'HTTP+JSON';
+  readonly protocolVersion: '1.0' | '0.3';
+}
+
 /**
  * An agent card as served: the a2a 0.3 AgentCard keys in Agno's (alphabetical) order, optional
  * ones Agno leaves unset as null.
@@ -29,6 +37,7 @@ export interface CardInterface {
 export interface A2AAgentCard {
   readonly additionalInterfaces: readonly CardInterface[];
   readonly capabilities: {
+    readonly extendedAgentCard: false;
     readonly extensions: null;
     readonly pushNotifications: false;
     readonly stateTransitionHistory: false;
@@ -56,6 +65,7 @@ export interface A2AAgentCard {
     readonly security: null;
     readonly tags: readonly string[];
   }[];
+  readonly supportedInterfaces: readonly SupportedInterface[];
   readonly supportsAuthenticatedExtendedCard: false;
   readonly url: string;
   readonly version: string;
@@ -71,14 +81,17 @@ export function publicOrigin(headers: IncomingHttpHeaders, host: string): string
 }
 
 /**
- * The card of `entity` served under `base` (`<origin><prefix>`). Its `url` is the JSON-RPC
- * streaming endpoint, as Agno's; `additionalInterfaces` also names the HTTP+JSON binding, whose
- * URL is the entity's root (RestTransport appends `/v1/message:send`, `/v1/tasks/{id}`, …).
- * Workflows do not stream.
+ * The card of `entity` served under `base` (`<origin><prefix>`). `supportedInterfaces` lists, in
+ * the order clients prefer them, JSON-RPC 1.0 and HTTP+JSON 1.0 at `…/v1` (one endpoint for
+ * every JSON-RPC method; HTTP+JSON appends `/message:send`, `/tasks/{id}`, …), JSON-RPC 0.3 at
+ * the same endpoint, and HTTP+JSON 0.3 at the entity's root (its client appends
+ * `/v1/message:send`, …). The 0.3 top-level `url` is the JSON-RPC endpoint. The version strings
+ * are exactly "1.0" and "0.3": clients pick an interface by string equality. Workflows do not
+ * stream.
  */
 export function agentCardOf(entity: Entity, base: string): A2AAgentCard {
   const root = `${base}/${KIND_PATH[entity.kind]}/${entity.id}`;
-  const url = `${root}/v1/message:stream`;
+  const url = `${root}/v1`;
   const description = entity.description ?? '';
   return {
     additionalInterfaces: [
@@ -86,6 +99,7 @@ export function agentCardOf(entity: Entity, base: string): A2AAgentCard {
       { transport: 'HTTP+JSON', url: root },
     ],
     capabilities: {
+      extendedAgentCard: false,
       extensions: null,
       pushNotifications: false,
       stateTransitionHistory: false,
@@ -114,6 +128,12 @@ export function agentCardOf(entity: Entity, base: string): A2AAgentCard {
         security: null,
         tags: ['agno'],
       },
+    ],
+    supportedInterfaces: [
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: root, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
     ],
     supportsAuthenticatedExtendedCard: false,
     url,

@@ -1,8 +1,9 @@
 /**
  * Runs one A2A message and answers it: message/send as one Task (or 202 with a
  * background run's task), message/stream as SSE frames of A2A stream items, each in the binding
- * the request came in (JSON-RPC envelopes or HTTP+JSON). Failures before the run starts are the
- * run service's HttpErrors (plain `{"detail": …}`); never checks scopes.
+ * and protocol version the request came in (JSON-RPC envelopes or HTTP+JSON; 0.3 or 1.0 shapes).
+ * Failures before the run starts are the run service's HttpErrors (plain `{"detail": …}`) unless
+ * the route started the run itself; never checks scopes.
  */
 import type { FastifyReply } from 'fastify';
 import type { Caller } from '../caller.js';
@@ -11,8 +12,14 @@ import type { ActiveRun, Entity, RunService } from '../run-service.js';
 import { startEventStream, writeEvent } from '../sse.js';
 import type { MessageRequest } from './request.js';
 import { restSendResponse, restStreamResponse } from './rest.js';
+import { pendingCallsMetadata } from './resume.js';
 import { createStreamMapper, type StreamItem } from './stream.js';
 import { bareTask, errorText, failedTask, jsonRpcResult, taskOf, type RunTask } from './task.js';
+import { v1Task } from './v1-shapes.js';
+import { createV1StreamMapper } from './v1-stream.js';
+
+/** The content type HTTP+JSON 1.0 answers with. */
+export const A2A_JSON = 'application/a2a+json';
 
 /** What answering a message needs besides the request. */
 export interface ExchangeDeps {
@@ -30,6 +37,12 @@ export interface MessageExchange {
   readonly clientUserId: string | null;
   /** Whether `configuration.blocking: false` may run it in the background (agents, teams). */
   readonly mayRunInBackground: boolean;
+  /** The shapes of the answer: 0.3 (the default) or 1.0. */
+  readonly version?: '0.3' | '1.0';
+  /** Answer a background run 200 rather than 202 (the `…/v1` endpoint and HTTP+JSON 1.0). */
+  readonly backgroundOk?: boolean;
+  /** The run, when the route started (or continued) it itself. */
+  readonly run?: ActiveRun;
 }
 
 /** The SSE event name of each stream item kind. */
@@ -50,14 +63,23 @@ export async function answerSend(
   exchange: MessageExchange,
 ): Promise<unknown> {
   const { request } = exchange;
-  const run = startRun(deps, exchange);
-  const render = (task: RunTask): unknown =>
-    request.transport === 'rest' ? restSendResponse(task) : jsonRpcResult(request.id, task);
+  const run = exchange.run ?? startRun(deps, exchange);
+  const v1 = exchange.version === '1.0';
+  if (v1 && request.transport === 'rest') void reply.type(A2A_JSON);
+  const render = (task: RunTask): unknown => {
+    if (v1) {
+      const result = { task: v1Task(task) };
+      return request.transport === 'rest' ? result : jsonRpcResult(request.id, result);
+    }
+    return request.transport === 'rest' ? restSendResponse(task) : jsonRpcResult(request.id, task);
+  };
   if (!request.blocking && exchange.mayRunInBackground) {
     // The run's stored record tells how far it got; an end that cannot be stored (the store
     // closing under it) has no one left to tell.
     drain(run).catch(() => {});
-    return reply.code(202).send(render(bareTask(run.runId, run.sessionId, 'working')));
+    return reply
+      .code(exchange.backgroundOk === true ? 200 : 202)
+      .send(render(bareTask(run.runId, run.sessionId, 'working')));
   }
   let result: RunResult;
   try {
@@ -97,7 +119,7 @@ export async function answerStream(
   exchange: MessageExchange,
 ): Promise<void> {
   const { request, entity } = exchange;
-  const run = startRun(deps, exchange);
+  const run = exchange.run ?? startRun(deps, exchange);
   const mapper = createStreamMapper({
     kind: entity.kind,
     taskId: run.runId,
@@ -111,21 +133,49 @@ export async function answerStream(
   res.once('close', () => {
     if (!res.writableFinished) run.cancel();
   });
-  const write = (items: readonly StreamItem[]): void => {
-    for (const item of items) {
-      const data =
-        request.transport === 'rest' ? restStreamResponse(item) : jsonRpcResult(request.id, item);
-      writeEvent(res, EVENT_NAME[item.kind], data);
-    }
+  const frame = (name: string, item: unknown): void => {
+    writeEvent(res, name, request.transport === 'rest' ? item : jsonRpcResult(request.id, item));
   };
+  let write: (items: readonly StreamItem[]) => void;
+  if (exchange.version === '1.0') {
+    const v1 = createV1StreamMapper({
+      taskId: run.runId,
+      contextId: run.sessionId,
+      artifactId: deps.newId(),
+    });
+    frame('Task', v1.start());
+    write = (items) => {
+      for (const item of items) {
+        for (const out of v1.map(item)) {
+          frame('statusUpdate' in out ? 'TaskStatusUpdateEvent' : 'TaskArtifactUpdateEvent', out);
+        }
+      }
+    };
+  } else {
+    write = (items) => {
+      for (const item of items) {
+        frame(
+          EVENT_NAME[item.kind],
+          request.transport === 'rest' ? restStreamResponse(item) : item,
+        );
+      }
+    };
+  }
   try {
     let step = await run.events.next();
     while (!step.done) {
       write(mapper.map(step.value));
       step = await run.events.next();
     }
-    const { status, output } = step.value;
-    write(mapper.finish({ status, content: output['content'], metrics: output['metrics'] }));
+    const { status, output, checkpoint } = step.value;
+    write(
+      mapper.finish({
+        status,
+        content: output['content'],
+        metrics: output['metrics'],
+        pending: status === 'PAUSED' ? pendingCallsMetadata(checkpoint) : undefined,
+      }),
+    );
   } catch (error) {
     write(mapper.fail(errorText(error)));
   }

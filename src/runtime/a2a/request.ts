@@ -25,6 +25,11 @@ export interface MessageRequest {
   readonly text: string;
   /** `message.contextId`: the session to run in; null starts a new one. */
   readonly contextId: string | null;
+  /**
+   * `message.taskId`: the task the message answers (a paused run's input); null for a new task.
+   * Only the `…/v1` endpoint and HTTP+JSON 1.0 act on it.
+   */
+  readonly taskId: string | null;
   /** `message.metadata.userId` when it is a string. */
   readonly userId: string | null;
   /** False only when the client asked not to wait (`configuration.blocking`). */
@@ -150,6 +155,7 @@ export function parseMessageRequest(
         'text' in p ? [p.text] : 'data' in p ? [json(p.data.data)] : [],
       ),
       contextId: m.contextId ?? null,
+      taskId: m.taskId ?? null,
       metadata: m.metadata ?? null,
       // Protobuf JSON leaves `blocking: false` out: a configuration without it is non-blocking.
       blocking: configuration === undefined || configuration.blocking === true,
@@ -168,6 +174,7 @@ export function parseMessageRequest(
       p.kind === 'text' ? [p.text] : p.kind === 'data' ? [json(p.data)] : [],
     ),
     contextId: m.contextId ?? null,
+    taskId: m.taskId ?? null,
     metadata: m.metadata ?? null,
     blocking: request.params.configuration?.blocking !== false,
   });
@@ -211,6 +218,7 @@ function build(o: {
   role: 'user' | 'agent';
   texts: string[];
   contextId: string | null;
+  taskId: string | null;
   metadata: Record<string, unknown> | null;
   blocking: boolean;
 }): MessageRequest {
@@ -221,6 +229,7 @@ function build(o: {
     id: o.id,
     text: o.texts.join('\n'),
     contextId: o.contextId,
+    taskId: o.taskId,
     userId: typeof userId === 'string' ? userId : null,
     blocking: o.blocking,
   };

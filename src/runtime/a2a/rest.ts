@@ -13,6 +13,7 @@ const PROTO_STATE: Readonly<Record<RunTaskState, string>> = Object.freeze({
   completed: 'TASK_STATE_COMPLETED',
   failed: 'TASK_STATE_FAILED',
   canceled: 'TASK_STATE_CANCELLED',
+  'input-required': 'TASK_STATE_INPUT_REQUIRED',
 });
 
 /** A Task in protobuf JSON (the body of `GET /v1/tasks/{id}` and `POST /v1/tasks/{id}:cancel`). */

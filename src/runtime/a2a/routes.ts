@@ -1,8 +1,9 @@
 /**
  * The A2A routes under the configured prefix, for every agent, team and
- * workflow: the agent card, message:send / message:stream (JSON-RPC or HTTP+JSON bodies),
- * tasks:get / tasks:cancel and their HTTP+JSON forms (agents, teams), and the deprecated dynamic
- * dispatch. Never checks scopes: the gateway did; the run service confines runs to the caller.
+ * workflow: the agent card, the JSON-RPC endpoint `…/v1` (1.0 and 0.3 methods), message:send /
+ * message:stream (JSON-RPC bodies, HTTP+JSON 0.3 or 1.0), tasks:get / tasks:cancel and the
+ * HTTP+JSON task routes (agents, teams), and the deprecated dynamic dispatch. Never checks
+ * scopes: the gateway did; the run service confines runs to the caller.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf } from '../caller.js';
@@ -20,8 +21,20 @@ import {
   parseTaskRequest,
   type MessageRequest,
 } from './request.js';
+import { answerRpc } from './endpoint.js';
 import { restTask } from './rest.js';
+import { createTaskOps } from './task-ops.js';
 import { bareTask, jsonRpcResult, taskOf, type RunTask } from './task.js';
+import {
+  answerRestGetTask,
+  answerRestListTasks,
+  answerRestMessage,
+  answerRestTaskAction,
+  sendRestError,
+  sharedBodyOf,
+  sharedPathProtocolOf,
+  versionNotSupported,
+} from './v1-rest.js';
 
 /** What the A2A routes serve from. */
 export interface A2ARouteDeps {
@@ -62,6 +75,7 @@ const KINDS = [
 
 function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
   const { catalogue, runs, store } = deps;
+  const v1 = { ...deps, tasks: createTaskOps(deps) };
   for (const kind of KINDS) {
     const items = catalogue[kind.family] as ReadonlyMap<string, Entity>;
     const entityOf = (request: FastifyRequest<{ Params: Pick<Params, 'id'> }>): Entity => {
@@ -77,12 +91,23 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
     // The HTTP+JSON binding's card route: the same card (no authenticated extended card).
     app.get(`${base}/v1/card`, card);
 
-    for (const [path, method] of [
-      ['message::send', 'message/send'],
-      ['message::stream', 'message/stream'],
+    // The JSON-RPC endpoint: one URL for every method, 1.0 and 0.3.
+    app.post<{ Params: Params }>(`${base}/v1`, async (request, reply) =>
+      answerRpc(request, reply, v1, entityOf(request)),
+    );
+
+    for (const [path, method, op] of [
+      ['message::send', 'message/send', 'send'],
+      ['message::stream', 'message/stream', 'stream'],
     ] as const) {
       app.post<{ Params: Params }>(`${base}/v1/${path}`, async (request, reply) => {
         const entity = entityOf(request);
+        const body = sharedBodyOf(request.body);
+        const protocol = sharedPathProtocolOf(request.headers, body);
+        if (protocol === 'rest-1.0') {
+          return answerRestMessage(request, reply, v1, entity, body, op);
+        }
+        if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
         const parsed = parseMessageRequest(parseJsonBody(request.body), method);
         const exchange = exchangeOf(request, entity, parsed, { background: true });
         return method === 'message/send'
@@ -122,15 +147,39 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
 
     // HTTP+JSON task routes (what RestTransport calls): the task id alone names the run; the
     // run service still confines it to its owner.
-    app.get<{ Params: Params }>(`${base}/v1/tasks/:task`, async (request) => {
+    // The `A2A-Version` header tells HTTP+JSON 1.0 from 0.3 here (no body to tell by).
+    app.get<{ Params: Params; Querystring: { contextId?: string } }>(
+      `${base}/v1/tasks`,
+      async (request, reply) => {
+        const entity = entityOf(request);
+        const protocol = sharedPathProtocolOf(request.headers, null);
+        if (protocol === 'rest-1.0') return answerRestListTasks(request, reply, v1, entity);
+        if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
+        return reply.code(404).send({ detail: 'Not Found' });
+      },
+    );
+
+    app.get<{ Params: Params }>(`${base}/v1/tasks/:task`, async (request, reply) => {
       const entity = entityOf(request);
+      const protocol = sharedPathProtocolOf(request.headers, null);
+      if (protocol === 'rest-1.0') {
+        return answerRestGetTask(request, reply, v1, entity, request.params.task);
+      }
+      if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
       const run = ownRun(request, entity, request.params.task);
       return restTask(taskOfRecord(run, deps.newId()));
     });
 
     app.post<{ Params: Params }>(`${base}/v1/tasks/:task`, async (request, reply) => {
       const entity = entityOf(request);
-      // `<id>:cancel`; `:subscribe` and push-notification configs are not served.
+      const protocol = sharedPathProtocolOf(request.headers, null);
+      const action = /^(.+):(cancel|subscribe)$/.exec(request.params.task);
+      if (protocol === 'rest-1.0' && action !== null) {
+        const verb = action[2] as 'cancel' | 'subscribe';
+        return answerRestTaskAction(request, reply, v1, entity, action[1] as string, verb);
+      }
+      if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
+      // 0.3: `<id>:cancel`; `:subscribe` and push-notification configs are not served.
       const match = /^(.+):cancel$/.exec(request.params.task);
       if (match === null) return reply.code(404).send({ detail: 'Not Found' });
       const run = ownRun(request, entity, match[1] as string);

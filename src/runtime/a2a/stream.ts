@@ -36,6 +36,8 @@ export interface StreamEnd {
   readonly content: unknown;
   /** The run output's `metrics`, if any. */
   readonly metrics: unknown;
+  /** What a PAUSED run waits on, one entry per tool call; added to its final update. */
+  readonly pending?: readonly Record<string, unknown>[];
 }
 
 /** Maps one run's events; holds what the final Task needs from earlier events. */
@@ -223,7 +225,12 @@ export function createStreamMapper(o: {
       }
       const metrics =
         end.status === 'COMPLETED' && end.metrics != null ? { metrics: end.metrics } : null;
-      const paused = end.status === 'PAUSED' ? { agno_event_type: 'run_paused' } : null;
+      const paused =
+        end.status !== 'PAUSED'
+          ? null
+          : end.pending === undefined || end.pending.length === 0
+            ? { agno_event_type: 'run_paused' }
+            : { agno_event_type: 'run_paused', pending: end.pending };
       return [update(state, true, paused), task(state, message(messageId, [content], metrics))];
     },
 

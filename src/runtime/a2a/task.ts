@@ -9,17 +9,17 @@ import type { RunStatus } from '../store/records.js';
 /** The task states a run can be in. */
 export type RunTaskState = Extract<
   TaskState,
-  'submitted' | 'working' | 'completed' | 'failed' | 'canceled'
+  'submitted' | 'working' | 'completed' | 'failed' | 'canceled' | 'input-required'
 >;
 
-/** A run status as a task state. A paused run is still working. */
+/** A run status as a task state. A paused run waits on the client: input-required. */
 export const TASK_STATE_OF: Readonly<Record<RunStatus, RunTaskState>> = Object.freeze({
   PENDING: 'submitted',
   RUNNING: 'working',
   COMPLETED: 'completed',
   ERROR: 'failed',
   CANCELLED: 'canceled',
-  PAUSED: 'working',
+  PAUSED: 'input-required',
 });
 
 /** An agent message: text parts only (the runtime answers with text). */

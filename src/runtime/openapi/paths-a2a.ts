@@ -1,7 +1,8 @@
 /**
  * OpenAPI paths of the A2A interface under its configured prefix:
- * agent cards, message:send / message:stream, tasks:get / tasks:cancel and their HTTP+JSON
- * forms, and the deprecated dynamic dispatch. Data only, placed under the prefix.
+ * agent cards, the JSON-RPC endpoint `…/v1` (1.0 and 0.3 methods), message:send /
+ * message:stream, tasks:get / tasks:cancel and their HTTP+JSON forms (0.3, and 1.0 by
+ * `A2A-Version`), and the deprecated dynamic dispatch. Data only, placed under the prefix.
  */
 import {
   errors,
@@ -16,7 +17,10 @@ import {
 } from './parts.js';
 
 const TAGS = ['A2A'];
-const TASK = pathParam('task_id', 'Task (run) id; POST takes `<id>:cancel`');
+const TASK = pathParam(
+  'task_id',
+  'Task (run) id; POST takes `<id>:cancel` (1.0 also `:subscribe`)',
+);
 /** Optional headers: the dispatch target, and the client's user id (anonymous callers). */
 const header = (name: string, description: string): Json => ({
   name,
@@ -27,6 +31,10 @@ const header = (name: string, description: string): Json => ({
 });
 const AGENT_ID = header('X-Agent-ID', 'Target id when params.message.agentId is absent');
 const USER_ID = header('X-User-ID', 'Client user id (ignored for authenticated callers)');
+const VERSION = header(
+  'A2A-Version',
+  '`1.0` for HTTP+JSON 1.0 (absent, empty or `0.3`: 0.3); a body with a `jsonrpc` member is JSON-RPC whatever it says',
+);
 const RPC = jsonBody(ref('JsonRpcRequest'));
 const RPC_ANSWER = ok('JSON-RPC result: the task', ref('JsonRpcResponse'));
 const STREAM: Json = {
@@ -54,11 +62,38 @@ function kindPaths(prefix: string, kind: (typeof KINDS)[number]): Paths {
   const paths: Record<string, Record<string, Json>> = {
     [`${base}/.well-known/agent-card.json`]: card,
     [`${base}/v1/card`]: card,
+    [`${base}/v1`]: {
+      post: {
+        tags: TAGS,
+        summary: `JSON-RPC endpoint of the ${kind.label}: every A2A method, 1.0 and 0.3 names`,
+        description:
+          'SendMessage, SendStreamingMessage, GetTask, CancelTask, ListTasks, SubscribeToTask, ' +
+          'GetExtendedAgentCard, the push-config methods, and message/send, message/stream, ' +
+          'tasks/get, tasks/cancel, tasks/resubscribe, agent/getAuthenticatedExtendedCard, ' +
+          'tasks/pushNotificationConfig/*. Refusals are JSON-RPC error objects in a 200.',
+        parameters: [
+          id,
+          USER_ID,
+          header('A2A-Version', '`1.0`, `0.3` or absent; any other: -32009'),
+        ],
+        requestBody: RPC,
+        responses: {
+          '200': {
+            description: 'A JSON-RPC response (result or error), or SSE frames of full responses',
+            content: {
+              'application/json': { schema: OBJECT },
+              'text/event-stream': { schema: STRING },
+            },
+          },
+          ...errors('404'),
+        },
+      },
+    },
     [`${base}/v1/message:send`]: {
       post: {
         tags: TAGS,
         summary: `Send a message to the ${kind.label}`,
-        parameters: [id, USER_ID],
+        parameters: [id, USER_ID, VERSION],
         requestBody: RPC,
         responses: {
           '200': RPC_ANSWER,
@@ -71,7 +106,7 @@ function kindPaths(prefix: string, kind: (typeof KINDS)[number]): Paths {
       post: {
         tags: TAGS,
         summary: `Send a message to the ${kind.label}, streaming`,
-        parameters: [id, USER_ID],
+        parameters: [id, USER_ID, VERSION],
         requestBody: RPC,
         responses: { '200': STREAM, ...errors('400', '403', '404') },
       },
@@ -96,17 +131,32 @@ function kindPaths(prefix: string, kind: (typeof KINDS)[number]): Paths {
         responses: { '200': RPC_ANSWER, ...errors('400', '404') },
       },
     };
+    paths[`${base}/v1/tasks`] = {
+      get: {
+        tags: TAGS,
+        summary: 'The tasks of a context (HTTP+JSON 1.0: `A2A-Version: 1.0`; else 404)',
+        parameters: [
+          id,
+          VERSION,
+          { name: 'contextId', in: 'query', required: true, schema: STRING },
+        ],
+        responses: {
+          '200': ok('`{tasks, nextPageToken, pageSize, totalSize}`', OBJECT),
+          ...errors('400', '404'),
+        },
+      },
+    };
     paths[`${base}/v1/tasks/{task_id}`] = {
       get: {
         tags: TAGS,
         summary: 'A task (HTTP+JSON binding)',
-        parameters: [id, TASK],
+        parameters: [id, TASK, VERSION],
         responses: { '200': ok('The task', OBJECT), ...errors('404') },
       },
       post: {
         tags: TAGS,
         summary: 'Cancel a task: `<task_id>:cancel` (HTTP+JSON binding)',
-        parameters: [id, TASK],
+        parameters: [id, TASK, VERSION],
         responses: { '200': ok('The canceled task', OBJECT), ...errors('404') },
       },
     };

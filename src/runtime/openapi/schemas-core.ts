@@ -431,7 +431,7 @@ export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
       status: object({
         state: {
           type: 'string',
-          enum: ['submitted', 'working', 'completed', 'failed', 'canceled'],
+          enum: ['submitted', 'working', 'completed', 'failed', 'canceled', 'input-required'],
         },
       }),
       history: arrayOf(OBJECT),

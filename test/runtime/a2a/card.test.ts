@@ -27,14 +27,15 @@ t.test('the public origin: x-forwarded-proto/host (first value), else http and H
   }
 });
 
-t.test('an agent card: Agno keys, the streaming URL, both bindings', async (t) => {
+t.test('an agent card: 1.0 interfaces first, JSON-RPC at …/v1, the 0.3 fields kept', async (t) => {
   const card = agentCardOf(catalogue.agents.get('a1') as Entity, 'https://gw/a2a');
   t.same(card, {
     additionalInterfaces: [
-      { transport: 'JSONRPC', url: 'https://gw/a2a/agents/a1/v1/message:stream' },
+      { transport: 'JSONRPC', url: 'https://gw/a2a/agents/a1/v1' },
       { transport: 'HTTP+JSON', url: 'https://gw/a2a/agents/a1' },
     ],
     capabilities: {
+      extendedAgentCard: false,
       extensions: null,
       pushNotifications: false,
       stateTransitionHistory: false,
@@ -64,20 +65,26 @@ t.test('an agent card: Agno keys, the streaming URL, both bindings', async (t) =
         tags: ['agno'],
       },
     ],
+    supportedInterfaces: [
+      { url: 'https://gw/a2a/agents/a1/v1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: 'https://gw/a2a/agents/a1/v1', protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      { url: 'https://gw/a2a/agents/a1/v1', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: 'https://gw/a2a/agents/a1', protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+    ],
     supportsAuthenticatedExtendedCard: false,
-    url: 'https://gw/a2a/agents/a1/v1/message:stream',
+    url: 'https://gw/a2a/agents/a1/v1',
     version: '1.0.0',
   });
 });
 
 t.test('teams stream, workflows do not; no description is ""', async (t) => {
   const team = agentCardOf(catalogue.teams.get('t2') as Entity, 'http://h/api/a2a');
-  t.equal(team.url, 'http://h/api/a2a/teams/t2/v1/message:stream');
+  t.equal(team.url, 'http://h/api/a2a/teams/t2/v1');
   t.equal(team.description, '');
   t.equal(team.skills[0]?.description, '');
   t.equal(team.capabilities.streaming, true);
   const flow = agentCardOf(catalogue.workflows.get('w1') as Entity, 'http://h/a2a');
-  t.equal(flow.url, 'http://h/a2a/workflows/w1/v1/message:stream');
+  t.equal(flow.url, 'http://h/a2a/workflows/w1/v1');
   t.same(flow.additionalInterfaces[1], {
     transport: 'HTTP+JSON',
     url: 'http://h/a2a/workflows/w1',

@@ -118,8 +118,8 @@ t.test('a run that ends in ERROR is a failed task whose message is the error', a
   );
   t.match(
     paused.json(),
-    { result: { status: { state: 'working' }, history: [{ parts: [] }] } },
-    'a paused run is still working',
+    { result: { status: { state: 'input-required' }, history: [{ parts: [] }] } },
+    'a paused run waits on the client: input-required',
   );
 });
 

@@ -72,6 +72,7 @@ t.test('a JSON-RPC message request', async (t) => {
     id: 'r1',
     text: 'hello',
     contextId: null,
+    taskId: null,
     userId: null,
     blocking: true,
   });
@@ -84,7 +85,7 @@ t.test('a JSON-RPC message request', async (t) => {
           messageId: 'm',
           role: 'user',
           contextId: 'ctx',
-          taskId: 'ignored',
+          taskId: 'task-1',
           metadata: { userId: 'carol', other: 1 },
           parts: [
             { kind: 'text', text: 'one' },
@@ -105,6 +106,7 @@ t.test('a JSON-RPC message request', async (t) => {
     id: 7,
     text: 'one\n{"a":[1,2]}\ntwo',
     contextId: 'ctx',
+    taskId: 'task-1',
     userId: 'carol',
     blocking: false,
   });
@@ -139,6 +141,7 @@ t.test('an HTTP+JSON message request', async (t) => {
     id: null,
     text: 'hello',
     contextId: null,
+    taskId: null,
     userId: null,
     blocking: true,
   });
@@ -162,6 +165,7 @@ t.test('an HTTP+JSON message request', async (t) => {
       id: null,
       text: 'one\n{"k":"v"}',
       contextId: 'ctx',
+      taskId: 't',
       userId: 'dave',
       blocking: true,
     },

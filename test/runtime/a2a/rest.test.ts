@@ -36,6 +36,7 @@ t.test('a task in protobuf JSON', async (t) => {
     ['completed', 'TASK_STATE_COMPLETED'],
     ['failed', 'TASK_STATE_FAILED'],
     ['canceled', 'TASK_STATE_CANCELLED'],
+    ['input-required', 'TASK_STATE_INPUT_REQUIRED'],
   ] as const;
   for (const [state, proto] of states) {
     t.same(

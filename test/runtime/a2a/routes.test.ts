@@ -57,11 +57,18 @@ t.test('agent cards of each kind, on the public origin and the prefix', async (t
       t.equal(res.statusCode, 200, `${row.path}/${card}`);
       t.match(res.json(), {
         name: row.name,
-        url: `https://gw.example:8443${row.path}/v1/message:stream`,
+        url: `https://gw.example:8443${row.path}/v1`,
         preferredTransport: 'JSONRPC',
         protocolVersion: '0.3.0',
+        supportedInterfaces: [
+          {
+            url: `https://gw.example:8443${row.path}/v1`,
+            protocolBinding: 'JSONRPC',
+            protocolVersion: '1.0',
+          },
+        ],
         additionalInterfaces: [
-          { transport: 'JSONRPC', url: `https://gw.example:8443${row.path}/v1/message:stream` },
+          { transport: 'JSONRPC', url: `https://gw.example:8443${row.path}/v1` },
           { transport: 'HTTP+JSON', url: `https://gw.example:8443${row.path}` },
         ],
         capabilities: { streaming: row.streaming },
@@ -71,7 +78,7 @@ t.test('agent cards of each kind, on the public origin and the prefix', async (t
   const direct = await rt.app.inject({ url: '/a2a/agents/a2/.well-known/agent-card.json' });
   t.equal(
     (direct.json() as { url: string }).url,
-    'http://localhost:80/a2a/agents/a2/v1/message:stream',
+    'http://localhost:80/a2a/agents/a2/v1',
     'without the gateway: the Host header',
   );
   for (const [path, detail] of [
@@ -88,10 +95,7 @@ t.test('agent cards of each kind, on the public origin and the prefix', async (t
 t.test('a2a_prefix moves every A2A route', async (t) => {
   const rt = runtimeApp(t, { settings: { ...SETTINGS, a2a_prefix: '/api/a2a' } });
   const card = await rt.app.inject({ url: '/api/a2a/agents/a1/.well-known/agent-card.json' });
-  t.equal(
-    (card.json() as { url: string }).url,
-    'http://localhost:80/api/a2a/agents/a1/v1/message:stream',
-  );
+  t.equal((card.json() as { url: string }).url, 'http://localhost:80/api/a2a/agents/a1/v1');
   const send = await postJson(rt, '/api/a2a/agents/a1/v1/message:send', rpcMessage('x'));
   t.equal(send.statusCode, 200);
   const dispatch = await postJson(
@@ -140,7 +144,7 @@ t.test('tasks:get answers the task of a run, as sent', async (t) => {
   }
   rt.store.putSession(sessionRecord({ session_id: 's-1', component_id: 'a1' }));
   const states = ['PENDING', 'RUNNING', 'PAUSED', 'ERROR', 'CANCELLED'] as const;
-  const expected = ['submitted', 'working', 'working', 'failed', 'canceled'];
+  const expected = ['submitted', 'working', 'input-required', 'failed', 'canceled'];
   for (const [i, status] of states.entries()) {
     rt.store.putRun(runRecord({ run_id: `r-${status}`, status }));
     const res = await postJson(

@@ -378,8 +378,16 @@ t.test('the end of a run: its state, then the Task with the full content', async
   );
   t.same(
     mapper().finish({ status: 'PAUSED', content: '', metrics }),
-    [final('working', { agno_event_type: 'run_paused' }), finalTask('working', [])],
-    'a paused run is still working',
+    [final('input-required', { agno_event_type: 'run_paused' }), finalTask('input-required', [])],
+    'a paused run waits on the client: input-required',
+  );
+  const pending = [
+    { tool_call_id: 'c1', tool_name: 'echo', tool_args: {}, waits_for: 'confirmation' },
+  ];
+  t.same(
+    mapper().finish({ status: 'PAUSED', content: '', metrics, pending })[0],
+    final('input-required', { agno_event_type: 'run_paused', pending }),
+    'the calls it waits on, when there are any',
   );
 });
 

@@ -21,7 +21,7 @@ t.test('each run status has its task state (RUNTIME_API §16 table)', async (t) 
     COMPLETED: 'completed',
     ERROR: 'failed',
     CANCELLED: 'canceled',
-    PAUSED: 'working',
+    PAUSED: 'input-required',
   });
 });
 
