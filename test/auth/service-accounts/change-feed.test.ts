@@ -220,6 +220,7 @@ t.test('polls on its timer, backs off while reads fail, and prunes', async (t) =
   let reads = 0;
   let failing = false;
   let prunes = 0;
+  const cutoffs = new Set<number>();
   const watched: ServiceAccountStore = Object.create(store) as ServiceAccountStore;
   Object.assign(watched, {
     readChanges(cursor: number | null) {
@@ -228,7 +229,7 @@ t.test('polls on its timer, backs off while reads fail, and prunes', async (t) =
     },
     pruneChanges(before: number) {
       prunes += 1;
-      t.equal(before, TEST_NOW - 3_600, 'an hour of rows kept by default');
+      cutoffs.add(before);
       return prunes === 1 ? store.pruneChanges(before) : Promise.reject(new Error('down'));
     },
   });
@@ -240,6 +241,7 @@ t.test('polls on its timer, backs off while reads fail, and prunes', async (t) =
   while (reads < failingSince + 3) await sleep(10);
   t.pass('it keeps trying while reads fail');
   t.equal(MAX_BACKOFF_MS, 5_000);
+  t.same([...cutoffs], [TEST_NOW - 3_600], 'an hour of rows kept by default (the clock is still)');
 });
 
 t.test('a feed closed while a timed read is in flight schedules no more reads', async (t) => {
