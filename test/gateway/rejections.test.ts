@@ -101,7 +101,7 @@ t.test('limit refusals: Retry-After, Connection: close, recorded as a deny', asy
   t.notOk(isLimitRefusal(reject('SG_ERR_SA_THROTTLED')), 'nor a decision-stage 429');
 });
 
-t.test('service-account details without their params still read', async (t) => {
+t.test('details without their params still read', async (t) => {
   const rows: [RejectionCode, string][] = [
     ['SG_ERR_SA_REQUEST_INVALID', 'Request validation failed: '],
     [
@@ -120,6 +120,18 @@ t.test('service-account details without their params still read', async (t) => {
     ],
     ['SG_ERR_SA_NOT_FOUND', 'id: no service account has the id ""'],
     ['SG_ERR_SA_METHOD_NOT_ALLOWED', 'Method not allowed: this route supports '],
+    [
+      'SG_ERR_JSONRPC_BODY_TOO_LARGE',
+      'Request body too large: an A2A JSON-RPC body may be at most 0 bytes (a2a.max_dispatch_body_bytes)',
+    ],
+    [
+      'SG_ERR_JSONRPC_DUPLICATE_MEMBER',
+      'Invalid A2A JSON-RPC request: the member "" appears more than once',
+    ],
+    [
+      'SG_ERR_JSONRPC_METHOD_PATH_MISMATCH',
+      'Invalid A2A JSON-RPC request: the method does not match the path ( serves )',
+    ],
   ];
   for (const [code, detail] of rows) t.equal(describeRefusal(reject(code)).detail, detail, code);
   t.equal(
