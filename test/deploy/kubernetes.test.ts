@@ -12,7 +12,6 @@ import { join, resolve } from 'node:path';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
-import { sectionKeys } from '../../src/config/schema.js';
 import { parsePolicyText } from '../../src/policy/loader.js';
 import { runtimeSettingsSchema } from '../../src/runtime/definitions.js';
 import { RSA_KEY } from '../fixtures/keys.js';
@@ -68,12 +67,6 @@ function gatewayEnv(): Record<string, string> {
   env['SCOPEGATE_JWT_PUBLIC_KEY'] = RSA_KEY.publicPem;
   return env;
 }
-
-// The ConfigMap names a postgres:// store and the cluster keys. Until the config schema knows
-// them, loading it is left as a todo; it runs as soon as `cluster` is a key of gateway.yaml.
-const SCHEMA_TODO = sectionKeys('').includes('cluster')
-  ? false
-  : 'the schema does not know the cluster keys and postgres:// stores yet';
 
 const portOf = (container: Manifest, name: string): number =>
   (container.ports as Manifest[]).find((p) => p.name === name)?.containerPort as number;
@@ -230,28 +223,24 @@ t.test('config from the ConfigMap, secrets from the Secret through ${NAME}', asy
   t.equal(runtime.command[runtime.command.indexOf('--config') + 1], '/etc/scopegate/runtime.yaml');
 });
 
-t.test(
-  "the ConfigMap's gateway.yaml loads with the Secret's values",
-  { todo: SCHEMA_TODO },
-  async (t) => {
-    const env = gatewayEnv();
-    const { config } = parseConfig(configMap.data['gateway.yaml'], '/etc/scopegate/gateway.yaml', {
-      env,
-    });
-    t.equal(config.auth.authorization, true);
-    t.equal(config.auth.verification_keys[0], RSA_KEY.publicPem, 'the key from the environment');
-    t.equal(config.upstream.identity_secret, secret.stringData['identity-secret']);
-    t.equal(config.auth.internal_service_token, secret.stringData['internal-service-token']);
-    t.equal(config.auth.service_accounts.store, env['SCOPEGATE_STORE_URL'], 'the shared store');
-    t.equal(config.listen.shutdown_grace_ms, rawGateway.listen.shutdown_grace_ms);
-    // Typed loosely: the cluster section is newer than some schemas this test was written beside.
-    t.match((config as unknown as Manifest)['cluster'], {
-      max_staleness_ms: 1000,
-      feed_poll_ms: 500,
-      pool_max: 5,
-    });
-  },
-);
+t.test("the ConfigMap's gateway.yaml loads with the Secret's values", async (t) => {
+  const env = gatewayEnv();
+  const { config } = parseConfig(configMap.data['gateway.yaml'], '/etc/scopegate/gateway.yaml', {
+    env,
+  });
+  t.equal(config.auth.authorization, true);
+  t.equal(config.auth.verification_keys[0], RSA_KEY.publicPem, 'the key from the environment');
+  t.equal(config.upstream.identity_secret, secret.stringData['identity-secret']);
+  t.equal(config.auth.internal_service_token, secret.stringData['internal-service-token']);
+  t.equal(config.auth.service_accounts.store, env['SCOPEGATE_STORE_URL'], 'the shared store');
+  t.equal(config.listen.shutdown_grace_ms, rawGateway.listen.shutdown_grace_ms);
+  // Typed loosely: the cluster section is newer than some schemas this test was written beside.
+  t.match((config as unknown as Manifest)['cluster'], {
+    max_staleness_ms: 1000,
+    feed_poll_ms: 500,
+    pool_max: 5,
+  });
+});
 
 t.test('shutdown: the grace period covers the pause and the drain bound', async (t) => {
   const boundS = (rawGateway.listen.shutdown_grace_ms as number) / 1000;
