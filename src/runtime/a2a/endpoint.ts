@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../caller.js';
 import type { Entity } from '../run-service.js';
-import { answerSend, answerStream, type ExchangeDeps } from './exchange.js';
+import { answerSend, answerStream, exchangeOf, type ExchangeDeps } from './exchange.js';
 import { readRpcCall, requestedVersionOf, type RpcCall } from './jsonrpc.js';
 import { parseMessageRequest, type MessageRequest } from './request.js';
 import type { TaskOps } from './task-ops.js';
@@ -60,19 +60,12 @@ async function answerCall(
   switch (call.op) {
     case 'send':
     case 'stream': {
-      const parsed = messageOf(call);
-      const header = request.headers['x-user-id'];
-      const clientUserId = typeof header === 'string' && header !== '' ? header : parsed.userId;
-      const run = deps.tasks.start({ entity, caller, clientUserId, request: parsed });
+      const base = exchangeOf(request, entity, messageOf(call), { background: true });
       const exchange = {
-        entity,
-        request: parsed,
-        caller,
-        clientUserId,
-        mayRunInBackground: entity.kind !== 'workflow',
+        ...base,
         version: call.version,
         backgroundOk: true,
-        run,
+        run: deps.tasks.start(base),
       };
       return call.op === 'send'
         ? answerSend(reply, deps, exchange)

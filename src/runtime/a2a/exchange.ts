@@ -5,8 +5,8 @@
  * Failures before the run starts are the run service's HttpErrors (plain `{"detail": …}`) unless
  * the route started the run itself; never checks scopes.
  */
-import type { FastifyReply } from 'fastify';
-import type { Caller } from '../caller.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf, type Caller } from '../caller.js';
 import type { RunResult } from '../engine/run.js';
 import type { ActiveRun, Entity, RunService } from '../run-service.js';
 import { startEventStream, writeEvent } from '../sse.js';
@@ -43,6 +43,27 @@ export interface MessageExchange {
   readonly backgroundOk?: boolean;
   /** The run, when the route started (or continued) it itself. */
   readonly run?: ActiveRun;
+}
+
+/**
+ * A message to run: the caller the gateway named, and the client's user id (`X-User-ID`, else
+ * `params.message.metadata.userId`), which the run service honours for anonymous callers only.
+ * `background`: whether this route lets `blocking: false` run agents and teams in the background.
+ */
+export function exchangeOf(
+  request: FastifyRequest,
+  entity: Entity,
+  parsed: MessageRequest,
+  o: { readonly background: boolean },
+): MessageExchange {
+  const header = request.headers['x-user-id'];
+  return {
+    entity,
+    request: parsed,
+    caller: callerOf(request),
+    clientUserId: typeof header === 'string' && header !== '' ? header : parsed.userId,
+    mayRunInBackground: o.background && entity.kind !== 'workflow',
+  };
 }
 
 /** The SSE event name of each stream item kind. */

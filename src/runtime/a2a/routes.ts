@@ -13,13 +13,12 @@ import type { Entity, RunService } from '../run-service.js';
 import type { RunRecord } from '../store/records.js';
 import type { RuntimeStore } from '../store/store.js';
 import { agentCardOf, publicOrigin } from './card.js';
-import { answerSend, answerStream, type MessageExchange } from './exchange.js';
+import { answerSend, answerStream, exchangeOf } from './exchange.js';
 import {
   dispatchTargetOf,
   parseJsonBody,
   parseMessageRequest,
   parseTaskRequest,
-  type MessageRequest,
 } from './request.js';
 import { answerRpc } from './endpoint.js';
 import { restTask } from './rest.js';
@@ -237,27 +236,6 @@ function registerDispatchRoutes(app: FastifyInstance, deps: A2ARouteDeps): void 
         : answerStream(reply, deps, exchange);
     });
   }
-}
-
-/**
- * A message to run: the caller the gateway named, and the client's user id (`X-User-ID`, else
- * `params.message.metadata.userId`), which the run service honours for anonymous callers only.
- * `background`: whether this route lets `blocking: false` run agents and teams in the background.
- */
-function exchangeOf(
-  request: FastifyRequest,
-  entity: Entity,
-  parsed: MessageRequest,
-  o: { readonly background: boolean },
-): MessageExchange {
-  const header = request.headers['x-user-id'];
-  return {
-    entity,
-    request: parsed,
-    caller: callerOf(request),
-    clientUserId: typeof header === 'string' && header !== '' ? header : parsed.userId,
-    mayRunInBackground: o.background && entity.kind !== 'workflow',
-  };
 }
 
 /** A stored run as a Task. */

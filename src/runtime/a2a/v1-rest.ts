@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../caller.js';
 import type { Entity } from '../run-service.js';
-import { A2A_JSON, answerSend, answerStream, type ExchangeDeps } from './exchange.js';
+import { A2A_JSON, answerSend, answerStream, exchangeOf, type ExchangeDeps } from './exchange.js';
 import { requestedVersionOf } from './jsonrpc.js';
 import { parseJsonBody } from './request.js';
 import type { TaskOps } from './task-ops.js';
@@ -67,19 +67,12 @@ export async function answerRestMessage(
     if ((body as { tenant?: unknown }).tenant) {
       throw new A2AProtocolError('INVALID_PARAMS', 'Invalid params: no tenant is served here');
     }
-    const caller = callerOf(request);
-    const header = request.headers['x-user-id'];
-    const clientUserId = typeof header === 'string' && header !== '' ? header : parsed.userId;
-    const run = deps.tasks.start({ entity, caller, clientUserId, request: parsed });
+    const base = exchangeOf(request, entity, parsed, { background: true });
     const exchange = {
-      entity,
-      request: parsed,
-      caller,
-      clientUserId,
-      mayRunInBackground: entity.kind !== 'workflow',
+      ...base,
       version: '1.0' as const,
       backgroundOk: true,
-      run,
+      run: deps.tasks.start(base),
     };
     return await (op === 'send'
       ? answerSend(reply, deps, exchange)
