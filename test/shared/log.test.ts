@@ -3,7 +3,15 @@
  * and `redact` censoring header objects and credential-named fields at two depths.
  */
 import t from 'tap';
-import { createLogger, REDACTED } from '../../src/shared/log.js';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DestinationStream } from 'pino';
+import {
+  batchedDestination,
+  createLogger,
+  LOG_BATCH_BYTES,
+  REDACTED,
+} from '../../src/shared/log.js';
 import { captureLog } from '../fixtures/observability.js';
 
 t.test('one JSON object a line: level as a word, epoch-ms time, pid and hostname', async (t) => {
@@ -79,4 +87,30 @@ t.test('header objects and credential-named fields are censored', async (t) => {
     secret: REDACTED,
     keep: 'visible',
   });
+});
+
+t.test('the batched destination holds short lines, then writes them in one go', async (t) => {
+  const file = join(t.testdir(), 'out.log');
+  const fd = openSync(file, 'w');
+  const destination = batchedDestination(fd) as DestinationStream & {
+    flushSync(): void;
+    end(): void;
+  };
+  t.teardown(() => destination.end());
+  const log = createLogger({ destination });
+  log.info({ n: 1 }, 'held');
+  t.equal(readFileSync(file, 'utf8'), '', 'one short line is held, not written');
+  // Within LOG_FLUSH_MS the periodic flush writes it, with nothing else happening.
+  while (readFileSync(file, 'utf8') === '') await new Promise((r) => setTimeout(r, 50));
+  t.match(JSON.parse(readFileSync(file, 'utf8')), { n: 1, msg: 'held' });
+
+  const filler = 'x'.repeat(1024);
+  const lines = Math.ceil(LOG_BATCH_BYTES / filler.length) + 1;
+  for (let i = 0; i < lines; i++) log.info({ filler }, 'batch');
+  // A full batch is handed to write(2) at once, before any timer.
+  while (readFileSync(file, 'utf8').split('\n').length < 3) {
+    await new Promise((r) => setImmediate(r));
+  }
+  destination.flushSync();
+  t.equal(readFileSync(file, 'utf8').trimEnd().split('\n').length, lines + 1, 'every line');
 });
