@@ -6,7 +6,7 @@
  * the secret.
  */
 import { parseArgs } from 'node:util';
-import { startRuntime } from '../runtime/server.js';
+import type { startRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
 import type { Command, CommandIo } from './io.js';
@@ -116,6 +116,8 @@ export const runtime: Command = async (args, io) => {
   if (identity === null) return 1;
   let running: Awaited<ReturnType<typeof startRuntime>>;
   try {
+    // Loaded on use, so `scopegate` and its other commands start without the runtime's modules.
+    const { startRuntime } = await import('../runtime/server.js');
     running = await startRuntime({
       settings: runtimeSettingsOf(loaded.config),
       dir: loaded.dir,
