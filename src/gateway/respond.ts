@@ -49,16 +49,40 @@ export function writeRefusal(
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-/** A refusal's status, headers and JSON body. */
+/** A refusal's status, its own headers and its JSON body. */
+interface RefusalMessage {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | number>>;
+  readonly body: string;
+}
+
+// Refusals without parameters (every authentication failure among them) always read the same:
+// built once per code, so refusing a flood of bad tokens serializes nothing.
+const PREBUILT = new Map<Refusal['code'], RefusalMessage>();
+
+/** A refusal's status, headers (`extraHeaders` first) and JSON body. */
 function refusalMessage(
   refusal: Refusal,
   extraHeaders: Readonly<Record<string, string>>,
 ): { status: number; headers: Record<string, string | number>; body: string } {
+  let message = refusal.params === undefined ? PREBUILT.get(refusal.code) : undefined;
+  if (message === undefined) {
+    message = ownMessage(refusal);
+    if (refusal.params === undefined) PREBUILT.set(refusal.code, message);
+  }
+  return {
+    status: message.status,
+    headers: { ...extraHeaders, ...message.headers },
+    body: message.body,
+  };
+}
+
+/** Builds a refusal's status, own headers and body. */
+function ownMessage(refusal: Refusal): RefusalMessage {
   const { status, detail, retryAfterSeconds, closeConnection } = describeRefusal(refusal);
   const validation = refusal.params?.validation;
   const body = JSON.stringify({ detail: validation ?? detail });
   const headers: Record<string, string | number> = {
-    ...extraHeaders,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',

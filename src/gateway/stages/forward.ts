@@ -93,9 +93,10 @@ export function proxiedResponseHeaders(
   upstreamHeaders: IncomingHttpHeaders,
   extra: Readonly<Record<string, string>>,
 ): Record<string, string | string[]> {
-  const own = endToEndHeaders(upstreamHeaders, isCorsResponseHeader);
-  const headers = { ...own, ...extra };
-  const vary = own['vary'];
+  // A fresh object: `extra` is written into it rather than both copied into a third.
+  const headers = endToEndHeaders(upstreamHeaders, isCorsResponseHeader);
+  const vary = headers['vary'];
+  for (const name in extra) headers[name] = extra[name] as string;
   if (extra['vary'] !== undefined && vary !== undefined)
     headers['vary'] = `${vary}, ${extra['vary']}`;
   return headers;

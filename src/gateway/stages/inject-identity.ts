@@ -76,10 +76,13 @@ function normalName(name: string): string {
   return name.toLowerCase().replace(/_/g, '-');
 }
 
-/** Names listed in `Connection` (each is hop-by-hop for this hop). */
+/**
+ * Names listed in `Connection` (each is hop-by-hop for this hop). The usual values name no header
+ * beyond the hop-by-hop ones and are settled without building a set.
+ */
 function connectionListed(headers: IncomingHttpHeaders): ReadonlySet<string> | null {
   const value = headers.connection;
-  if (value === undefined) return null;
+  if (value === undefined || value === 'keep-alive' || value === 'close') return null;
   return new Set(
     value
       .split(',')
