@@ -1,7 +1,7 @@
 /**
  * `scopegate accounts create|list|revoke`: manage service accounts directly in the store a config
  * names, so the first token can be minted without any other credential.
- * Argv and printing only; the rules are the API's (gateway/service-accounts-api.ts).
+ * Argv and printing only; the rules are the API's (gateway/service-accounts/).
  */
 import { hostname, userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -12,13 +12,12 @@ import type { LoadedConfig } from '../config/load.js';
 import { describeRefusal } from '../gateway/rejections.js';
 import {
   createServiceAccountsApi,
-  listedAccount,
   mintServiceAccount,
-  parseMintBody,
-  principalOfName,
   revokeServiceAccount,
   type ServiceAccountsApi,
-} from '../gateway/service-accounts-api.js';
+} from '../gateway/service-accounts/accounts.js';
+import { parseMintBody } from '../gateway/service-accounts/mint-body.js';
+import { listedAccount, principalOfName } from '../gateway/service-accounts/render.js';
 import { createScopeCatalogue } from '../policy/grantable.js';
 import type { DecisionState } from '../gateway/pipeline.js';
 import { systemClock, type Clock } from '../shared/clock.js';

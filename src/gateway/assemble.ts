@@ -43,7 +43,7 @@ import { createCatalogue } from './catalogue.js';
 import { createCorsPolicy } from './cors.js';
 import { catalogueContext, createIdentityCache, encodeIdentity } from './identity.js';
 import type { DecisionState, GatewayState } from './pipeline.js';
-import { createServiceAccountsApi } from './service-accounts-api.js';
+import { createServiceAccountsApi } from './service-accounts/accounts.js';
 import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
 import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/record.js';

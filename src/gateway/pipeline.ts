@@ -29,11 +29,8 @@ import {
   type Verdict,
 } from './rejections.js';
 import { writeRefusal, writeRefusalToSocket, writeReply } from './respond.js';
-import {
-  serveServiceAccounts,
-  SERVICE_ACCOUNTS_SEGMENT,
-  type ServiceAccountsApi,
-} from './service-accounts-api.js';
+import type { ServiceAccountsApi } from './service-accounts/accounts.js';
+import { serveServiceAccounts, SERVICE_ACCOUNTS_SEGMENT } from './service-accounts/routes.js';
 import {
   admitCaller,
   admitRequest,

@@ -2,6 +2,7 @@
  * The one catalogue of refusals: every SG_ERR_* code → status, detail, reason id. Stages return
  * codes; only this table chooses the HTTP status. Documented one anchor per code in docs/errors.md.
  */
+import type { ValidationIssue } from '../shared/validation-issue.js';
 
 /** Values a parameterized detail is built from (never token text, claims or keys). */
 export interface RejectionParams {
@@ -29,18 +30,6 @@ export interface RejectionParams {
   readonly target?: string;
   /** A size bound in bytes (413 dynamic-dispatch or A2A JSON-RPC body). */
   readonly limit?: number;
-}
-
-/** One entry of an HTTPValidationError's `detail` (a ValidationError). */
-export interface ValidationIssue {
-  /** Machine-readable kind (`missing`, `string_type`, `int_type`, `extra_forbidden`, …). */
-  readonly type: string;
-  /** Where: `body` or `query`, then keys and indexes. */
-  readonly loc: readonly (string | number)[];
-  /** What is wrong, naming the field. */
-  readonly msg: string;
-  /** The value at fault (`null` when it is missing). */
-  readonly input: unknown;
 }
 
 /** The largest `/service-accounts` request body the gateway reads. */

@@ -2,22 +2,14 @@
  * The runtime's error bodies: `{"detail": "..."}`, and FastAPI-style 422 validation details.
  * Builds bodies only; routes send them.
  */
-
-/** One FastAPI validation error entry. */
-export interface ValidationDetail {
-  readonly type: string;
-  readonly loc: readonly (string | number)[];
-  readonly msg: string;
-  readonly input: unknown;
-  readonly ctx?: Readonly<Record<string, string | number>>;
-}
+import type { ValidationIssue } from '../shared/validation-issue.js';
 
 /** A handled error the runtime answers with `{"detail": …}`. */
 export class HttpError extends Error {
   readonly status: number;
-  readonly detail: string | readonly ValidationDetail[];
+  readonly detail: string | readonly ValidationIssue[];
 
-  constructor(status: number, detail: string | readonly ValidationDetail[]) {
+  constructor(status: number, detail: string | readonly ValidationIssue[]) {
     super(typeof detail === 'string' ? detail : 'Validation error');
     this.status = status;
     this.detail = detail;

@@ -4,111 +4,12 @@
  * value came from. Builds errors only; routes decide what to validate.
  */
 import type { z } from 'zod';
-import { HttpError, type ValidationDetail } from './errors.js';
-
-/** pydantic's type and message for a value of the wrong type, by the type zod expected. */
-const WRONG_TYPE: Readonly<Record<string, readonly [string, string]>> = {
-  string: ['string_type', 'Input should be a valid string'],
-  boolean: ['bool_type', 'Input should be a valid boolean'],
-  number: ['int_type', 'Input should be a valid integer'],
-  int: ['int_type', 'Input should be a valid integer'],
-  object: ['dict_type', 'Input should be a valid dictionary'],
-  record: ['dict_type', 'Input should be a valid dictionary'],
-  array: ['list_type', 'Input should be a valid list'],
-};
-
-/** The 422 entries of a failed zod parse (parsed with `reportInput: true`). */
-export function validationDetails(
-  where: 'body' | 'query',
-  issues: readonly z.core.$ZodIssue[],
-): ValidationDetail[] {
-  return issues.flatMap((issue): ValidationDetail[] => {
-    const loc = [where, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
-    const input = issue.input === undefined ? null : issue.input;
-    switch (issue.code) {
-      case 'invalid_type': {
-        if (issue.input === undefined) {
-          return [{ type: 'missing', loc, msg: 'Field required', input: null }];
-        }
-        const [type, msg] = WRONG_TYPE[issue.expected] ?? ['type_error', issue.message];
-        return [{ type, loc, msg, input }];
-      }
-      case 'invalid_value': {
-        // A required enum that is absent: pydantic says missing, not which values it takes.
-        if (issue.input === undefined) {
-          return [{ type: 'missing', loc, msg: 'Field required', input: null }];
-        }
-        const options = issue.values.map((v) => `'${String(v)}'`);
-        const expected =
-          options.length > 1
-            ? `${options.slice(0, -1).join(', ')} or ${options.at(-1) as string}`
-            : (options[0] as string);
-        return [
-          { type: 'enum', loc, msg: `Input should be ${expected}`, input, ctx: { expected } },
-        ];
-      }
-      case 'too_small':
-      case 'too_big':
-        return [
-          boundDetail(issue, loc, input) ?? { type: issue.code, loc, msg: issue.message, input },
-        ];
-      case 'unrecognized_keys':
-        return issue.keys.map((key) => ({
-          type: 'extra_forbidden',
-          loc: [...loc, key],
-          msg: 'Extra inputs are not permitted',
-          input: (issue.input as Record<string, unknown>)[key],
-        }));
-      default:
-        return [{ type: issue.code, loc, msg: issue.message, input }];
-    }
-  });
-}
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/**
- * pydantic's words for a number, string or list outside its bounds (`ge`/`gt`/`le`/`lt`,
- * `min_length`/`max_length`); null for a bound of another kind of value.
- */
-function boundDetail(
-  issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
-  loc: readonly (string | number)[],
-  input: unknown,
-): ValidationDetail | null {
-  const small = issue.code === 'too_small';
-  const limit = Number(small ? issue.minimum : issue.maximum);
-  switch (issue.origin) {
-    case 'number': {
-      const inclusive = issue.inclusive === true;
-      const key = small ? (inclusive ? 'ge' : 'gt') : inclusive ? 'le' : 'lt';
-      const words = `${small ? 'greater' : 'less'} than${inclusive ? ' or equal to' : ''}`;
-      const type = `${small ? 'greater' : 'less'}_than${inclusive ? '_equal' : ''}`;
-      return { type, loc, msg: `Input should be ${words} ${limit}`, input, ctx: { [key]: limit } };
-    }
-    case 'string': {
-      const key = small ? 'min_length' : 'max_length';
-      const msg = `String should have ${small ? 'at least' : 'at most'} ${plural(limit, 'character')}`;
-      const type = small ? 'string_too_short' : 'string_too_long';
-      return { type, loc, msg, input, ctx: { [key]: limit } };
-    }
-    case 'array': {
-      const actual = (input as readonly unknown[]).length;
-      const key = small ? 'min_length' : 'max_length';
-      const msg =
-        `List should have ${small ? 'at least' : 'at most'} ${plural(limit, 'item')} ` +
-        `after validation, not ${actual}`;
-      const ctx = { field_type: 'List', [key]: limit, actual_length: actual };
-      return { type: small ? 'too_short' : 'too_long', loc, msg, input, ctx };
-    }
-    default:
-      return null;
-  }
-}
+import { validationIssues } from '../shared/validation-issue.js';
+import { HttpError } from './errors.js';
 
 /** Parses a JSON body with `schema`; 422 with every problem otherwise. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body ?? undefined, { reportInput: true });
   if (result.success) return result.data;
-  throw new HttpError(422, validationDetails('body', result.error.issues));
+  throw new HttpError(422, validationIssues('body', result.error.issues));
 }

@@ -8,7 +8,7 @@ import { createServer, request, type Server } from 'node:http';
 import t, { type Test } from 'tap';
 import { createReadiness, PROBE_CACHE_MS } from '../../src/admin/health.js';
 import { startAdminServer } from '../../src/admin/server.js';
-import type { MintedAccount } from '../../src/gateway/service-accounts-api.js';
+import type { MintedAccount } from '../../src/gateway/service-accounts/render.js';
 import type { Telemetry } from '../../src/gateway/stages/record.js';
 import { httpCall } from '../fixtures/child.js';
 import { bearer, startPair, yamlOf, type Pair } from '../fixtures/e2e.js';

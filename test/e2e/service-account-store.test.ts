@@ -14,7 +14,7 @@ import { createReadiness } from '../../src/admin/health.js';
 import { startAdminServer } from '../../src/admin/server.js';
 import { loadConfig } from '../../src/config/load.js';
 import { assembleGateway, closeGatewayState } from '../../src/gateway/assemble.js';
-import { DEFAULT_SERVICE_ACCOUNT_SCOPES } from '../../src/gateway/service-accounts-api.js';
+import { DEFAULT_SERVICE_ACCOUNT_SCOPES } from '../../src/gateway/service-accounts/accounts.js';
 import { httpCall, spawnScopegate } from '../fixtures/child.js';
 import { assertRefused, bearer, INVALID_TOKEN_CHALLENGE } from '../fixtures/e2e.js';
 import { parseMetrics, valueOf } from '../fixtures/observability.js';

@@ -11,7 +11,7 @@ import t from 'tap';
 import { hashServiceAccountToken } from '../../src/auth/service-accounts/token.js';
 import { parseConfig } from '../../src/config/load.js';
 import { assembleGateway, closeGatewayState } from '../../src/gateway/assemble.js';
-import type { ListedAccount } from '../../src/gateway/service-accounts-api.js';
+import type { ListedAccount } from '../../src/gateway/service-accounts/render.js';
 import { startGatewayServer } from '../../src/gateway/server.js';
 import {
   assertForwarded,

@@ -26,7 +26,7 @@ import {
 } from '@ag-ui/core/schemas';
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
-import { BINARY_SOURCE_ERROR, validationDetails } from './validation-errors.js';
+import { aguiValidationIssues, BINARY_SOURCE_ERROR } from './validation-errors.js';
 
 /** "string or null", not required. */
 const nullableString = z.string().nullable().optional();
@@ -159,7 +159,7 @@ export function parseRunAgentInput(raw: string, contentType: string | undefined)
   }
   const input = withCamelKeys(body);
   const parsed = runAgentInputSchema.safeParse(input);
-  if (!parsed.success) throw new HttpError(422, validationDetails(parsed.error.issues, input));
+  if (!parsed.success) throw new HttpError(422, aguiValidationIssues(parsed.error.issues, input));
   return parsed.data;
 }
 

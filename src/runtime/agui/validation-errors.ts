@@ -3,7 +3,7 @@
  * `loc` from `body` through the aliases, list indexes, the discriminator tag of a tagged union and the member label of a plain union, with pydantic's types, messages and ctx. Pure.
  */
 import type { z } from 'zod';
-import type { ValidationDetail } from '../errors.js';
+import type { ValidationIssue } from '../../shared/validation-issue.js';
 
 /** The message of BinaryInputContent's own check (ag-ui-protocol's model validator). */
 export const BINARY_SOURCE_ERROR = 'BinaryInputContent requires id, url, or data to be provided.';
@@ -130,10 +130,10 @@ function literals(values: readonly unknown[]): string {
 }
 
 /** The validation entries for `issues`, in their order; `body` is what was validated. */
-export function validationDetails(
+export function aguiValidationIssues(
   issues: readonly z.core.$ZodIssue[],
   body: unknown,
-): ValidationDetail[] {
+): ValidationIssue[] {
   return issues.flatMap((issue) => detailsOf(issue, issue.path, body));
 }
 
@@ -142,7 +142,7 @@ function detailsOf(
   path: readonly PropertyKey[],
   body: unknown,
   member?: number,
-): ValidationDetail[] {
+): ValidationIssue[] {
   if (issue.code === 'invalid_union' && issue.discriminator !== undefined) {
     // zod points at the discriminator key; pydantic at the object holding it.
     const place = walk(body, path.slice(0, -1), member);
@@ -186,7 +186,7 @@ function detailsOf(
   }
 }
 
-function typeError(expected: string, place: Place): ValidationDetail {
+function typeError(expected: string, place: Place): ValidationIssue {
   const { loc, node, value } = place;
   if (expected === 'string') {
     return { type: 'string_type', loc, msg: 'Input should be a valid string', input: value };
@@ -215,7 +215,7 @@ function typeError(expected: string, place: Place): ValidationDetail {
 }
 
 /** `union_tag_not_found` (no tag) or `union_tag_invalid` (a tag no member has). */
-function tagError(key: string, place: Place): ValidationDetail {
+function tagError(key: string, place: Place): ValidationIssue {
   const object = place.value as Record<string, unknown>;
   const discriminator = `'${key}'`;
   if (object[key] === undefined) {

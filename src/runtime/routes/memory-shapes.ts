@@ -4,10 +4,10 @@
  * Pure: never reads the store or the caller.
  */
 import { z } from 'zod';
-import { HttpError, type ValidationDetail } from '../errors.js';
+import { HttpError } from '../errors.js';
 import type { MemoryRecord } from '../store/memories.js';
-import { validationDetails } from '../validation.js';
 import { iso } from './session-schemas.js';
+import { type ValidationIssue, validationIssues } from '../../shared/validation-issue.js';
 
 /** The longest memory text accepted. */
 export const MAX_MEMORY_CHARS = 5000;
@@ -35,7 +35,7 @@ export const optimizeBody = z.object({
 });
 
 /** pydantic's words for a string or list outside its length bounds. */
-function lengthDetail(issue: z.core.$ZodIssue): ValidationDetail | null {
+function lengthDetail(issue: z.core.$ZodIssue): ValidationIssue | null {
   if (issue.code !== 'too_small' && issue.code !== 'too_big') return null;
   // Length limits sit on named fields only (never inside a list), so every step is a name.
   const loc = ['body', ...issue.path.map(String)];
@@ -74,7 +74,7 @@ export function parseMemoryBody<S extends z.ZodType>(schema: S, body: unknown): 
   throw new HttpError(
     422,
     result.error.issues.flatMap(
-      (issue) => lengthDetail(issue) ?? validationDetails('body', [issue]),
+      (issue) => lengthDetail(issue) ?? validationIssues('body', [issue]),
     ),
   );
 }

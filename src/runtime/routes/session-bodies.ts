@@ -3,9 +3,10 @@
  * FastAPI and pydantic would: every problem is listed, in field order, as one 422 entry at
  * `["body", …]`. Pure: reads what Fastify parsed, never the store or the caller.
  */
-import { HttpError, type ValidationDetail } from '../errors.js';
+import { HttpError } from '../errors.js';
 import type { SessionType } from '../store/records.js';
 import { isSessionType, typeEnumDetail } from './session-lookup.js';
+import { type ValidationIssue } from '../../shared/validation-issue.js';
 
 type Loc = readonly (string | number)[];
 type Json = Record<string, unknown>;
@@ -45,7 +46,7 @@ export interface BulkDeleteBody {
   readonly sessionTypes: SessionType[];
 }
 
-const missing = (loc: Loc, input: unknown): ValidationDetail => ({
+const missing = (loc: Loc, input: unknown): ValidationIssue => ({
   type: 'missing',
   loc,
   msg: 'Field required',
@@ -53,7 +54,7 @@ const missing = (loc: Loc, input: unknown): ValidationDetail => ({
 });
 
 const wrongType = (type: string, msg: string) => (loc: Loc, input: unknown) =>
-  ({ type, loc, msg, input }) satisfies ValidationDetail;
+  ({ type, loc, msg, input }) satisfies ValidationIssue;
 const stringType = wrongType('string_type', 'Input should be a valid string');
 const dictType = wrongType('dict_type', 'Input should be a valid dictionary');
 const listType = wrongType('list_type', 'Input should be a valid list');
@@ -86,7 +87,7 @@ function jsonObject(body: unknown, contentType: string | undefined): Json | null
 
 /** Collects the problems of one body, in the order its fields are read. */
 class Checker {
-  readonly problems: ValidationDetail[] = [];
+  readonly problems: ValidationIssue[] = [];
 
   private readonly body: Json;
 
@@ -240,7 +241,7 @@ function epochSecondsOf(value: string | number): number | null {
 }
 
 /** `summary: {summary, topics?, updated_at?}` inside the PATCH body. */
-function parseSummary(value: Json, problems: ValidationDetail[]): SummaryBody {
+function parseSummary(value: Json, problems: ValidationIssue[]): SummaryBody {
   const loc = (...path: (string | number)[]): Loc => ['body', 'summary', ...path];
   let summary = '';
   if (value['summary'] === undefined || value['summary'] === null) {
@@ -306,7 +307,7 @@ export function parseUpdateBody(body: unknown, contentType: string | undefined):
 function nonEmptyList<T>(
   json: Json,
   field: string,
-  problems: ValidationDetail[],
+  problems: ValidationIssue[],
   item: (value: unknown, loc: Loc) => T | null,
 ): T[] {
   const value = json[field];
@@ -337,7 +338,7 @@ export function parseBulkDeleteBody(
   contentType: string | undefined,
 ): BulkDeleteBody {
   const json = requiredObject(body, contentType);
-  const problems: ValidationDetail[] = [];
+  const problems: ValidationIssue[] = [];
   const sessionIds = nonEmptyList(json, 'session_ids', problems, (value, loc) => {
     if (typeof value === 'string') return value;
     problems.push(stringType(loc, value));

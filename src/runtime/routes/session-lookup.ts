@@ -4,9 +4,10 @@
  * Reads the store; never writes it or builds a response.
  */
 import type { Caller } from '../caller.js';
-import { HttpError, type ValidationDetail } from '../errors.js';
+import { HttpError } from '../errors.js';
 import type { SessionRecord, SessionType } from '../store/records.js';
 import type { RuntimeStore } from '../store/store.js';
+import { type ValidationIssue } from '../../shared/validation-issue.js';
 
 const TYPES: ReadonlySet<string> = new Set<SessionType>(['agent', 'team', 'workflow']);
 
@@ -15,10 +16,7 @@ export const isSessionType = (value: unknown): value is SessionType =>
   typeof value === 'string' && TYPES.has(value);
 
 /** The 422 entry of a value outside `agent|team|workflow`. */
-export function typeEnumDetail(
-  loc: readonly (string | number)[],
-  input: unknown,
-): ValidationDetail {
+export function typeEnumDetail(loc: readonly (string | number)[], input: unknown): ValidationIssue {
   return {
     type: 'enum',
     loc,

@@ -12,10 +12,10 @@ import type { RuntimeStore } from '../store/store.js';
 import type { TraceCondition } from '../store/traces.js';
 import { compileFilter, FILTER_FIELDS, FilterError, parseZonedTime } from '../traces/filter.js';
 import { sessionStats, traceDetail, traceNode, traceSummary } from '../traces/shapes.js';
-import { validationDetails } from '../validation.js';
 import { boundedInt, checkDatabase } from './query.js';
 import { scalarQuery, type RawQuery } from './session-lookup.js';
 import { paginated } from './list-query.js';
+import { validationIssues } from '../../shared/validation-issue.js';
 
 /** Limit of every trace page. */
 const MAX_LIMIT = 100;
@@ -141,7 +141,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     const q = scalarQuery(request.query);
     checkDatabase(dbId, q.db_id);
     const parsed = searchBody.safeParse(request.body ?? {}, { reportInput: true });
-    if (!parsed.success) throw new HttpError(422, validationDetails('body', parsed.error.issues));
+    if (!parsed.success) throw new HttpError(422, validationIssues('body', parsed.error.issues));
     const { filter, group_by: groupBy, limit } = parsed.data;
     const page = Math.max(parsed.data.page, 1);
     const where = confined(callerOf(request), filter ?? null);

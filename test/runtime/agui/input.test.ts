@@ -5,7 +5,8 @@
  */
 import t, { type Test } from 'tap';
 import { parseRunAgentInput } from '../../../src/runtime/agui/input.js';
-import { HttpError, type ValidationDetail } from '../../../src/runtime/errors.js';
+import { HttpError } from '../../../src/runtime/errors.js';
+import type { ValidationIssue } from '../../../src/shared/validation-issue.js';
 
 const USER = { id: 'm-1', role: 'user', content: 'hi' };
 const VALID = Object.freeze({
@@ -29,13 +30,13 @@ function parse(body: unknown, contentType: string | undefined = JSON_TYPE) {
 }
 
 /** The 422 details a body gets (fails the test when it is accepted). */
-function refusal(t: Test, body: unknown, contentType?: string): readonly ValidationDetail[] {
+function refusal(t: Test, body: unknown, contentType?: string): readonly ValidationIssue[] {
   try {
     parse(body, contentType);
   } catch (error) {
     t.ok(error instanceof HttpError, 'an HttpError');
     t.equal((error as HttpError).status, 422, '422');
-    return (error as HttpError).detail as readonly ValidationDetail[];
+    return (error as HttpError).detail as readonly ValidationIssue[];
   }
   t.fail('accepted');
   return [];
@@ -324,7 +325,7 @@ t.test('a resume entry with a status other than resolved or cancelled', async (t
 });
 
 t.test('wrong types name pydantic’s type, message and class', async (t) => {
-  const rows: [string, Record<string, unknown>, ValidationDetail[]][] = [
+  const rows: [string, Record<string, unknown>, ValidationIssue[]][] = [
     [
       'threadId a number',
       { threadId: 5 },

@@ -4,7 +4,8 @@
 import t from 'tap';
 import { z } from 'zod';
 import { HttpError } from '../../src/runtime/errors.js';
-import { parseBody, validationDetails } from '../../src/runtime/validation.js';
+import { parseBody } from '../../src/runtime/validation.js';
+import { validationIssues } from '../../src/shared/validation-issue.js';
 
 const schema = z.strictObject({
   s: z.string().optional(),
@@ -20,7 +21,7 @@ const schema = z.strictObject({
 function detailsOf(body: unknown) {
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) throw new Error('expected a failure');
-  return validationDetails('query', result.error.issues);
+  return validationIssues('query', result.error.issues);
 }
 
 t.test('each kind of issue', async (t) => {
@@ -108,7 +109,7 @@ const bounds = z.object({
 function boundsOf(body: unknown) {
   const result = bounds.safeParse(body, { reportInput: true });
   if (result.success) throw new Error('expected a failure');
-  return validationDetails('body', result.error.issues);
+  return validationIssues('body', result.error.issues);
 }
 
 t.test('bounds in pydantic words: numbers, strings, lists (singular and plural)', async (t) => {
@@ -211,7 +212,7 @@ t.test('a bound of another kind of value keeps zod words', async (t) => {
 
 t.test('a required enum that is absent is missing', async (t) => {
   const result = z.object({ kind: z.enum(['a', 'b']) }).safeParse({}, { reportInput: true });
-  t.same(validationDetails('body', result.error?.issues ?? []), [
+  t.same(validationIssues('body', result.error?.issues ?? []), [
     { type: 'missing', loc: ['body', 'kind'], msg: 'Field required', input: null },
   ]);
 });

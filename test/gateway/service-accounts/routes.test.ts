@@ -5,17 +5,17 @@
  */
 import { request } from 'node:http';
 import t from 'tap';
+import { DEFAULT_SERVICE_ACCOUNT_SCOPES } from '../../../src/gateway/service-accounts/accounts.js';
+import { parseMintBody } from '../../../src/gateway/service-accounts/mint-body.js';
 import {
   createdByOf,
-  DEFAULT_SERVICE_ACCOUNT_SCOPES,
-  parseMintBody,
   renderScope,
   type ListedAccount,
   type MintedAccount,
-} from '../../src/gateway/service-accounts-api.js';
-import { createPrincipal } from '../../src/auth/principal.js';
-import { SECURITY_KEY_PRINCIPAL } from '../../src/auth/security-key.js';
-import { bearer, CHALLENGE, startPair, yamlOf } from '../fixtures/e2e.js';
+} from '../../../src/gateway/service-accounts/render.js';
+import { createPrincipal } from '../../../src/auth/principal.js';
+import { SECURITY_KEY_PRINCIPAL } from '../../../src/auth/security-key.js';
+import { bearer, CHALLENGE, startPair, yamlOf } from '../../fixtures/e2e.js';
 import {
   caller,
   MANAGE,
@@ -23,8 +23,8 @@ import {
   postAccount,
   startAccountsPair,
   STORE,
-} from '../fixtures/service-accounts.js';
-import { TEST_NOW } from '../fixtures/tokens.js';
+} from '../../fixtures/service-accounts.js';
+import { TEST_NOW } from '../../fixtures/tokens.js';
 
 const DAY = 86_400;
 
