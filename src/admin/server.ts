@@ -4,6 +4,7 @@
  * other path is 404, any other method 405. Never authenticates: bind it to loopback or a private
  * network (`admin.host`).
  */
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
@@ -107,13 +108,8 @@ export async function startAdminServer(
       writeJson(req, res, 500, { detail: 'Internal admin listener error' }),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  // `once` rejects with the 'error' (EADDRINUSE, …) should listening fail.
+  await once(server.listen(listen.port, listen.host), 'listening');
   return {
     server,
     address: () => server.address() as AddressInfo,

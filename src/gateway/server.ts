@@ -2,6 +2,7 @@
  * The gateway's HTTP server: wiring, listen and close only. Each request is served with the
  * state current when it arrived, so a reload never splits a request between two configs.
  */
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -112,13 +113,8 @@ export async function startGatewayServer(
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  // `once` rejects with the 'error' (EADDRINUSE, …) should listening fail.
+  await once(server.listen(listen.port, listen.host), 'listening');
   return {
     server,
     address: () => server.address() as AddressInfo,
