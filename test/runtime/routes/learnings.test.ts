@@ -7,34 +7,18 @@
  */
 import t, { type Test } from 'tap';
 import type { LearningRecord } from '../../../src/runtime/store/learnings.js';
-import { contextHeader, runtimeApp, TEST_NOW, type TestRuntime } from '../fixtures/runtime.js';
+import {
+  contextHeader,
+  runtimeApp,
+  TEST_NOW,
+  type TestRuntime,
+  call,
+  type Answer,
+} from '../fixtures/runtime.js';
 
 const ALICE = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
 const BOB = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
 const ADMIN = contextHeader({ user_id: 'root', is_admin: true });
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-async function call(
-  rt: TestRuntime,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  options: { json?: unknown; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const res = await rt.app.inject({
-    method,
-    url,
-    headers: {
-      ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
-      ...options.headers,
-    },
-    ...(options.json === undefined ? {} : { payload: JSON.stringify(options.json) }),
-  });
-  return { status: res.statusCode, body: res.body === '' ? '' : res.json() };
-}
 
 function learning(overrides: Partial<LearningRecord> & { learning_id: string }): LearningRecord {
   return {

@@ -6,9 +6,14 @@
  */
 import t, { type Test } from 'tap';
 import type { MemoryRecord } from '../../../src/runtime/store/memories.js';
-import { contextHeader, runtimeApp, TEST_NOW, type TestRuntime } from '../fixtures/runtime.js';
-
-const JSON_TYPE = Object.freeze({ 'content-type': 'application/json' });
+import {
+  contextHeader,
+  runtimeApp,
+  TEST_NOW,
+  type TestRuntime,
+  call,
+  type Answer,
+} from '../fixtures/runtime.js';
 
 const ALICE = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
 const BOB = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
@@ -19,26 +24,6 @@ const ADMIN = contextHeader({ user_id: 'root', is_admin: true });
 /** ISO of TEST_NOW + `s` seconds. */
 const isoAt = (s: number): string =>
   new Date((TEST_NOW + s) * 1000).toISOString().replace('.000Z', 'Z');
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-async function call(
-  rt: TestRuntime,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  options: { json?: unknown; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const res = await rt.app.inject({
-    method,
-    url,
-    headers: { ...(options.json === undefined ? {} : JSON_TYPE), ...options.headers },
-    ...(options.json === undefined ? {} : { payload: JSON.stringify(options.json) }),
-  });
-  return { status: res.statusCode, body: res.body === '' ? '' : res.json() };
-}
 
 /** A stored memory; `overrides` replace fields. */
 function memory(overrides: Partial<MemoryRecord> & { memory_id: string }): MemoryRecord {

@@ -5,31 +5,19 @@
  */
 import t, { type Test } from 'tap';
 import type { MemoryRecord } from '../../../src/runtime/store/memories.js';
-import { contextHeader, runtimeApp, TEST_NOW, type TestRuntime } from '../fixtures/runtime.js';
+import {
+  contextHeader,
+  runtimeApp,
+  TEST_NOW,
+  type TestRuntime,
+  call,
+} from '../fixtures/runtime.js';
 
 const ALICE = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
 const BOB = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
 
 const isoAt = (s: number): string =>
   new Date((TEST_NOW + s) * 1000).toISOString().replace('.000Z', 'Z');
-
-async function call(
-  rt: TestRuntime,
-  method: 'GET' | 'POST',
-  url: string,
-  options: { json?: unknown; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: any }> {
-  const res = await rt.app.inject({
-    method,
-    url,
-    headers: {
-      ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
-      ...options.headers,
-    },
-    ...(options.json === undefined ? {} : { payload: JSON.stringify(options.json) }),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
 
 function memory(overrides: Partial<MemoryRecord> & { memory_id: string }): MemoryRecord {
   return {

@@ -16,9 +16,10 @@ import {
   TEST_NOW,
   TEST_NOW_ISO,
   type TestRuntime,
+  call,
+  JSON_TYPE,
+  type Answer,
 } from '../fixtures/runtime.js';
-
-const JSON_TYPE = Object.freeze({ 'content-type': 'application/json' });
 
 /** ISO of TEST_NOW + `s` seconds. */
 const isoAt = (s: number): string =>
@@ -27,28 +28,6 @@ const isoAt = (s: number): string =>
 const ALICE = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
 const BOB = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
 const ADMIN = contextHeader({ user_id: 'root', is_admin: true });
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** One request; `json` is sent as JSON, `raw` as is (with `headers` naming its type). */
-async function call(
-  rt: TestRuntime,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  options: { json?: unknown; raw?: string; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const res = await rt.app.inject({
-    method,
-    url,
-    headers: { ...(options.json === undefined ? {} : JSON_TYPE), ...options.headers },
-    ...(options.json === undefined ? {} : { payload: JSON.stringify(options.json) }),
-    ...(options.raw === undefined ? {} : { payload: options.raw }),
-  });
-  return { status: res.statusCode, body: res.body === '' ? '' : res.json() };
-}
 
 /** Two sessions of two users, and one without an owner; alice's has a run. */
 function seeded(t: Test): TestRuntime {
