@@ -255,10 +255,8 @@ export async function createAuthChain(
     };
     jwt =
       cache === null
-        ? (token) => {
-            const verified = verify(token);
-            return verified instanceof Promise ? verified.then(build) : build(verified);
-          }
+        ? // `validate: false` (no cache): decoding never waits for anything.
+          (token) => build(verify(token) as JwtResult)
         : (token) => {
             if (keySource !== undefined) {
               const keysNow = keySource.current();

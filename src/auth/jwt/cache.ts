@@ -152,7 +152,11 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
   };
 }
 
-/** The failures a refused-JWT cache keeps: those a token keeps whatever later happens. */
+/**
+ * The failures a refused-JWT cache keeps: those a token keeps whatever later happens. Never
+ * `token_not_yet_valid` (the token becomes valid) or `key_unknown` (the key may arrive); a
+ * `signature_invalid` is kept only until the keys change, when the owner clears the cache.
+ */
 const REMEMBERED: ReadonlySet<AuthFailure> = new Set<AuthFailure>([
   'token_malformed',
   'algorithm_not_allowed',
@@ -163,20 +167,11 @@ const REMEMBERED: ReadonlySet<AuthFailure> = new Set<AuthFailure>([
   'subject_invalid',
 ]);
 
-/**
- * Whether a refusal may be remembered. Never `token_not_yet_valid` (the token becomes valid) or
- * `key_unknown` (the key may arrive); a `signature_invalid` is remembered only until the keys
- * change, when the owner clears the cache.
- */
-export function isRememberedFailure(failure: AuthFailure): boolean {
-  return REMEMBERED.has(failure);
-}
-
 /** Refused tokens by digest: a repeated bad token is answered without a signature check. */
 export interface RejectionCache {
   /** The failure remembered for a token's {@link tokenCacheKey}, unless absent or past its time. */
   get(key: string): AuthFailure | undefined;
-  /** Remembers `failure` for `ttlMs`, if {@link isRememberedFailure}; else does nothing. */
+  /** Remembers `failure` for `ttlMs` if it is one a token keeps (see above); else does nothing. */
   set(key: string, failure: AuthFailure): void;
   /** Forgets everything (the keys changed). */
   clear(): void;

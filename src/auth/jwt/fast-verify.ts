@@ -80,12 +80,13 @@ function derive(material: KeyObject | Uint8Array): FastKey {
     return { kind: 'hmac', secret: material.length === 0 ? null : createSecretKey(material) };
   }
   if (material.type !== 'public') return JOSE_KEY;
-  const details = material.asymmetricKeyDetails ?? {};
+  // Node sets modulusLength on every RSA key and namedCurve on every EC key it imports.
+  const details = material.asymmetricKeyDetails as { modulusLength: number; namedCurve: string };
   switch (material.asymmetricKeyType) {
     case 'rsa':
-      return { kind: 'rsa', key: material, bits: details.modulusLength ?? 0 };
+      return { kind: 'rsa', key: material, bits: details.modulusLength };
     case 'ec':
-      return { kind: 'ec', key: material, curve: details.namedCurve ?? '' };
+      return { kind: 'ec', key: material, curve: details.namedCurve };
     case 'ed25519':
       return { kind: 'ed25519', key: material };
     default:
