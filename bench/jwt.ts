@@ -2,13 +2,15 @@
  * JWT verification micro-benchmark, through the auth chain as the gateway calls it: CPU
  * microseconds (all threads, so WebCrypto's thread-pool work counts) per forged RS256 token
  * never seen before, per valid token verified for the first time, per cache hit, and per
- * repeated forged token. Run: `node --import tsx bench/jwt.ts [count]`. Measures; never asserts.
+ * repeated forged token, with `concurrency` tokens in flight at once (as many connections would
+ * have them). Run: `node --import tsx bench/jwt.ts [count] [concurrency]`. Measures; never asserts.
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { createAuthChain, type AuthChain, type AuthSettings } from '../src/auth/chain.js';
 import { systemClock } from '../src/shared/clock.js';
 
 const COUNT = Number(process.argv[2] ?? 4000);
+const CONCURRENCY = Number(process.argv[3] ?? 50);
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const settings: AuthSettings = {
@@ -66,12 +68,19 @@ const request = (token: string) => ({
 
 async function run(chain: AuthChain, tokens: readonly string[], expectOk: boolean) {
   const requests = tokens.map(request);
+  const check = (result: { ok: boolean }) => {
+    if (result.ok !== expectOk) throw new Error('unexpected verdict');
+  };
   const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
-  for (const req of requests) {
-    const answer = chain.authenticate(req);
-    const result = answer instanceof Promise ? await answer : answer;
-    if (result.ok !== expectOk) throw new Error('unexpected verdict');
+  for (let i = 0; i < requests.length; i += CONCURRENCY) {
+    const pending: Promise<unknown>[] = [];
+    for (const req of requests.slice(i, i + CONCURRENCY)) {
+      const answer = chain.authenticate(req);
+      if (answer instanceof Promise) pending.push(answer.then(check));
+      else check(answer);
+    }
+    if (pending.length > 0) await Promise.all(pending);
   }
   const wallNs = Number(process.hrtime.bigint() - start);
   const used = process.cpuUsage(cpu);
@@ -120,7 +129,7 @@ rows.push(['valid RS256, cache hit', await run(cached, hit, true)]);
 const repeated = await freshChain();
 rows.push(['forged RS256, 100 distinct repeated', await run(repeated, repeatedForged, false)]);
 
-console.log(`node ${process.version}, ${COUNT} tokens per scenario`);
+console.log(`node ${process.version}, ${COUNT} tokens per scenario, ${CONCURRENCY} in flight`);
 for (const [name, { cpuUs, wallUs }] of rows) {
   console.log(
     `${name.padEnd(38)} cpu ${cpuUs.toFixed(2).padStart(7)} µs   wall ${wallUs.toFixed(2).padStart(7)} µs`,

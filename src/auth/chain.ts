@@ -248,9 +248,14 @@ export async function createAuthChain(
       return built.ok ? authenticated(built.principal) : failed(built.failure);
     };
     /** The result of a token verified just now, cached (success or refusal) under `key`. */
-    const settle = (key: string, tokenLength: number, result: AuthResult): AuthResult => {
+    const settle = (
+      key: string,
+      tokenLength: number,
+      verified: JwtResult,
+      result: AuthResult,
+    ): AuthResult => {
       if (result.ok) cache?.setByKey(key, result.principal, tokenLength);
-      else rejected?.set(key, result.failure);
+      else if (verified.ok || verified.transient !== true) rejected?.set(key, result.failure);
       return result;
     };
     jwt =
@@ -274,13 +279,15 @@ export async function createAuthChain(
             const known = rejected?.get(key);
             if (known !== undefined) return failed(known);
             const verified = verify(token);
-            if (!(verified instanceof Promise)) return settle(key, token.length, build(verified));
+            if (!(verified instanceof Promise)) {
+              return settle(key, token.length, verified, build(verified));
+            }
             const keysBefore = cachedUnder;
             return verified.then((outcome) => {
               const result = build(outcome);
               // Judged on keys that changed meanwhile: answered, but not cached past the change.
               return keySource?.current() === keysBefore
-                ? settle(key, token.length, result)
+                ? settle(key, token.length, outcome, result)
                 : result;
             });
           };

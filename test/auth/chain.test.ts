@@ -410,10 +410,17 @@ t.test('a JWT judged after a key refresh is cached only if the keys held meanwhi
   t.match(chain.authenticate(bearer(rotated)), { ok: true }, 'then known: synchronous');
   t.equal(chain.tokenCache?.size, 1);
 
-  // Within the cool-down nothing is fetched: the same keys, so the refusal is remembered.
-  const forged = await goodToken({ key: RSA_KEY_2.privateKey, kid: 'rsa-9' });
-  t.same(await chain.authenticate(bearer(forged)), failure('signature_invalid'));
-  t.equal(chain.rejectionCache?.get(tokenCacheKey(forged)), 'signature_invalid');
+  // Within the cool-down nothing is fetched: the same keys. A refusal on them is remembered,
+  // unless the token's kid is still unknown (its key may arrive).
+  const expired = await expiredToken({ key: RSA_KEY_2.privateKey, kid: 'rsa-9' });
+  t.same(await chain.authenticate(bearer(expired)), failure('signature_invalid'));
+  t.equal(chain.rejectionCache?.get(tokenCacheKey(expired)), undefined, 'an unknown kid');
+  const late = await expiredToken({ kid: 'rsa-9' });
+  t.same(await chain.authenticate(bearer(late)), failure('token_expired'));
+  t.equal(chain.rejectionCache?.get(tokenCacheKey(late)), 'token_expired', 'a lasting refusal');
+  const forged = await goodToken({ key: RSA_KEY_2.privateKey, kid: RSA_KEY.kid });
+  t.same(chain.authenticate(bearer(forged)), failure('signature_invalid'));
+  t.equal(chain.rejectionCache?.get(tokenCacheKey(forged)), 'signature_invalid', 'a known kid');
   chain.remoteJwks?.close();
 });
 

@@ -35,7 +35,16 @@ export type JwtResult =
       /** `nbf` in epoch seconds, or null when the token has none. */
       readonly notBefore: number | null;
     }
-  | { readonly ok: false; readonly failure: AuthFailure };
+  | {
+      readonly ok: false;
+      readonly failure: AuthFailure;
+      /**
+       * Set when the refusal may not hold for long: no key carried the token's `kid` even after
+       * a refresh of the remote keys, and the other keys did not verify it. The key may still
+       * arrive, so such a refusal is never remembered.
+       */
+      readonly transient?: true;
+    };
 
 /**
  * Verifies one token. Synchronous (a plain result) unless the token's `kid` asks for a refresh
@@ -116,6 +125,13 @@ function fail(failure: AuthFailure): JwtResult {
   }
   return result;
 }
+
+const SIGNATURE_INVALID = fail('signature_invalid');
+const UNKNOWN_KID_SIGNATURE_INVALID: JwtResult = Object.freeze({
+  ok: false,
+  failure: 'signature_invalid',
+  transient: true,
+});
 
 /** A token split at its two dots (exactly three segments), with its parsed header. */
 interface Parsed {
@@ -257,7 +273,8 @@ export function createJwtVerifier(settings: VerifySettings, deps: VerifyDeps): J
       // refresh, then the lookup again (the static keys still follow for a kid still unknown).
       return source
         .refreshForUnknownKid()
-        .then(() => verifyWith(parsed, source.current().candidates(kid, alg)));
+        .then(() => verifyWith(parsed, source.current().candidates(kid, alg)))
+        .then((result) => (result === SIGNATURE_INVALID ? UNKNOWN_KID_SIGNATURE_INVALID : result));
     }
     return verifyWith(parsed, keys.candidates(kid, alg));
   };
