@@ -3,7 +3,7 @@
  * microseconds (all threads, so WebCrypto's thread-pool work counts) per forged RS256 token
  * never seen before, per valid token verified for the first time, per cache hit, and per
  * repeated forged token, with `concurrency` tokens in flight at once (as many connections would
- * have them). Run: `node --import tsx bench/jwt.ts [count] [concurrency]`. Measures; never asserts.
+ * have them). Run: `node --expose-gc --import tsx bench/jwt.ts [count] [concurrency]`. Measures; never asserts.
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { createAuthChain, type AuthChain, type AuthSettings } from '../src/auth/chain.js';
@@ -66,8 +66,12 @@ const request = (token: string) => ({
   clientAddress: '127.0.0.1',
 });
 
+/** With `--expose-gc`, each scenario starts without the previous one's garbage. */
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
 async function run(chain: AuthChain, tokens: readonly string[], expectOk: boolean) {
   const requests = tokens.map(request);
+  collect();
   const check = (result: { ok: boolean }) => {
     if (result.ok !== expectOk) throw new Error('unexpected verdict');
   };

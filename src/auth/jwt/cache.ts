@@ -4,7 +4,7 @@
  * a short time. Never keys by (or holds) the raw token, and never returns an entry whose expiry
  * has passed by the injected clock.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../shared/clock.js';
 import type { AuthFailure } from '../failure.js';
@@ -15,7 +15,8 @@ export const NO_EXPIRY_TTL_MS = 5 * 60 * 1000;
 
 /** The cache key of a token: its SHA-256, hex. A leaked cache dump leaks no credential. */
 export function tokenCacheKey(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // The one-shot hash: no Hash object per request.
+  return hash('sha256', token, 'hex');
 }
 
 /**
