@@ -12,7 +12,14 @@ import type { Problem } from '../shared/problem.js';
 import { createTokenExtractor, type ExpectedSource } from './extract.js';
 import type { AuthFailure } from './failure.js';
 import { createInternalTokenAuthenticator } from './internal-token.js';
-import { createTokenCache, type TokenCache, type TokenCacheObserver } from './jwt/cache.js';
+import {
+  createRejectionCache,
+  createTokenCache,
+  tokenCacheKey,
+  type RejectionCache,
+  type TokenCache,
+  type TokenCacheObserver,
+} from './jwt/cache.js';
 import { createClaimsReader } from './jwt/claims.js';
 import { createKeySource, type KeySource } from './jwt/key-source.js';
 import { createKeySet } from './jwt/keys.js';
@@ -24,7 +31,7 @@ import {
   type RemoteJwks,
   type RemoteJwksDeps,
 } from './jwt/remote-jwks.js';
-import { createJwtVerifier } from './jwt/verify.js';
+import { createJwtVerifier, type JwtResult } from './jwt/verify.js';
 import { ANONYMOUS, type Principal } from './principal.js';
 import { createSecurityKeyAuthenticator } from './security-key.js';
 import { SERVICE_ACCOUNT_PREFIX } from './service-accounts/token.js';
@@ -33,7 +40,7 @@ import type { AuthSettings } from './settings.js';
 export type { AuthFailure } from './failure.js';
 export type { AuthSettings } from './settings.js';
 export type { ExpectedSource } from './extract.js';
-export type { TokenCache, TokenCacheObserver } from './jwt/cache.js';
+export type { RejectionCache, TokenCache, TokenCacheObserver } from './jwt/cache.js';
 export type { RemoteJwks, JwksFetchResult } from './jwt/remote-jwks.js';
 
 /** A principal, or why there is none. `presented` says whether a credential was sent. */
@@ -65,14 +72,19 @@ export interface ServiceAccountVerifier {
 /** The built chain: one per configuration; replaced, never mutated, on reload. */
 export interface AuthChain {
   /**
-   * Authenticates a request. Synchronous (a plain result, no Promise) whenever no I/O or
-   * signature check is needed: no credential, the internal token, the security key, a cached
-   * JWT. Only a JWT cache miss, or a service-account verifier that answers with a Promise,
-   * returns a Promise.
+   * Authenticates a request. Synchronous (a plain result, no Promise) unless I/O is needed: no
+   * credential, the internal token, the security key, any JWT (cached, remembered as refused,
+   * or verified on the spot). Only a JWT whose unknown `kid` asks for the remote keys, or a
+   * service-account verifier that answers with a Promise, returns a Promise.
    */
   authenticate(request: CredentialRequest): AuthResult | Promise<AuthResult>;
   /** The verified-JWT cache, or null when no signature is verified (no JWT source, or `validate: false`). */
   readonly tokenCache: TokenCache | null;
+  /**
+   * The refused-JWT cache: null when no signature is verified or `rejected_max_entries` is 0
+   * (absent in chains built before it existed).
+   */
+  readonly rejectionCache?: RejectionCache | null;
   /**
    * The remote JWK set of `auth.jwks_url` (absent or null when none): the owner starts it
    * (`start()`), asks it for readiness (`ready()`), and closes it when the state is released.
@@ -88,8 +100,14 @@ export interface RemoteJwksHooks extends Omit<RemoteJwksDeps, 'clock'> {
 
 export { SERVICE_ACCOUNT_PREFIX };
 
-/** Default bound of the verified-JWT cache. */
+/** Default bound of the verified-JWT cache (`auth.token_cache.max_entries`). */
 export const DEFAULT_TOKEN_CACHE_MAX = 10_000;
+/** Default memory bound of the verified-JWT cache (`auth.token_cache.max_bytes`). */
+export const DEFAULT_TOKEN_CACHE_MAX_BYTES = 16_777_216;
+/** Default bound of the refused-JWT cache (`auth.token_cache.rejected_max_entries`). */
+export const DEFAULT_REJECTED_MAX = 10_000;
+/** Default time a refused JWT is remembered (`auth.token_cache.rejected_ttl_seconds`). */
+export const DEFAULT_REJECTED_TTL_SECONDS = 60;
 
 export { hasJwtSource } from '../shared/jwt-source.js';
 
@@ -106,7 +124,10 @@ export interface AuthChainDeps {
   readonly serviceAccounts?: ServiceAccountVerifier | null | undefined;
   /** Public keys added to the `kid`-chosen keys: the development key. */
   readonly extraKeys?: readonly { readonly key: KeyObject; readonly kid: string }[] | undefined;
-  /** Bound of the verified-JWT cache (default {@link DEFAULT_TOKEN_CACHE_MAX}). */
+  /**
+   * Bound of the verified-JWT cache, over `auth.token_cache.max_entries` (default
+   * {@link DEFAULT_TOKEN_CACHE_MAX}).
+   */
   readonly tokenCacheMax?: number | undefined;
   /** For `auth.jwks_url`: the fetcher, timers and fetch listener, and a set to reuse. */
   readonly jwks?: RemoteJwksHooks | undefined;
@@ -170,6 +191,7 @@ export async function createAuthChain(
   let problems: Problem[] = [];
   let warnings: Problem[] = [];
   let tokenCache: TokenCache | null = null;
+  let rejectionCache: RejectionCache | null = null;
   let jwt: ((token: string) => AuthResult | Promise<AuthResult>) | null = null;
   let remoteJwks: RemoteJwks | null = null;
   if (jwtSource) {
@@ -193,45 +215,81 @@ export async function createAuthChain(
       clock: deps.clock,
       serviceId: deps.serviceId,
     });
+    const bounds = settings.token_cache;
     const cache = settings.validate
       ? createTokenCache({
-          max: deps.tokenCacheMax ?? DEFAULT_TOKEN_CACHE_MAX,
+          max: deps.tokenCacheMax ?? bounds?.max_entries ?? DEFAULT_TOKEN_CACHE_MAX,
+          maxBytes: bounds?.max_bytes ?? DEFAULT_TOKEN_CACHE_MAX_BYTES,
           clock: deps.clock,
           leewaySeconds: settings.leeway_seconds,
           observer: deps.tokenCacheObserver,
         })
       : null;
+    const rejectedMax = bounds?.rejected_max_entries ?? DEFAULT_REJECTED_MAX;
+    const rejected =
+      settings.validate && rejectedMax > 0
+        ? createRejectionCache({
+            max: rejectedMax,
+            ttlMs: (bounds?.rejected_ttl_seconds ?? DEFAULT_REJECTED_TTL_SECONDS) * 1000,
+            clock: deps.clock,
+          })
+        : null;
     tokenCache = cache;
-    // The keys the cached principals were verified with. When the remote keys change (a key
-    // rotated out) or go stale, the cache is emptied: a cached token is never accepted on keys
-    // the gateway no longer holds.
+    rejectionCache = rejected;
+    // The keys the cached principals (and remembered refusals) were judged with. When the remote
+    // keys change (a key rotated out or in) or go stale, both caches are emptied: a cached token
+    // is never accepted, nor a remembered one refused, on keys the gateway no longer holds.
     let cachedUnder = keySource?.current();
     const readClaims = createClaimsReader(settings);
-    const verifyAndBuild = async (token: string): Promise<AuthResult> => {
-      const keysBefore = keySource?.current();
-      const verified = await verify(token);
+    /** A verification's outcome as a chain result: the principal built from the claims. */
+    const build = (verified: JwtResult): AuthResult => {
       if (!verified.ok) return failed(verified.failure);
       const built = readClaims(verified.payload, verified.expiresAt);
-      if (!built.ok) return failed(built.failure);
-      // Verified on keys that changed meanwhile: answered, but not cached past the change.
-      if (keySource?.current() === keysBefore) cache?.set(token, built.principal);
-      return authenticated(built.principal);
+      return built.ok ? authenticated(built.principal) : failed(built.failure);
+    };
+    /** The result of a token verified just now, cached (success or refusal) under `key`. */
+    const settle = (
+      key: string,
+      tokenLength: number,
+      verified: JwtResult,
+      result: AuthResult,
+    ): AuthResult => {
+      if (result.ok) cache?.setByKey(key, result.principal, tokenLength);
+      else if (verified.ok || verified.transient !== true) rejected?.set(key, result.failure);
+      return result;
     };
     jwt =
       cache === null
-        ? verifyAndBuild
+        ? // `validate: false` (no cache): decoding never waits for anything.
+          (token) => build(verify(token) as JwtResult)
         : (token) => {
             if (keySource !== undefined) {
               const keysNow = keySource.current();
               if (keysNow !== cachedUnder) {
                 cachedUnder = keysNow;
                 cache.clear();
+                rejected?.clear();
               }
             }
+            const key = tokenCacheKey(token);
             // A hit skips only the signature: the principal's subject and claims were checked
             // when it was built, it is immutable, and the cache re-checks expiry on every hit.
-            const principal = cache.get(token);
-            return principal === undefined ? verifyAndBuild(token) : authenticated(principal);
+            const principal = cache.getByKey(key);
+            if (principal !== undefined) return authenticated(principal);
+            const known = rejected?.get(key);
+            if (known !== undefined) return failed(known);
+            const verified = verify(token);
+            if (!(verified instanceof Promise)) {
+              return settle(key, token.length, verified, build(verified));
+            }
+            const keysBefore = cachedUnder;
+            return verified.then((outcome) => {
+              const result = build(outcome);
+              // Judged on keys that changed meanwhile: answered, but not cached past the change.
+              return keySource?.current() === keysBefore
+                ? settle(key, token.length, outcome, result)
+                : result;
+            });
           };
   }
 
@@ -240,6 +298,7 @@ export async function createAuthChain(
 
   const chain: AuthChain = Object.freeze({
     tokenCache,
+    rejectionCache,
     remoteJwks,
     authenticate(request: CredentialRequest): AuthResult | Promise<AuthResult> {
       const extracted = extract(request.headers);

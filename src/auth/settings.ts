@@ -9,6 +9,18 @@ export type TokenSource = 'HEADER' | 'COOKIE' | 'BOTH';
 /** One value or a list of them, as `audience`, `issuer` and `algorithm` accept. */
 export type OneOrMany<T> = T | readonly T[];
 
+/** `auth.token_cache`: the bounds of the verified-JWT and refused-JWT caches. */
+export interface TokenCacheSettings {
+  /** Most verified tokens cached (config default 10000). */
+  readonly max_entries: number;
+  /** Most estimated bytes the verified-token cache holds (16777216). */
+  readonly max_bytes: number;
+  /** Most refused tokens remembered; 0: none (10000). */
+  readonly rejected_max_entries: number;
+  /** How long a refused token is remembered (60). */
+  readonly rejected_ttl_seconds: number;
+}
+
 /**
  * The parts of the validated `auth:` section that authentication uses. Every
  * key has its config default applied before it gets here.
@@ -51,6 +63,8 @@ export interface AuthSettings {
   readonly security_key: string | null;
   readonly internal_service_token: string | null;
   readonly dev_keys: string | null;
+  /** The token caches' bounds; absent: the config defaults. */
+  readonly token_cache?: TokenCacheSettings;
 }
 
 /** A one-or-many setting as a list (`null` → empty). */

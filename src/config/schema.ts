@@ -333,6 +333,34 @@ const clusterShape = {
   ),
 };
 
+const tokenCacheShape = {
+  max_entries: integer(
+    1,
+    10_000_000,
+    10_000,
+    'Most verified JWTs cached; the least recently used goes first. More distinct live tokens ' +
+      'cycling in turn than this get no hits at all.',
+    'entries',
+  ),
+  max_bytes: integer(
+    65_536,
+    4_294_967_296,
+    16_777_216,
+    'Most memory the verified-JWT cache holds, estimated per entry as 320 bytes plus the ' +
+      "token's length; whichever of max_entries and max_bytes is reached first evicts.",
+    'bytes',
+  ),
+  rejected_max_entries: integer(
+    0,
+    1_000_000,
+    10_000,
+    'Most refused JWTs remembered, so a repeated bad token costs no signature check; never a ' +
+      'not-yet-valid token or an unknown key, and forgotten when the keys change. 0 turns it off.',
+    'entries',
+  ),
+  rejected_ttl_seconds: integer(1, 3600, 60, 'How long a refused JWT is remembered.', 'seconds'),
+};
+
 const ALGORITHM_MESSAGE = `must be one of ${JWT_ALGORITHMS.join(', ')}`;
 const ALGORITHMS_MESSAGE = `${ALGORITHM_MESSAGE}, or a non-empty list of them`;
 const algorithmName = z.enum(JWT_ALGORITHMS, { error: ALGORITHM_MESSAGE });
@@ -442,6 +470,7 @@ const authShape = {
   internal_service_token: nullableText('Token of the internal scheduler principal.'),
   dev_keys: nullableText('Path of a generated development key pair (never in production).'),
   service_accounts: section(serviceAccountsShape, 'Service accounts served by the gateway.'),
+  token_cache: section(tokenCacheShape, 'Bounds of the verified and refused JWT caches.'),
 };
 
 const topShape = {
@@ -478,6 +507,7 @@ const SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
   cors: Object.keys(corsShape),
   auth: Object.keys(authShape),
   'auth.service_accounts': Object.keys(serviceAccountsShape),
+  'auth.token_cache': Object.keys(tokenCacheShape),
   cluster: Object.keys(clusterShape),
 };
 

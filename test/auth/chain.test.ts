@@ -16,7 +16,7 @@ import { mintToken } from '../../src/auth/jwt/mint.js';
 import { ANONYMOUS, createPrincipal } from '../../src/auth/principal.js';
 import { SECURITY_KEY_PRINCIPAL } from '../../src/auth/security-key.js';
 import { createManualScheduler } from '../fixtures/jwks-server.js';
-import { EC_KEY, RSA_KEY } from '../fixtures/keys.js';
+import { EC_KEY, RSA_KEY, RSA_KEY_2 } from '../fixtures/keys.js';
 import {
   algNoneToken,
   createTestClock,
@@ -33,8 +33,10 @@ import {
   testAuthSettings,
   unknownKidToken,
   wrongAudienceToken,
+  notYetValidToken,
   wrongKeyToken,
 } from '../fixtures/tokens.js';
+import { tokenCacheKey } from '../../src/auth/jwt/cache.js';
 
 const NO_JWT: Partial<AuthSettings> = { verification_keys: [] };
 
@@ -227,9 +229,9 @@ t.test('the cache: a hit is synchronous; expiry is re-checked on every hit', asy
   const clock = createTestClock();
   const chain = await chainOf({ leeway_seconds: 0 }, { clock });
   const token = await goodToken({ ttlSeconds: 60 });
-  const first = chain.authenticate(bearer(token));
-  t.ok(first instanceof Promise, 'a miss verifies');
-  const verified = await first;
+  const verified = chain.authenticate(bearer(token));
+  if (verified instanceof Promise) throw new Error('a miss verifies synchronously too');
+  t.equal(chain.tokenCache?.misses, 1, 'a miss verifies');
   const second = chain.authenticate(bearer(token));
   if (second instanceof Promise) throw new Error('a hit must answer synchronously');
   t.same(second, verified);
@@ -241,9 +243,8 @@ t.test('the cache: a hit is synchronous; expiry is re-checked on every hit', asy
   t.equal(chain.tokenCache?.hits, 1);
 
   clock.set(TEST_NOW_MS + 60_000);
-  const late = chain.authenticate(bearer(token));
-  t.ok(late instanceof Promise, 'an expired entry is not a hit');
-  t.same(await late, failure('token_expired'));
+  t.same(chain.authenticate(bearer(token)), failure('token_expired'));
+  t.equal(chain.tokenCache?.misses, 2, 'an expired entry is not a hit');
 });
 
 t.test('tokenCacheMax bounds the cache', async (t) => {
@@ -252,6 +253,175 @@ t.test('tokenCacheMax bounds the cache', async (t) => {
   await chain.authenticate(bearer(await goodToken({ sub: 'b' })));
   t.equal(chain.tokenCache?.size, 1);
   t.equal(DEFAULT_TOKEN_CACHE_MAX, 10_000);
+});
+
+t.test('auth.token_cache bounds the verified-JWT cache by count and by memory', async (t) => {
+  const bounds = { rejected_max_entries: 10, rejected_ttl_seconds: 60 };
+  const byCount = await chainOf({ token_cache: { ...bounds, max_entries: 1, max_bytes: 65_536 } });
+  byCount.authenticate(bearer(await goodToken({ sub: 'a' })));
+  byCount.authenticate(bearer(await goodToken({ sub: 'b' })));
+  t.equal(byCount.tokenCache?.size, 1, 'max_entries');
+
+  const byBytes = await chainOf({
+    token_cache: { ...bounds, max_entries: 1000, max_bytes: 65_536 },
+  });
+  const padding = 'x'.repeat(4000);
+  for (let i = 0; i < 40; i += 1) {
+    const token = await goodToken({ sub: `user-${i}`, claims: { padding } });
+    t.match(byBytes.authenticate(bearer(token)), { ok: true });
+  }
+  const { size = 0, bytes = 0 } = byBytes.tokenCache ?? {};
+  t.ok(size > 1 && size < 40, `max_bytes evicts before max_entries (${size} held)`);
+  t.ok(bytes <= 65_536, `within max_bytes (${bytes})`);
+});
+
+t.test('refused JWTs are remembered for rejected_ttl_seconds, some never', async (t) => {
+  const clock = createTestClock();
+  const settings: Partial<AuthSettings> = {
+    algorithm: ['RS256', 'HS256'],
+    verify_audience: true,
+    token_cache: {
+      max_entries: 100,
+      max_bytes: 1_048_576,
+      rejected_max_entries: 100,
+      rejected_ttl_seconds: 30,
+    },
+  };
+  const rows: {
+    name: string;
+    token: () => Promise<string> | string;
+    failure: string;
+    kept: boolean;
+  }[] = [
+    { name: 'malformed', token: () => malformedToken(), failure: 'token_malformed', kept: true },
+    { name: 'alg none', token: () => algNoneToken(), failure: 'algorithm_not_allowed', kept: true },
+    {
+      name: 'bad signature',
+      token: () => wrongKeyToken(),
+      failure: 'signature_invalid',
+      kept: true,
+    },
+    { name: 'expired', token: () => expiredToken(), failure: 'token_expired', kept: true },
+    {
+      name: 'audience',
+      token: () => wrongAudienceToken(),
+      failure: 'audience_mismatch',
+      kept: true,
+    },
+    {
+      name: 'reserved subject',
+      token: () => reservedSubjectToken('sa:x'),
+      failure: 'subject_invalid',
+      kept: true,
+    },
+    {
+      name: 'not yet valid: it becomes valid',
+      token: () => notYetValidToken(),
+      failure: 'token_not_yet_valid',
+      kept: false,
+    },
+    {
+      name: 'unknown key: it may arrive',
+      token: () => hs256WithPublicKeyToken(),
+      failure: 'key_unknown',
+      kept: false,
+    },
+  ];
+  for (const row of rows) {
+    const chain = await chainOf(settings, { clock });
+    const token = await row.token();
+    t.same(chain.authenticate(bearer(token)), failure(row.failure), row.name);
+    const remembered = chain.rejectionCache?.get(tokenCacheKey(token));
+    t.equal(remembered, row.kept ? row.failure : undefined, `${row.name}: remembered?`);
+    t.same(chain.authenticate(bearer(token)), failure(row.failure), `${row.name}: again`);
+  }
+
+  const chain = await chainOf(settings, { clock });
+  const token = await wrongKeyToken();
+  chain.authenticate(bearer(token));
+  clock.advance(29_999);
+  t.equal(chain.rejectionCache?.get(tokenCacheKey(token)), 'signature_invalid', 'within the ttl');
+  clock.advance(1);
+  t.equal(chain.rejectionCache?.get(tokenCacheKey(token)), undefined, 'forgotten after it');
+  t.equal(chain.rejectionCache?.size, 0, 'and dropped');
+
+  const off = await chainOf({
+    token_cache: {
+      max_entries: 1,
+      max_bytes: 65_536,
+      rejected_max_entries: 0,
+      rejected_ttl_seconds: 1,
+    },
+  });
+  t.equal(off.rejectionCache, null, 'rejected_max_entries 0: none');
+  t.same(off.authenticate(bearer(token)), failure('signature_invalid'));
+  t.equal((await chainOf({ validate: false })).rejectionCache, null, 'validate: false: none');
+});
+
+t.test(
+  'a remembered refusal answers without a signature check, until the keys change',
+  async (t) => {
+    const clock = createTestClock();
+    let document = JSON.stringify({ keys: [RSA_KEY.publicJwk] });
+    const schedule = createManualScheduler();
+    const built = await createAuthChain(
+      testAuthSettings({ verification_keys: [], jwks_url: 'https://idp.example/jwks' }),
+      depsOf({ clock, jwks: { fetch: async () => document, schedule } }),
+    );
+    const { chain } = built;
+    await chain.remoteJwks?.start();
+    const good = await goodToken();
+    const rotated = await wrongKeyToken(); // RSA_KEY_2 under kid rsa-1
+    t.match(chain.authenticate(bearer(good)), { ok: true });
+    t.same(chain.authenticate(bearer(rotated)), failure('signature_invalid'));
+    t.same(chain.authenticate(bearer(rotated)), failure('signature_invalid'), 'remembered');
+    t.equal(chain.rejectionCache?.size, 1);
+    t.equal(chain.tokenCache?.size, 1);
+
+    // The IdP now serves RSA_KEY_2 as rsa-1: the remembered refusal must not outlive the change.
+    document = JSON.stringify({ keys: [{ ...RSA_KEY_2.publicJwk, kid: RSA_KEY.kid }] });
+    schedule.fire();
+    await chain.remoteJwks?.refreshForUnknownKid();
+    clock.advance(1);
+    t.match(chain.authenticate(bearer(rotated)), { ok: true }, 'judged again on the new keys');
+    t.same(chain.authenticate(bearer(good)), failure('signature_invalid'), 'and the old one too');
+    chain.remoteJwks?.close();
+  },
+);
+
+t.test('a JWT judged after a key refresh is cached only if the keys held meanwhile', async (t) => {
+  const clock = createTestClock();
+  let document = JSON.stringify({ keys: [RSA_KEY.publicJwk] });
+  const built = await createAuthChain(
+    testAuthSettings({ jwks_url: 'https://idp.example/jwks' }),
+    depsOf({ clock, jwks: { fetch: async () => document, schedule: createManualScheduler() } }),
+  );
+  const { chain } = built;
+  await chain.remoteJwks?.start();
+
+  // rsa-2 is unknown, so the token waits for a refresh, which brings rsa-2: a new key set.
+  document = JSON.stringify({ keys: [RSA_KEY.publicJwk, RSA_KEY_2.publicJwk] });
+  clock.advance(30_000);
+  const rotated = await goodToken({ key: RSA_KEY_2.privateKey, kid: RSA_KEY_2.kid });
+  const waiting = chain.authenticate(bearer(rotated));
+  t.ok(waiting instanceof Promise, 'an unknown kid waits for the remote keys');
+  t.match(await waiting, { ok: true });
+  t.equal(chain.tokenCache?.size, 0, 'verified on keys that changed meanwhile: not cached');
+  t.match(chain.authenticate(bearer(rotated)), { ok: true }, 'then known: synchronous');
+  t.equal(chain.tokenCache?.size, 1);
+
+  // Within the cool-down nothing is fetched: the same keys. A refusal on them is remembered,
+  // unless the token's kid is still unknown (its key may arrive).
+  const expired = await expiredToken({ key: RSA_KEY_2.privateKey, kid: 'rsa-9' });
+  t.same(await chain.authenticate(bearer(expired)), failure('signature_invalid'));
+  t.equal(chain.rejectionCache?.get(tokenCacheKey(expired)), undefined, 'an unknown kid');
+  const late = await expiredToken({ kid: 'rsa-9' });
+  t.same(await chain.authenticate(bearer(late)), failure('token_expired'));
+  t.equal(chain.rejectionCache?.get(tokenCacheKey(late)), 'token_expired', 'a lasting refusal');
+  const forged = await goodToken({ key: RSA_KEY_2.privateKey, kid: RSA_KEY.kid });
+  t.same(chain.authenticate(bearer(forged)), failure('signature_invalid'));
+  t.equal(chain.rejectionCache?.get(tokenCacheKey(forged)), 'signature_invalid', 'a known kid');
+  chain.remoteJwks?.close();
 });
 
 t.test('the security key: only without a JWT source (CONTRACT §3.1, §5)', async (t) => {

@@ -92,6 +92,12 @@ const DEFAULTS = {
     internal_service_token: null,
     dev_keys: null,
     service_accounts: { enabled: true, store: 'sqlite:data/gateway.db', cache_ttl_seconds: 30 },
+    token_cache: {
+      max_entries: 10_000,
+      max_bytes: 16_777_216,
+      rejected_max_entries: 10_000,
+      rejected_ttl_seconds: 60,
+    },
   },
   cluster: { replica_id: null, max_staleness_ms: 1000, feed_poll_ms: 500, pool_max: 5 },
   runtime: {},

@@ -6,6 +6,7 @@
 import { JWS_ALGORITHMS } from '../../shared/jws-algorithms.js';
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { fastKeyOf } from './fast-verify.js';
 import type { Problem } from '../../shared/problem.js';
 import { listOf, type AuthSettings } from '../settings.js';
 
@@ -71,6 +72,8 @@ export function buildKeySet(
   statics: readonly VerificationKey[],
 ): KeySet {
   const accepted = new Set(algorithms.filter((alg) => SUPPORTED_ALGORITHMS.includes(alg)));
+  // Each key's node:crypto form, derived now rather than on a token's first use.
+  for (const key of [...jwks, ...statics]) fastKeyOf(key.key);
   const index = new Map<string, AlgorithmIndex>();
   for (const alg of accepted) {
     const usable = (key: VerificationKey): boolean => key.algorithms.has(alg);

@@ -1,14 +1,29 @@
 /**
- * JWT verification: the token's `alg` against the accepted list, the
- * candidate keys by `kid`, the signature, `exp`/`nbf`, issuer and audience, with jose. The ONLY
- * file that catches jose errors, and it switches on `err.code`. Never logs or returns token text.
+ * JWT verification: the token's `alg` against the accepted list, the candidate keys by `kid`,
+ * the signature, `exp`/`nbf`, issuer and audience. The checks run synchronously with node:crypto
+ * (fast-verify.ts), with jose's verdicts; jose verifies only for a key of a kind fast-verify.ts
+ * does not know. The ONLY file that catches jose errors, and it switches on `err.code`. Never
+ * logs or returns token text.
  */
-import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTVerifyOptions } from 'jose';
+import { decodeJwt, jwtVerify, type JWTVerifyOptions } from 'jose';
 import type { Clock } from '../../shared/clock.js';
 import type { AuthFailure } from '../failure.js';
 import { listOf, type AuthSettings } from '../settings.js';
+import {
+  ALGORITHM_SPECS,
+  ASK_JOSE,
+  checkClaims,
+  checkSignature,
+  decodeSegment,
+  isAscii,
+  NEXT_KEY,
+  parseHeader,
+  payloadEncoding,
+  type AlgorithmSpec,
+  type ClaimRules,
+} from './fast-verify.js';
 import type { KeySource } from './key-source.js';
-import type { KeySet } from './keys.js';
+import type { KeySet, VerificationKey } from './keys.js';
 
 /** A verified (or, with `validate: false`, decoded) token's claims, or why it was refused. */
 export type JwtResult =
@@ -20,7 +35,22 @@ export type JwtResult =
       /** `nbf` in epoch seconds, or null when the token has none. */
       readonly notBefore: number | null;
     }
-  | { readonly ok: false; readonly failure: AuthFailure };
+  | {
+      readonly ok: false;
+      readonly failure: AuthFailure;
+      /**
+       * Set when the refusal may not hold for long: no key carried the token's `kid` even after
+       * a refresh of the remote keys, and the other keys did not verify it. The key may still
+       * arrive, so such a refusal is never remembered.
+       */
+      readonly transient?: true;
+    };
+
+/**
+ * Verifies one token. Synchronous (a plain result) unless the token's `kid` asks for a refresh
+ * of the remote keys, or a key only jose can use is tried: then a Promise.
+ */
+export type JwtVerifier = (token: string) => JwtResult | Promise<JwtResult>;
 
 /** The settings verification reads. */
 export type VerifySettings = Pick<
@@ -44,9 +74,6 @@ export interface VerifyDeps {
   /** The service's own id: the expected audience when `audience` is not set. */
   readonly serviceId: string;
 }
-
-/** Outcome of one key: verified, refused for good, or "not this key" (try the next one). */
-const NEXT_KEY = 'next_key';
 
 /**
  * Maps a jose error from one verification attempt to a failure, or to {@link NEXT_KEY}. jose
@@ -99,17 +126,31 @@ function fail(failure: AuthFailure): JwtResult {
   return result;
 }
 
+const SIGNATURE_INVALID = fail('signature_invalid');
+const UNKNOWN_KID_SIGNATURE_INVALID: JwtResult = Object.freeze({
+  ok: false,
+  failure: 'signature_invalid',
+  transient: true,
+});
+
+/** A token split at its two dots (exactly three segments), with its parsed header. */
+interface Parsed {
+  readonly token: string;
+  readonly alg: string;
+  readonly algorithm: AlgorithmSpec;
+  readonly header: Readonly<Record<string, unknown>>;
+  readonly firstDot: number;
+  readonly secondDot: number;
+}
+
 /**
  * Builds the verifier. With `validate: false` it decodes without any check, and a token that
  * cannot be decoded yields an empty payload: never more than a valid token
  * with no scopes.
  */
-export function createJwtVerifier(
-  settings: VerifySettings,
-  deps: VerifyDeps,
-): (token: string) => Promise<JwtResult> {
+export function createJwtVerifier(settings: VerifySettings, deps: VerifyDeps): JwtVerifier {
   if (!settings.validate) {
-    return async (token) => {
+    return (token) => {
       try {
         return okResult(decodeJwt(token));
       } catch {
@@ -121,13 +162,14 @@ export function createJwtVerifier(
   const { keySet, clock } = deps;
   const source = deps.keySource;
   const issuer = listOf(settings.issuer);
+  const rules: ClaimRules = {
+    issuers: issuer.length === 0 ? null : [...issuer],
+    toleranceSeconds: settings.leeway_seconds,
+  };
   const baseOptions: JWTVerifyOptions = {
     clockTolerance: settings.leeway_seconds,
     ...(issuer.length === 0 ? {} : { issuer: [...issuer] }),
   };
-  // Per algorithm, built once: jose is told to accept exactly the token's (already allowed) alg.
-  const algorithmOptions = new Map<string, readonly string[]>();
-  for (const alg of keySet.algorithms) algorithmOptions.set(alg, [alg]);
   const expectedAudience = settings.verify_audience
     ? new Set(settings.audience === null ? [deps.serviceId] : listOf(settings.audience))
     : null;
@@ -140,51 +182,100 @@ export function createJwtVerifier(
     return Array.isArray(value) && value.some((v) => typeof v === 'string' && expected.has(v));
   };
 
-  return async (token) => {
-    if (token.split('.').length !== 3) return fail('token_malformed');
-    let header: { alg?: unknown; kid?: unknown };
-    try {
-      header = decodeProtectedHeader(token);
-    } catch {
-      // decodeProtectedHeader throws a plain TypeError (no code) for any undecodable header.
-      return fail('token_malformed');
-    }
-    const { alg, kid } = header;
-    if (typeof alg !== 'string' || (kid !== undefined && typeof kid !== 'string')) {
-      return fail('token_malformed');
-    }
-    // `none` is never in the set, so an unsigned token stops here.
-    const algorithms = algorithmOptions.get(alg);
-    if (algorithms === undefined) return fail('algorithm_not_allowed');
-    const keys = source?.current() ?? keySet;
-    let candidates = keys.candidates(kid, alg);
-    if (source !== undefined && kid !== undefined && !keys.knowsKid(kid, alg)) {
-      // A kid no key carries may be a key the IdP just rotated in: one shared, rate-limited
-      // refresh, then the lookup again (the static keys still follow for a kid still unknown).
-      await source.refreshForUnknownKid();
-      candidates = source.current().candidates(kid, alg);
-    }
-    if (candidates.length === 0) return fail('key_unknown');
+  /** A payload that verified: the audience, then the result. */
+  const accepted = (payload: Record<string, unknown>): JwtResult =>
+    expectedAudience !== null && !audienceMatches(payload, expectedAudience)
+      ? fail('audience_mismatch')
+      : okResult(payload);
 
+  /** jose for the candidates from `from` on (a key of a kind only jose verifies). */
+  const withJose = async (
+    parsed: Parsed,
+    candidates: readonly VerificationKey[],
+    from: number,
+  ): Promise<JwtResult> => {
     const options: JWTVerifyOptions = {
       ...baseOptions,
-      algorithms: [...algorithms],
+      algorithms: [parsed.alg],
       currentDate: new Date(clock.now()),
     };
-    for (const candidate of candidates) {
+    for (let i = from; i < candidates.length; i += 1) {
       let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(token, candidate.key, options));
+        ({ payload } = await jwtVerify(
+          parsed.token,
+          (candidates[i] as VerificationKey).key,
+          options,
+        ));
       } catch (err) {
         const failure = failureOf(err);
         if (failure === NEXT_KEY) continue;
         return fail(failure);
       }
-      if (expectedAudience !== null && !audienceMatches(payload, expectedAudience)) {
-        return fail('audience_mismatch');
-      }
-      return okResult(payload);
+      return accepted(payload);
     }
     return fail('signature_invalid');
+  };
+
+  /** The candidates in order, with jose's checks; see fast-verify.ts. */
+  const verifyWith = (
+    parsed: Parsed,
+    candidates: readonly VerificationKey[],
+  ): JwtResult | Promise<JwtResult> => {
+    if (candidates.length === 0) return fail('key_unknown');
+    // jose's checks before the key's: the same for every key, so made once.
+    const b64 = payloadEncoding(parsed.header);
+    if (b64 === null) return fail('token_malformed');
+    const { token, firstDot, secondDot } = parsed;
+    if (!isAscii(token.slice(firstDot + 1, secondDot))) return fail('token_malformed');
+    const signature = decodeSegment(token.slice(secondDot + 1));
+    if (signature === null) return fail('token_malformed');
+    // Every character is ASCII now (the header and signature decoded), so latin1 is exact.
+    const input = Buffer.from(token.slice(0, secondDot), 'latin1');
+    const { algorithm } = parsed;
+    for (let i = 0; i < candidates.length; i += 1) {
+      const outcome = checkSignature(
+        algorithm,
+        (candidates[i] as VerificationKey).key,
+        input,
+        signature,
+      );
+      if (outcome === ASK_JOSE) return withJose(parsed, candidates, i);
+      if (outcome === NEXT_KEY) continue;
+      // Verified: what follows no longer depends on the key.
+      if (!b64) return fail('token_malformed');
+      const payload = decodeSegment(token.slice(firstDot + 1, secondDot));
+      if (payload === null) return fail('token_malformed');
+      const claims = checkClaims(payload, clock.now(), rules);
+      if (claims === NEXT_KEY) continue;
+      return typeof claims === 'string' ? fail(claims) : accepted(claims);
+    }
+    return fail('signature_invalid');
+  };
+
+  return (token) => {
+    const firstDot = token.indexOf('.');
+    const secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
+    if (secondDot < 0 || token.includes('.', secondDot + 1)) return fail('token_malformed');
+    const header = parseHeader(token.slice(0, firstDot));
+    if (header === null) return fail('token_malformed');
+    const { alg, kid } = header;
+    if (typeof alg !== 'string' || (kid !== undefined && typeof kid !== 'string')) {
+      return fail('token_malformed');
+    }
+    // `none` is never in the set, so an unsigned token stops here.
+    const algorithm = keySet.algorithms.has(alg) ? ALGORITHM_SPECS.get(alg) : undefined;
+    if (algorithm === undefined) return fail('algorithm_not_allowed');
+    const keys = source?.current() ?? keySet;
+    const parsed: Parsed = { token, alg, algorithm, header, firstDot, secondDot };
+    if (source !== undefined && kid !== undefined && !keys.knowsKid(kid, alg)) {
+      // A kid no key carries may be a key the IdP just rotated in: one shared, rate-limited
+      // refresh, then the lookup again (the static keys still follow for a kid still unknown).
+      return source
+        .refreshForUnknownKid()
+        .then(() => verifyWith(parsed, source.current().candidates(kid, alg)))
+        .then((result) => (result === SIGNATURE_INVALID ? UNKNOWN_KID_SIGNATURE_INVALID : result));
+    }
+    return verifyWith(parsed, keys.candidates(kid, alg));
   };
 }
