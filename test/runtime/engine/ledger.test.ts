@@ -8,7 +8,7 @@ import { RunLedger, type CheckpointHead } from '../../../src/runtime/engine/ledg
 import type { TokenCounts } from '../../../src/runtime/engine/metrics.js';
 import type { RunOutcome } from '../../../src/runtime/engine/outcome.js';
 import { createChildScope } from '../../../src/runtime/engine/scope.js';
-import { NOW_MS, NOW_S, makeScope, testDeps } from './fixtures/harness.js';
+import { AGENT_COMMON, NOW_MS, NOW_S, makeScope, testDeps } from './fixtures/harness.js';
 
 const IDENTITY = { agent_id: 'echoer', agent_name: 'Echoer' };
 const TOKENS: TokenCounts = {
@@ -39,14 +39,7 @@ t.test('a fresh ledger starts at the clock’s time with nothing recorded', asyn
 
 t.test('emit stamps the time, the entity and the scope’s fields and logs the event', async (t) => {
   const ledger = fresh();
-  const stamp = {
-    created_at: NOW_S,
-    agent_id: 'echoer',
-    agent_name: 'Echoer',
-    run_id: 'run-1',
-    session_id: 'sess-1',
-    nested_depth: 0,
-  };
+  const stamp = AGENT_COMMON;
   t.same(ledger.emit('RunStarted', { model: 'm', dropped: null }), {
     event: 'RunStarted',
     ...stamp,
