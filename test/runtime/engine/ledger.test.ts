@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { RunLedger, type CheckpointHead } from '../../../src/runtime/engine/ledger.js';
-import type { TokenCounts } from '../../../src/runtime/engine/metrics.js';
+import { NO_TOKENS, type TokenCounts } from '../../../src/runtime/engine/metrics.js';
 import type { RunOutcome } from '../../../src/runtime/engine/outcome.js';
 import { createChildScope } from '../../../src/runtime/engine/scope.js';
 import { AGENT_COMMON, NOW_MS, NOW_S, makeScope, testDeps } from './fixtures/harness.js';
@@ -29,12 +29,7 @@ t.test('a fresh ledger starts at the clock’s time with nothing recorded', asyn
   t.equal(ledger.startMs, NOW_MS);
   t.same(ledger.events, []);
   t.same(ledger.messages, []);
-  t.same(ledger.tokens, {
-    input_tokens: 0,
-    output_tokens: 0,
-    total_tokens: 0,
-    reasoning_tokens: 0,
-  });
+  t.same(ledger.tokens, NO_TOKENS);
 });
 
 t.test('emit stamps the time, the entity and the scope’s fields and logs the event', async (t) => {
