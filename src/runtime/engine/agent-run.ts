@@ -1,23 +1,17 @@
 /**
- * Runs one agent: model turns, built-in server tools, a pause on client
- * tools and cancellation between deltas, emitting Agno's agent events and building its RunOutput
- *. Never does I/O: the model, clock, ids and sleep are handed in.
+ * Runs one agent: model turns, built-in server tools, a pause on client tools and cancellation
+ * between deltas, emitting Agno's agent events and building its RunOutput through the run
+ * ledger. Never does I/O: the model, clock, ids and sleep are handed in.
  */
 import type { AgentDefinition, ToolDefinition } from '../definitions.js';
 import type { Model, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from '../model/model.js';
-import { createEvent, omitNulls, type RunEvent } from './events.js';
-import { messageDict, type RecordedMessage } from './messages.js';
-import {
-  addTokens,
-  metricsDict,
-  NO_TOKENS,
-  reportedTokens,
-  turnTokens,
-  type TokenCounts,
-} from './metrics.js';
+import type { RunEvent } from './events.js';
+import { RunLedger, type CheckpointHead, type Resume } from './ledger.js';
+import type { RecordedMessage } from './messages.js';
+import { reportedTokens, turnTokens, type TokenCounts } from './metrics.js';
 import type { PendingTools, RunOutcome } from './outcome.js';
 import type { RunStatus, ToolAnswer, ToolResult } from './request.js';
-import { scopeFields, type RunScope } from './scope.js';
+import type { RunScope } from './scope.js';
 import { epochSeconds } from './time.js';
 import {
   createRequirement,
@@ -46,17 +40,12 @@ type Turn =
   | { readonly kind: 'cancelled' };
 
 /** What a paused agent run keeps to be continued (JSON-serializable). */
-export interface AgentCheckpoint {
+export interface AgentCheckpoint extends CheckpointHead {
   readonly kind: 'agent';
-  readonly runId: string;
-  readonly message: string;
-  readonly startMs: number;
   readonly content: string;
   readonly reasoning: string;
-  readonly tokens: TokenCounts;
   readonly turns: number;
   readonly firstChunkMs: number | null;
-  readonly events: readonly RunEvent[];
   readonly messages: readonly RecordedMessage[];
   readonly tools: readonly ToolExecution[];
   /** The calls the client must answer, in call order. */
@@ -66,10 +55,7 @@ export interface AgentCheckpoint {
 }
 
 /** Continuing a paused agent run: its checkpoint and one answer per pending call, in order. */
-export interface AgentResume {
-  readonly checkpoint: AgentCheckpoint;
-  readonly results: readonly ToolAnswer[];
-}
+export type AgentResume = Resume<AgentCheckpoint>;
 
 /**
  * Runs `agent` in `scope` with `model` (null: its provider is unknown, the run fails). Yields
@@ -91,9 +77,9 @@ export async function* runAgent(
 ): AsyncGenerator<RunEvent, RunOutcome, void> {
   const run = new AgentRun(agent, scope, resume?.checkpoint ?? null);
   const tools = toolsOf(agent, scope.clientTools);
-  if (resume === null) yield run.emit('RunStarted', run.modelFields);
+  if (resume === null) yield run.ledger.emit('RunStarted', run.modelFields);
   else {
-    yield run.emit('RunContinued');
+    yield run.ledger.emit('RunContinued');
     yield* run.answer(resume.checkpoint.pending, resume.results, tools);
   }
   if (model === null) return yield* run.fail(`Unknown model provider ${agent.model.provider}`);
@@ -106,15 +92,15 @@ export async function* runAgent(
   }));
   while (run.turns < MAX_MODEL_TURNS) {
     if (scope.cancel.cancelled) return yield* run.cancel();
-    const startMs = run.now();
+    const startMs = run.ledger.now();
     const prompt = run.prompt();
-    yield run.emit('ModelRequestStarted', run.modelFields);
+    yield run.ledger.emit('ModelRequestStarted', run.modelFields);
     const turn = yield* streamTurn(run, model, prompt, offered);
     if (turn.kind === 'error') return yield* run.fail(turn.message);
     if (turn.kind === 'cancelled') return yield* run.cancel();
     const tokens = turn.usage === null ? turnTokens(prompt, turn) : reportedTokens(turn.usage);
     run.recordTurn(turn, tokens);
-    yield run.emit('ModelRequestCompleted', {
+    yield run.ledger.emit('ModelRequestCompleted', {
       ...run.modelFields,
       input_tokens: tokens.input_tokens,
       output_tokens: tokens.output_tokens,
@@ -176,15 +162,15 @@ async function* streamTurn(
         usage = chunk;
         continue;
       }
-      firstChunkMs ??= run.now();
+      firstChunkMs ??= run.ledger.now();
       if (chunk.type === 'reasoning') {
-        if (!reasoningOpen) yield run.emit('ReasoningStarted');
+        if (!reasoningOpen) yield run.ledger.emit('ReasoningStarted');
         reasoningOpen = true;
         reasoning += chunk.delta;
-        yield run.emit('ReasoningContentDelta', { reasoning_content: chunk.delta });
+        yield run.ledger.emit('ReasoningContentDelta', { reasoning_content: chunk.delta });
         continue;
       }
-      if (reasoningOpen) yield run.emit('ReasoningCompleted', reasoningDone(reasoning));
+      if (reasoningOpen) yield run.ledger.emit('ReasoningCompleted', reasoningDone(reasoning));
       reasoningOpen = false;
       if (chunk.type === 'error') return { kind: 'error', message: chunk.message };
       if (chunk.type === 'tool_call') {
@@ -193,7 +179,7 @@ async function* streamTurn(
       }
       text += chunk.delta;
       run.content += chunk.delta;
-      yield run.emit('RunContent', {
+      yield run.ledger.emit('RunContent', {
         content: chunk.delta,
         content_type: 'str',
         workflow_agent: false,
@@ -203,7 +189,7 @@ async function* streamTurn(
     // A provider that throws (network, parse) ends the run like an error chunk would.
     return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
   }
-  if (reasoningOpen) yield run.emit('ReasoningCompleted', reasoningDone(reasoning));
+  if (reasoningOpen) yield run.ledger.emit('ReasoningCompleted', reasoningDone(reasoning));
   // A model that noticed the cancel flag stops early without saying why.
   if (cancel.cancelled) return { kind: 'cancelled' };
   return { kind: 'done', text, reasoning, calls, firstChunkMs, usage };
@@ -225,22 +211,22 @@ function reasoningDone(reasoning: string): Record<string, unknown> {
   return { content: reasoning, content_type: 'str' };
 }
 
-/** One agent run's accumulators: events, messages, tool executions, content and tokens. */
+/**
+ * One agent run: its ledger (events, messages, tokens) and what only an agent keeps besides, the
+ * tool executions, content, reasoning and turns. A class because the model loop, the tool calls
+ * and the client's answers all change these together.
+ */
 class AgentRun {
   readonly agent: AgentDefinition;
   readonly scope: RunScope;
+  readonly ledger: RunLedger;
   readonly modelFields: Readonly<Record<string, unknown>>;
   /** All content deltas so far (partial when cancelled). */
   content = '';
   /** Model turns taken so far (a continued run counts those before the pause). */
   turns = 0;
   private reasoning = '';
-  private tokens: TokenCounts = NO_TOKENS;
   private firstChunkMs: number | null = null;
-  private readonly startMs: number;
-  private readonly common: Readonly<Record<string, unknown>>;
-  private readonly events: RunEvent[] = [];
-  private readonly messages: RecordedMessage[] = [];
   private readonly tools: ToolExecution[] = [];
 
   /** A new run, or (with a checkpoint) the paused run restored as it was. */
@@ -248,27 +234,22 @@ class AgentRun {
     this.agent = agent;
     this.scope = scope;
     this.modelFields = { model: agent.model.id, model_provider: agent.model.provider };
-    this.common = { agent_id: agent.id, agent_name: agent.name, ...scopeFields(scope) };
+    this.ledger = new RunLedger(scope, { agent_id: agent.id, agent_name: agent.name }, checkpoint);
     if (checkpoint !== null) {
-      this.startMs = checkpoint.startMs;
       this.content = checkpoint.content;
       this.reasoning = checkpoint.reasoning;
-      this.tokens = checkpoint.tokens;
       this.turns = checkpoint.turns;
       this.firstChunkMs = checkpoint.firstChunkMs;
-      this.events.push(...checkpoint.events);
-      this.messages.push(...checkpoint.messages);
       this.tools.push(...checkpoint.tools);
       return;
     }
-    this.startMs = this.now();
     const system = [
       agent.description,
       agent.instructions,
       dependenciesPrompt(scope.dependencies),
     ].filter((part) => part !== null);
-    if (system.length > 0) this.record({ role: 'system', content: system.join('\n\n') });
-    this.record({ role: 'user', content: scope.message });
+    if (system.length > 0) this.ledger.record({ role: 'system', content: system.join('\n\n') });
+    this.ledger.record({ role: 'user', content: scope.message });
   }
 
   /**
@@ -314,41 +295,23 @@ class AgentRun {
 
   /** A client's result for an externally executed call. */
   private finishHeld(call: ModelToolCall, at: number, result: ToolResult): void {
-    const nowMs = this.now();
+    const nowMs = this.ledger.now();
     const end = { result: result.content, error: result.error, startMs: nowMs, endMs: nowMs };
     this.tools[at] = this.audited(finishToolExecution(this.tools[at] as ToolExecution, end));
-    this.record({
-      role: 'tool',
-      content: result.content,
-      toolCallId: call.id,
-      toolName: call.name,
-      toolArgs: call.args,
-      toolCallError: result.error,
-    });
-  }
-
-  now(): number {
-    return this.scope.deps.clock.now();
-  }
-
-  /** Builds an event with this run's common fields and logs it for the output's `events`. */
-  emit(name: string, fields: Readonly<Record<string, unknown>> = {}): RunEvent {
-    const event = createEvent(name, { created_at: epochSeconds(this.now()) }, this.common, fields);
-    this.events.push(event);
-    return event;
+    this.ledger.recordToolResult(call, result.content, result.error);
   }
 
   /** The messages the next model turn sees. */
   prompt(): ModelMessage[] {
-    return this.messages.map((recorded) => recorded.message);
+    return this.ledger.messages.map((recorded) => recorded.message);
   }
 
   recordTurn(turn: Extract<Turn, { kind: 'done' }>, tokens: TokenCounts): void {
     this.turns += 1;
-    this.tokens = addTokens(this.tokens, tokens);
+    this.ledger.addTokens(tokens);
     this.reasoning += turn.reasoning;
     this.firstChunkMs ??= turn.firstChunkMs;
-    this.record({
+    this.ledger.record({
       role: 'assistant',
       content: turn.text === '' ? null : turn.text,
       toolCalls: turn.calls,
@@ -365,12 +328,13 @@ class AgentRun {
     definition: ToolDefinition | undefined,
     held?: { readonly at: number; readonly decided: ToolExecution },
   ): Generator<RunEvent, void, void> {
-    const startMs = this.now();
+    const { ledger } = this;
+    const startMs = ledger.now();
     const started = held?.decided ?? {
       ...startToolExecution({ ...call, createdAt: epochSeconds(startMs) }),
       approval_type: definition?.approval_type ?? null,
     };
-    yield this.emit('ToolCallStarted', { tool: started });
+    yield ledger.emit('ToolCallStarted', { tool: started });
     const outcome = runBuiltinTool(call.name, call.args, this.scope.state) ?? {
       ok: false,
       error:
@@ -381,38 +345,23 @@ class AgentRun {
     const result = outcome.ok ? outcome.result : outcome.error;
     const error = !outcome.ok;
     const tool = this.audited(
-      finishToolExecution(started, { result, error, startMs, endMs: this.now() }),
+      finishToolExecution(started, { result, error, startMs, endMs: ledger.now() }),
     );
     if (held === undefined) this.tools.push(tool);
     else this.tools[held.at] = tool;
-    yield this.emit('ToolCallCompleted', { tool, content: result });
-    if (error) yield this.emit('ToolCallError', { tool, error: result });
-    this.record({
-      role: 'tool',
-      content: result,
-      toolCallId: call.id,
-      toolName: call.name,
-      toolArgs: call.args,
-      toolCallError: error,
-    });
+    yield ledger.emit('ToolCallCompleted', { tool, content: result });
+    if (error) yield ledger.emit('ToolCallError', { tool, error: result });
+    ledger.recordToolResult(call, result, error);
   }
 
   /** A rejected call: not run; the rejection is its (error) result and tool message. */
   private reject(call: ModelToolCall, at: number, decided: ToolExecution, note: string | null) {
-    const nowMs = this.now();
+    const nowMs = this.ledger.now();
     // Agno's words for a rejection without a note (`_reject_tool_call`).
     const result = note ?? 'Function call was rejected by the user';
     const end = { result, error: true, startMs: nowMs, endMs: nowMs };
     this.tools[at] = this.audited(finishToolExecution(decided, end));
-    this.record({
-      role: 'tool',
-      content: result,
-      toolCallId: call.id,
-      toolName: call.name,
-      toolArgs: call.args,
-      toolCallError: true,
-      rejected: true,
-    });
+    this.ledger.recordToolResult(call, result, true, true);
   }
 
   /** A finished call of an `audit` tool gets the id of the approval that records it. */
@@ -425,26 +374,26 @@ class AgentRun {
   /** A call the run waits on (`fields` say for what): recorded, not run; the run pauses on it. */
   holdTool(call: ModelToolCall, fields: Readonly<Record<string, unknown>>): ModelToolCall {
     this.tools.push({
-      ...startToolExecution({ ...call, createdAt: epochSeconds(this.now()) }),
+      ...startToolExecution({ ...call, createdAt: epochSeconds(this.ledger.now()) }),
       ...fields,
     });
     return call;
   }
 
   *complete(): Generator<RunEvent, RunOutcome, void> {
-    yield this.emit('RunContentCompleted');
-    yield this.emit('RunCompleted', this.completion());
+    yield this.ledger.emit('RunContentCompleted');
+    yield this.ledger.emit('RunCompleted', this.completion());
     return this.finish('COMPLETED', this.content, null);
   }
 
   *fail(message: string): Generator<RunEvent, RunOutcome, void> {
-    yield this.emit('RunError', { content: message });
+    yield this.ledger.emit('RunError', { content: message });
     return this.finish('ERROR', message, null);
   }
 
   *cancel(): Generator<RunEvent, RunOutcome, void> {
-    yield this.emit('RunCancelled', { reason: `Run ${this.scope.runId} was cancelled` });
-    yield this.emit('RunCompleted', this.completion());
+    yield this.ledger.emitCancelled('RunCancelled');
+    yield this.ledger.emit('RunCompleted', this.completion());
     return this.finish('CANCELLED', this.content, null);
   }
 
@@ -460,9 +409,9 @@ class AgentRun {
     }
     const tools = this.tools.filter((tool) => ids.has(tool['tool_call_id'] as string));
     const requirements = tools.map((tool) =>
-      createRequirement(tool, this.scope.deps.newId(), this.now()),
+      createRequirement(tool, this.scope.deps.newId(), this.ledger.now()),
     );
-    yield this.emit('RunPaused', { tools, requirements, content: this.content });
+    yield this.ledger.emit('RunPaused', { tools, requirements, content: this.content });
     return this.finish('PAUSED', this.content, { tools, requirements }, held);
   }
 
@@ -477,20 +426,7 @@ class AgentRun {
   }
 
   private metrics(): Record<string, unknown> {
-    const { firstChunkMs, startMs } = this;
-    return metricsDict(
-      this.tokens,
-      {
-        durationMs: this.now() - startMs,
-        timeToFirstTokenMs: firstChunkMs === null ? null : firstChunkMs - startMs,
-      },
-      this.turns > 0 ? this.agent.model : null,
-    );
-  }
-
-  private record(message: ModelMessage): void {
-    const createdAt = epochSeconds(this.now());
-    this.messages.push({ id: this.scope.deps.newId(), createdAt, message });
+    return this.ledger.metrics(this.firstChunkMs, this.turns > 0 ? this.agent.model : null);
   }
 
   private finish(
@@ -499,8 +435,7 @@ class AgentRun {
     pending: PendingTools | null,
     held: readonly ModelToolCall[] = [],
   ): RunOutcome {
-    const { agent, scope } = this;
-    const events = [...this.events];
+    const { agent, ledger, scope } = this;
     const checkpoint: AgentCheckpoint | null =
       pending === null
         ? null
@@ -508,50 +443,25 @@ class AgentRun {
             kind: 'agent',
             runId: scope.runId,
             message: scope.message,
-            startMs: this.startMs,
+            startMs: ledger.startMs,
             content: this.content,
             reasoning: this.reasoning,
-            tokens: this.tokens,
+            tokens: ledger.tokens,
             turns: this.turns,
             firstChunkMs: this.firstChunkMs,
-            events,
-            messages: [...this.messages],
+            events: [],
+            messages: [...ledger.messages],
             tools: [...this.tools],
             pending: held,
             requirements: pending.requirements,
           };
-    const output = omitNulls({
-      run_id: scope.runId,
-      agent_id: agent.id,
-      agent_name: agent.name,
-      session_id: scope.sessionId,
-      parent_run_id: scope.parentRunId,
-      workflow_id: scope.workflow?.workflow_id,
-      user_id: scope.userId,
-      input: { input_content: scope.message },
-      content: text,
-      content_type: 'str',
-      reasoning_content: this.reasoning === '' ? null : this.reasoning,
-      model: agent.model.id,
-      model_provider: agent.model.provider,
-      messages: this.messages.map(messageDict),
+    return ledger.delegateOutcome(status, text, {
+      model: agent.model,
       metrics: this.metrics(),
-      tools: this.tools.length === 0 ? null : [...this.tools],
-      session_state: structuredClone(scope.state),
-      created_at: epochSeconds(this.startMs),
-      events,
-      status,
-      requirements: pending?.requirements,
-    });
-    return {
-      status,
-      output,
-      sessionState: scope.state,
-      text,
-      tokens: this.tokens,
-      events,
+      tools: this.tools,
+      reasoning: this.reasoning,
       pending,
       checkpoint,
-    };
+    });
   }
 }

@@ -1,27 +1,23 @@
 /**
- * Runs a workflow: its steps in order, each step's agent or team fed the
- * previous step's content, their events nested; returns the last step's content. Emits the
- * `Workflow*` / `Step*` events and builds the workflow run output.
+ * Runs a workflow: its steps in order (the composite runner's children), each step's agent or
+ * team fed the previous step's content, their events nested; returns the last step's content.
+ * Emits the `Workflow*` / `Step*` events and builds the workflow run output. Never does I/O.
  */
 import type { WorkflowDefinition } from '../definitions.js';
 import type { ModelResolver } from '../model/resolve.js';
-import { runAgent, type AgentCheckpoint } from './agent-run.js';
-import { createEvent, omitNulls, type RunEvent } from './events.js';
-import { addTokens, metricsDict, NO_TOKENS, subtractTokens, type TokenCounts } from './metrics.js';
+import { runAgent, type AgentCheckpoint, type AgentResume } from './agent-run.js';
+import { runChildren } from './composite-run.js';
+import { omitNulls, type RunEvent } from './events.js';
+import { RunLedger, type CheckpointHead, type Resume } from './ledger.js';
 import type { RunOutcome } from './outcome.js';
-import type { RunStatus, ToolAnswer } from './request.js';
-import { createChildScope, scopeFields, type RunScope } from './scope.js';
-import { runTeam, type TeamCheckpoint } from './team-run.js';
+import type { RunStatus } from './request.js';
+import { createChildScope, type RunScope } from './scope.js';
+import { runTeam, type TeamCheckpoint, type TeamResume } from './team-run.js';
 import { epochSeconds } from './time.js';
 
 /** What a paused workflow run keeps to be continued: its own state and its paused step's. */
-export interface WorkflowCheckpoint {
+export interface WorkflowCheckpoint extends CheckpointHead {
   readonly kind: 'workflow';
-  readonly runId: string;
-  readonly message: string;
-  readonly startMs: number;
-  readonly tokens: TokenCounts;
-  readonly events: readonly RunEvent[];
   /** Results and executor runs of the steps before the paused one. */
   readonly stepResults: readonly Record<string, unknown>[];
   readonly executorRuns: readonly Record<string, unknown>[];
@@ -34,9 +30,17 @@ export interface WorkflowCheckpoint {
 }
 
 /** Continuing a paused workflow run: its checkpoint and the results for its step's calls. */
-export interface WorkflowResume {
-  readonly checkpoint: WorkflowCheckpoint;
-  readonly results: readonly ToolAnswer[];
+export type WorkflowResume = Resume<WorkflowCheckpoint>;
+
+type Step = WorkflowDefinition['steps'][number];
+
+/** One step as it runs: its definition, ids, and the fields its own events carry. */
+interface StepRun {
+  readonly index: number;
+  readonly step: Step;
+  readonly stepId: string;
+  readonly runId: string;
+  readonly fields: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -52,176 +56,145 @@ export async function* runWorkflow(
   models: ModelResolver,
   resume: WorkflowResume | null = null,
 ): AsyncGenerator<RunEvent, RunOutcome, void> {
-  const { deps } = scope;
-  const now = (): number => deps.clock.now();
   const saved = resume?.checkpoint ?? null;
-  const startMs = saved?.startMs ?? now();
-  const common = {
-    workflow_id: workflow.id,
-    workflow_name: workflow.name,
-    ...scopeFields(scope),
-  };
-  const events: RunEvent[] = [...(saved?.events ?? [])];
+  const identity = { workflow_id: workflow.id, workflow_name: workflow.name };
+  const ledger = new RunLedger(scope, identity, saved);
   const stepResults: Record<string, unknown>[] = [...(saved?.stepResults ?? [])];
   const executorRuns: Record<string, unknown>[] = [...(saved?.executorRuns ?? [])];
-  let tokens = saved?.tokens ?? NO_TOKENS;
+  /** The next step's input: the message, then each completed step's content. */
   let input = saved?.input ?? scope.message;
 
-  const emit = (name: string, fields: Record<string, unknown> = {}): RunEvent => {
-    const event = createEvent(name, { created_at: epochSeconds(now()) }, common, fields);
-    events.push(event);
-    return event;
-  };
-  const finish = (
+  const outcome = (
     status: RunStatus,
     text: string,
     paused: { readonly index: number; readonly name: string } | null = null,
-    checkpoint: WorkflowCheckpoint | null = null,
-  ): RunOutcome => {
-    const eventsSoFar = [...events];
-    const output = omitNulls({
-      run_id: scope.runId,
-      workflow_id: workflow.id,
-      workflow_name: workflow.name,
-      session_id: scope.sessionId,
-      user_id: scope.userId,
-      input: scope.message,
-      content: text,
-      content_type: 'str',
-      status,
-      created_at: epochSeconds(startMs),
-      step_results: [...stepResults],
-      step_executor_runs: [...executorRuns],
-      metrics: metricsDict(tokens, { durationMs: now() - startMs, timeToFirstTokenMs: null }, null),
-      session_state: structuredClone(scope.state),
-      events: eventsSoFar,
-      paused_step_index: paused?.index,
-      paused_step_name: paused?.name,
-      pause_kind: paused && 'executor',
+    checkpoint: CheckpointHead | null = null,
+  ): RunOutcome =>
+    ledger.toOutcome(status, text, {
+      checkpoint,
+      output: (events) => ({
+        run_id: scope.runId,
+        ...identity,
+        session_id: scope.sessionId,
+        user_id: scope.userId,
+        input: scope.message,
+        content: text,
+        content_type: 'str',
+        status,
+        created_at: epochSeconds(ledger.startMs),
+        step_results: [...stepResults],
+        step_executor_runs: [...executorRuns],
+        metrics: ledger.metrics(),
+        session_state: structuredClone(scope.state),
+        events,
+        paused_step_index: paused?.index,
+        paused_step_name: paused?.name,
+        pause_kind: paused && 'executor',
+      }),
     });
-    return {
-      status,
-      output,
-      sessionState: scope.state,
-      text,
-      tokens,
-      events: eventsSoFar,
-      pending: null,
-      checkpoint: checkpoint === null ? null : { ...checkpoint, events: eventsSoFar },
-    };
-  };
-  function* cancelled(): Generator<RunEvent, RunOutcome, void> {
-    yield emit('WorkflowCancelled', { reason: `Run ${scope.runId} was cancelled` });
-    return finish('CANCELLED', '');
-  }
 
-  yield emit(saved === null ? 'WorkflowStarted' : 'WorkflowContinued');
-  for (let index = saved?.stepIndex ?? 0; index < workflow.steps.length; index++) {
-    const step = workflow.steps[index] as WorkflowDefinition['steps'][number];
-    // The paused step continues under its own ids; the steps after it start afresh.
-    const resumed = saved !== null && index === saved.stepIndex;
-    if (scope.cancel.cancelled) return yield* cancelled();
-    const stepId = resumed ? saved.stepId : deps.newId();
-    const stepRunId = resumed ? saved.stepRunId : deps.newId();
-    const stepFields = { step_name: step.name, step_index: index, step_id: stepId };
-    if (!resumed) yield emit('StepStarted', stepFields);
-    const stepScope = createChildScope(scope, {
-      runId: stepRunId,
-      message: input,
-      parentRunId: null,
-      workflow: {
-        workflow_id: workflow.id,
-        workflow_run_id: scope.runId,
-        step_id: stepId,
-        step_name: step.name,
-        step_index: index,
+  return yield* runChildren<StepRun, AgentCheckpoint | TeamCheckpoint>(
+    {
+      ledger,
+      size: workflow.steps.length,
+      *begin(continued) {
+        yield ledger.emit(continued ? 'WorkflowContinued' : 'WorkflowStarted');
       },
-    });
-    const { executor } = step;
-    const results = resume?.results ?? [];
-    const outcome =
-      executor.kind === 'agent'
-        ? yield* runAgent(
-            executor,
-            stepScope,
-            models(executor.model),
-            resumed ? { checkpoint: saved.executor as AgentCheckpoint, results } : null,
-          )
-        : yield* runTeam(
-            executor,
-            stepScope,
-            models,
-            resumed ? { checkpoint: saved.executor as TeamCheckpoint, results } : null,
-          );
-    const before = resumed ? saved.executor : null;
-    events.push(...outcome.events.slice(before?.events.length ?? 0));
-    tokens = addTokens(
-      tokens,
-      before === null ? outcome.tokens : subtractTokens(outcome.tokens, before.tokens),
-    );
-    if (outcome.status === 'PAUSED') {
-      const checkpoint: WorkflowCheckpoint = {
+      // The paused step keeps its ids; the others get new ones.
+      *open(index, continued) {
+        const step = workflow.steps[index] as Step;
+        const paused = continued ? saved : null;
+        const stepId = paused?.stepId ?? scope.deps.newId();
+        const runId = paused?.stepRunId ?? scope.deps.newId();
+        const fields = { step_name: step.name, step_index: index, step_id: stepId };
+        if (paused === null) yield ledger.emit('StepStarted', fields);
+        return { index, step, stepId, runId, fields };
+      },
+      run({ index, step, stepId, runId }, executorResume) {
+        const stepScope = createChildScope(scope, {
+          runId,
+          message: input,
+          parentRunId: null,
+          workflow: {
+            workflow_id: workflow.id,
+            workflow_run_id: scope.runId,
+            step_id: stepId,
+            step_name: step.name,
+            step_index: index,
+          },
+        });
+        const { executor } = step;
+        return executor.kind === 'agent'
+          ? runAgent(executor, stepScope, models(executor.model), executorResume as AgentResume)
+          : runTeam(executor, stepScope, models, executorResume as TeamResume);
+      },
+      checkpoint: (stepRun, paused): WorkflowCheckpoint => ({
         kind: 'workflow',
-        runId: scope.runId,
-        message: scope.message,
-        startMs,
-        tokens,
-        events: [],
+        ...ledger.checkpointHead(),
         stepResults: [...stepResults],
         executorRuns: [...executorRuns],
-        stepIndex: index,
-        stepId,
-        stepRunId,
+        stepIndex: stepRun.index,
+        stepId: stepRun.stepId,
+        stepRunId: stepRun.runId,
         input,
-        executor: outcome.checkpoint as AgentCheckpoint | TeamCheckpoint,
-      };
-      executorRuns.push(outcome.output);
-      stepResults.push(stepResult(step, stepId, stepRunId, outcome));
-      yield emit('StepExecutorPaused', {
-        ...stepFields,
-        executor_type: executor.kind,
-        executor_name: executor.name,
-        executor_run_id: stepRunId,
-        requirements: outcome.pending?.requirements,
-      });
-      yield emit('WorkflowPaused', {
-        status: 'PAUSED',
-        paused_step_index: index,
-        paused_step_name: step.name,
-        pause_kind: 'executor',
-        step_results: [...stepResults],
-        content: '',
-      });
-      return finish('PAUSED', '', { index, name: step.name }, checkpoint);
-    }
-    executorRuns.push(outcome.output);
-    stepResults.push(stepResult(step, stepId, stepRunId, outcome));
-    switch (outcome.status) {
-      case 'COMPLETED':
-        yield emit('StepCompleted', { ...stepFields, content: outcome.text, content_type: 'str' });
-        input = outcome.text;
-        break;
-      case 'ERROR':
-        yield emit('StepError', { ...stepFields, error: outcome.text });
-        yield emit('WorkflowError', { error: outcome.text });
-        return finish('ERROR', outcome.text);
-      case 'CANCELLED':
-        return yield* cancelled();
-    }
-  }
-  yield emit('WorkflowCompleted', {
-    content: input,
-    content_type: 'str',
-    step_results: [...stepResults],
-  });
-  return finish('COMPLETED', input);
+        executor: paused.checkpoint as AgentCheckpoint | TeamCheckpoint,
+      }),
+      keep(stepRun, stepOutcome) {
+        executorRuns.push(stepOutcome.output);
+        stepResults.push(stepResult(stepRun, stepOutcome));
+      },
+      *paused({ index, step, runId, fields }, paused, checkpoint) {
+        yield ledger.emit('StepExecutorPaused', {
+          ...fields,
+          executor_type: step.executor.kind,
+          executor_name: step.executor.name,
+          executor_run_id: runId,
+          requirements: paused.pending?.requirements,
+        });
+        yield ledger.emit('WorkflowPaused', {
+          status: 'PAUSED',
+          paused_step_index: index,
+          paused_step_name: step.name,
+          pause_kind: 'executor',
+          step_results: [...stepResults],
+          content: '',
+        });
+        return outcome('PAUSED', '', { index, name: step.name }, checkpoint);
+      },
+      *failed({ fields }, { text }) {
+        yield ledger.emit('StepError', { ...fields, error: text });
+        yield ledger.emit('WorkflowError', { error: text });
+        return outcome('ERROR', text);
+      },
+      *completed({ fields }, { text }) {
+        yield ledger.emit('StepCompleted', { ...fields, content: text, content_type: 'str' });
+        input = text;
+      },
+      *cancelled() {
+        yield ledger.emitCancelled('WorkflowCancelled');
+        return outcome('CANCELLED', '');
+      },
+      *finish() {
+        const results = [...stepResults];
+        yield ledger.emit('WorkflowCompleted', {
+          content: input,
+          content_type: 'str',
+          step_results: results,
+        });
+        return outcome('COMPLETED', input);
+      },
+    },
+    resume && {
+      at: resume.checkpoint.stepIndex,
+      checkpoint: resume.checkpoint.executor,
+      results: resume.results,
+    },
+  );
 }
 
 /** A step's StepOutput dict. */
 function stepResult(
-  step: WorkflowDefinition['steps'][number],
-  stepId: string,
-  stepRunId: string,
+  { step, stepId, runId }: StepRun,
   outcome: RunOutcome,
 ): Record<string, unknown> {
   return omitNulls({
@@ -231,7 +204,7 @@ function stepResult(
     executor_type: step.executor.kind,
     executor_name: step.executor.name,
     content: outcome.text,
-    step_run_id: stepRunId,
+    step_run_id: runId,
     metrics: outcome.output['metrics'],
     success: outcome.status === 'COMPLETED',
     error: outcome.status === 'ERROR' ? outcome.text : null,

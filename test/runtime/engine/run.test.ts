@@ -14,6 +14,8 @@ import {
   names,
   only,
   testDeps,
+  cancelOn,
+  AGENT_COMMON,
   runToEnd,
   type RunOptions,
 } from './fixtures/harness.js';
@@ -29,14 +31,7 @@ import {
 } from '../model/fixtures/chat-server.js';
 
 /** Fields every event of the top-level agent run carries. */
-const COMMON = {
-  created_at: NOW_S,
-  agent_id: 'echoer',
-  agent_name: 'Echoer',
-  run_id: 'run-1',
-  session_id: 'sess-1',
-  nested_depth: 0,
-};
+const COMMON = AGENT_COMMON;
 const MODEL = { model: 'offline-echo', model_provider: 'offline' };
 
 function run(
@@ -357,13 +352,7 @@ t.test(
 );
 
 t.test('a cancel set between deltas stops the run at the next delta', async (t) => {
-  const cancel = { cancelled: false };
-  const { events, result } = await run('one two three four', {
-    request: { cancel },
-    onEvent: (event) => {
-      if (event.event === 'RunContent') cancel.cancelled = true;
-    },
-  });
+  const { events, result } = await run('one two three four', cancelOn('RunContent'));
   t.same(names(events), [
     'RunStarted',
     'ModelRequestStarted',
@@ -381,13 +370,7 @@ t.test('a cancel set before the run starts: RunStarted, RunCancelled, RunComplet
 });
 
 t.test('a cancel during a tool turn stops before the next model turn', async (t) => {
-  const cancel = { cancelled: false };
-  const { events } = await run('/tool echo {"text":"x"}', {
-    request: { cancel },
-    onEvent: (event) => {
-      if (event.event === 'ToolCallCompleted') cancel.cancelled = true;
-    },
-  });
+  const { events } = await run('/tool echo {"text":"x"}', cancelOn('ToolCallCompleted'));
   t.same(names(events), [...TOOL_TURN.slice(0, 5), 'RunCancelled', 'RunCompleted']);
 });
 

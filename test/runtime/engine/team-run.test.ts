@@ -8,6 +8,7 @@ import type { RunResult } from '../../../src/runtime/engine/run.js';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
 import type { TeamDefinition } from '../../../src/runtime/definitions.js';
 import {
+  assertEnding,
   CLIENT_TOOL,
   NOW_S,
   makeAgent,
@@ -15,7 +16,8 @@ import {
   named,
   names,
   only,
-  testDeps,
+  cancelOn,
+  cancelOnSleep,
   runToEnd,
   type RunOptions,
 } from './fixtures/harness.js';
@@ -184,7 +186,8 @@ t.test('members share the session state: one sets, the next reads', async (t) =>
 });
 
 t.test('a member error ends the team with TeamRunError, status ERROR', async (t) => {
-  const { events, result } = await run('/error member down');
+  const ended = await run('/error member down');
+  const { events, result } = ended;
   t.same(names(events), [
     'TeamRunStarted',
     'TeamToolCallStarted',
@@ -193,17 +196,15 @@ t.test('a member error ends the team with TeamRunError, status ERROR', async (t)
     'RunError',
     'TeamRunError',
   ]);
-  t.same(only(events, 'TeamRunError'), {
-    event: 'TeamRunError',
-    ...TEAM_COMMON,
-    content: 'member down',
-  });
-  t.equal(result.status, 'ERROR');
-  t.match(result.output, {
+  assertEnding(t, ended, {
+    event: { event: 'TeamRunError', ...TEAM_COMMON, content: 'member down' },
     status: 'ERROR',
-    content: 'member down',
-    tools: [{ tool_call_error: true, result: 'member down' }],
-    member_responses: [{ status: 'ERROR' }],
+    output: {
+      status: 'ERROR',
+      content: 'member down',
+      tools: [{ tool_call_error: true, result: 'member down' }],
+      member_responses: [{ status: 'ERROR' }],
+    },
   });
   t.match(result.output['messages'], [{}, {}, { role: 'tool', tool_call_error: true }]);
 });
@@ -245,13 +246,8 @@ t.test('a member pausing on a client tool pauses the team: TeamRunPaused', async
 });
 
 t.test('a member cancelled mid-stream cancels the team', async (t) => {
-  const cancel = { cancelled: false };
-  const deps = testDeps({
-    sleep: async () => {
-      cancel.cancelled = true;
-    },
-  });
-  const { events, result } = await run('/slow 3 5', { deps, request: { cancel } });
+  const ended = await run('/slow 3 5', cancelOnSleep());
+  const { events } = ended;
   t.same(names(events), [
     'TeamRunStarted',
     'TeamToolCallStarted',
@@ -264,27 +260,15 @@ t.test('a member cancelled mid-stream cancels the team', async (t) => {
     'TeamRunCompleted',
   ]);
   t.match(only(events, 'RunCancelled'), { run_id: 'id-2', reason: 'Run id-2 was cancelled' });
-  t.same(only(events, 'TeamRunCancelled'), {
-    event: 'TeamRunCancelled',
-    ...TEAM_COMMON,
-    reason: 'Run run-1 was cancelled',
-  });
-  t.equal(result.status, 'CANCELLED');
-  t.match(result.output, {
+  assertEnding(t, ended, {
+    event: { event: 'TeamRunCancelled', ...TEAM_COMMON, reason: 'Run run-1 was cancelled' },
     status: 'CANCELLED',
-    content: '',
-    member_responses: [{ status: 'CANCELLED' }],
+    output: { status: 'CANCELLED', content: '', member_responses: [{ status: 'CANCELLED' }] },
   });
 });
 
 t.test('a cancel between members stops before the next delegation', async (t) => {
-  const cancel = { cancelled: false };
-  const { events, result } = await run('hi', {
-    request: { cancel },
-    onEvent: (event) => {
-      if (event.event === 'TeamToolCallCompleted') cancel.cancelled = true;
-    },
-  });
+  const { events, result } = await run('hi', cancelOn('TeamToolCallCompleted'));
   t.same(names(events), [
     'TeamRunStarted',
     'TeamToolCallStarted',
@@ -297,13 +281,7 @@ t.test('a cancel between members stops before the next delegation', async (t) =>
 });
 
 t.test('a cancel during the team answer keeps the part already streamed', async (t) => {
-  const cancel = { cancelled: false };
-  const { events, result } = await run('hi', {
-    request: { cancel },
-    onEvent: (event) => {
-      if (event.event === 'TeamRunContent') cancel.cancelled = true;
-    },
-  });
+  const { events, result } = await run('hi', cancelOn('TeamRunContent'));
   t.same(names(events).slice(-3), ['TeamRunContent', 'TeamRunCancelled', 'TeamRunCompleted']);
   t.equal(only(events, 'TeamRunCompleted')['content'], 'Echo:');
   t.match(result.output, { status: 'CANCELLED', content: 'Echo:' });

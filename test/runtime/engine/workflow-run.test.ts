@@ -7,6 +7,7 @@ import type { RunResult } from '../../../src/runtime/engine/run.js';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
 import type { WorkflowDefinition } from '../../../src/runtime/definitions.js';
 import {
+  assertEnding,
   CLIENT_TOOL,
   NOW_S,
   makeAgent,
@@ -15,7 +16,8 @@ import {
   named,
   names,
   only,
-  testDeps,
+  cancelOn,
+  cancelOnSleep,
   runToEnd,
   type RunOptions,
 } from './fixtures/harness.js';
@@ -166,7 +168,8 @@ t.test('steps share the session state', async (t) => {
 });
 
 t.test('a failing step: StepError, then WorkflowError; status ERROR', async (t) => {
-  const { events, result } = await run('/error no draft');
+  const ended = await run('/error no draft');
+  const { events } = ended;
   t.same(names(events), [
     'WorkflowStarted',
     'StepStarted',
@@ -184,16 +187,14 @@ t.test('a failing step: StepError, then WorkflowError; status ERROR', async (t) 
     step_id: 'id-1',
     error: 'no draft',
   });
-  t.same(only(events, 'WorkflowError'), {
-    event: 'WorkflowError',
-    ...FLOW_COMMON,
-    error: 'no draft',
-  });
-  t.equal(result.status, 'ERROR');
-  t.match(result.output, {
+  assertEnding(t, ended, {
+    event: { event: 'WorkflowError', ...FLOW_COMMON, error: 'no draft' },
     status: 'ERROR',
-    content: 'no draft',
-    step_results: [{ step_name: 'draft', success: false, error: 'no draft' }],
+    output: {
+      status: 'ERROR',
+      content: 'no draft',
+      step_results: [{ step_name: 'draft', success: false, error: 'no draft' }],
+    },
   });
 });
 
@@ -229,31 +230,17 @@ t.test('a step whose agent pauses pauses the workflow', async (t) => {
 });
 
 t.test('a step cancelled mid-stream cancels the workflow', async (t) => {
-  const cancel = { cancelled: false };
-  const deps = testDeps({
-    sleep: async () => {
-      cancel.cancelled = true;
-    },
+  const ended = await run('/slow 2 1', cancelOnSleep());
+  t.same(names(ended.events).slice(-3), ['RunCancelled', 'RunCompleted', 'WorkflowCancelled']);
+  assertEnding(t, ended, {
+    event: { event: 'WorkflowCancelled', ...FLOW_COMMON, reason: 'Run run-1 was cancelled' },
+    status: 'CANCELLED',
+    output: { status: 'CANCELLED', content: '' },
   });
-  const { events, result } = await run('/slow 2 1', { deps, request: { cancel } });
-  t.same(names(events).slice(-3), ['RunCancelled', 'RunCompleted', 'WorkflowCancelled']);
-  t.same(only(events, 'WorkflowCancelled'), {
-    event: 'WorkflowCancelled',
-    ...FLOW_COMMON,
-    reason: 'Run run-1 was cancelled',
-  });
-  t.equal(result.status, 'CANCELLED');
-  t.match(result.output, { status: 'CANCELLED', content: '' });
 });
 
 t.test('a cancel between steps stops before the next StepStarted', async (t) => {
-  const cancel = { cancelled: false };
-  const { events, result } = await run('hi', {
-    request: { cancel },
-    onEvent: (event) => {
-      if (event.event === 'StepCompleted') cancel.cancelled = true;
-    },
-  });
+  const { events, result } = await run('hi', cancelOn('StepCompleted'));
   t.same(own(events), ['WorkflowStarted', 'StepStarted', 'StepCompleted', 'WorkflowCancelled']);
   t.equal(result.status, 'CANCELLED');
   t.equal((result.output['step_results'] as unknown[]).length, 1);
