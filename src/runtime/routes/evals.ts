@@ -32,6 +32,7 @@ import { boundedInt, checkDatabase, sortOrderQuery } from './query.js';
 import { iso } from './session-schemas.js';
 import { scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
 import { paginated } from './list-query.js';
+import { acceptEmptyJsonBody } from '../http/json-body.js';
 
 /** What the eval routes run and store with. */
 export interface EvalRouteDeps {
@@ -111,12 +112,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
   // Their own Fastify scope, whose JSON parser reads an empty body as no body: a body-less
   // request is then pydantic's `missing` 422, not a parser error.
   void app.register(async (scope) => {
-    const json = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body === '') return done(null, undefined);
-      json(request, body as string, done);
-    });
+    acceptEmptyJsonBody(scope);
 
     scope.get<{ Querystring: RawQuery }>('/eval-runs', async (request) => {
       const q = scalarQuery(request.query);

@@ -19,6 +19,7 @@ import {
 import { findSession, ownerOf, scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
 import { checkDatabase } from './query.js';
 import { sessionDetail } from './session-schemas.js';
+import { acceptEmptyJsonBody } from '../http/json-body.js';
 
 /** What the write routes take from the runtime besides the store. */
 export interface SessionWriteDeps {
@@ -66,12 +67,7 @@ export function registerSessionWriteRoutes(
   }
 
   void app.register(async (scope) => {
-    const json = scope.getDefaultJsonParser('error', 'error');
-    scope.removeContentTypeParser('application/json');
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (body === '') return done(null, undefined);
-      json(request, body as string, done);
-    });
+    acceptEmptyJsonBody(scope);
 
     scope.post<{ Querystring: RawQuery }>('/sessions', async (request, reply) => {
       const q = scalarQuery(request.query);
