@@ -4,7 +4,7 @@
  * caller identity on its own, never builds HTTP shapes, and never puts a value into SQL text.
  */
 import { LRUCache } from 'lru-cache';
-import type { SpanRecord, TraceRecord } from '../traces/records.js';
+import type { SpanRecord, TraceRecord } from './trace-records.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 
 /** A condition over the `traces` columns with its positional parameters. */

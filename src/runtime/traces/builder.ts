@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../shared/clock.js';
 import type { RunEvent } from '../engine/events.js';
-import type { SpanRecord, SpanStatus, SpanType, TraceRecord } from './records.js';
+import type { SpanRecord, SpanStatus, SpanType, TraceRecord } from '../store/trace-records.js';
 
 /** The run a trace is built for. */
 export interface TracedRun {

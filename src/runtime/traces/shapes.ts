@@ -3,7 +3,7 @@
  * tree, TraceNode and TraceSessionStats, null fields dropped as Agno does. Pure.
  */
 import type { StoredTrace, TraceSessionStatsRecord } from '../store/traces.js';
-import type { SpanRecord } from './records.js';
+import type { SpanRecord } from '../store/trace-records.js';
 
 /** `"123ms"` under a second, else seconds with up to two decimals (`"1.5s"`, `"2.25s"`). */
 export function formatDuration(ms: number): string {

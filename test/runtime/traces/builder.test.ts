@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
-import type { SpanRecord, TraceRecord } from '../../../src/runtime/traces/records.js';
+import type { SpanRecord, TraceRecord } from '../../../src/runtime/store/trace-records.js';
 import {
   createTraceBuilder,
   spanIdOf,
