@@ -12,3 +12,8 @@ export function epochSeconds(ms: number): number {
 export function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** Epoch seconds → `2025-07-31T12:38:52Z`. */
+export function isoOfSeconds(seconds: number): string {
+  return isoSeconds(seconds * 1000);
+}

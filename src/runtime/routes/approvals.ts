@@ -14,8 +14,7 @@ import type { RunService } from '../run-service.js';
 import type { ApprovalFilter, ApprovalRecord } from '../store/approvals.js';
 import type { RuntimeStore } from '../store/store.js';
 import { parseBody } from '../validation.js';
-import { boundedInt } from './query.js';
-import { scalarQuery, type RawQuery } from './session-lookup.js';
+import { boundedInt, scalarQuery, type RawQuery } from '../http/query.js';
 import { paginated } from './list-query.js';
 
 const NOT_FOUND = 'Approval not found';

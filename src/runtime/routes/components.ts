@@ -15,7 +15,7 @@ import type {
   ComponentType,
 } from '../store/components.js';
 import { parseBody } from '../validation.js';
-import { boundedInt } from './query.js';
+import { boundedInt } from '../http/query.js';
 import { paginated } from './list-query.js';
 
 const TYPES = ['agent', 'team', 'workflow'] as const;

@@ -28,9 +28,15 @@ import {
   renameEvalBody,
   type CreateEvalBody,
 } from './eval-bodies.js';
-import { boundedInt, checkDatabase, sortOrderQuery } from './query.js';
-import { iso } from './session-schemas.js';
-import { scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
+import {
+  boundedInt,
+  checkDatabase,
+  sortOrderQuery,
+  scalarQuery,
+  type RawQuery,
+} from '../http/query.js';
+import { isoOfSeconds } from '../engine/time.js';
+import { typeQuery } from './session-lookup.js';
 import { paginated } from './list-query.js';
 import { acceptEmptyJsonBody } from '../http/json-body.js';
 
@@ -60,8 +66,8 @@ export function evalSchema(run: EvalRunRecord): Record<string, unknown> {
     eval_type: run.eval_type,
     eval_data: run.eval_data,
     eval_input: run.eval_input,
-    created_at: iso(run.created_at),
-    updated_at: iso(run.updated_at),
+    created_at: isoOfSeconds(run.created_at),
+    updated_at: isoOfSeconds(run.updated_at),
   };
 }
 

@@ -20,7 +20,7 @@ import {
   READERS,
   READERS_FOR_TYPE,
 } from './knowledge-text.js';
-import { boundedInt } from './query.js';
+import { boundedInt } from '../http/query.js';
 import { paginated } from './list-query.js';
 
 type Query = Record<string, string | undefined>;

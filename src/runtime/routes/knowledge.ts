@@ -11,7 +11,7 @@ import { isoSeconds, epochSeconds } from '../engine/time.js';
 import { HttpError, missingField } from '../errors.js';
 import { formString, readForm, type Form } from '../forms.js';
 import type { ContentRecord, KnowledgeStore } from '../store/knowledge.js';
-import { boundedInt, sortOrderQuery } from './query.js';
+import { boundedInt, sortOrderQuery } from '../http/query.js';
 import { registerKnowledgeCatalogueRoutes } from './knowledge-catalogue.js';
 import {
   contentOptionsOf,

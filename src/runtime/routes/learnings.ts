@@ -21,8 +21,7 @@ import {
   updateLearningBody,
 } from './learning-shapes.js';
 import { listParams, pageParams, paginated } from './list-query.js';
-import { checkDatabase } from './query.js';
-import { scalarQuery, type RawQuery } from './session-lookup.js';
+import { checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
 
 /** Query parameter → store filter of GET /learnings (user_id is handled apart). */
 const FILTERS: readonly (readonly [string, LearningFilter])[] = [

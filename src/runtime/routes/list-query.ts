@@ -2,7 +2,7 @@
  * The page, limit and sort parameters of the paginated list routes, read as FastAPI reads them,
  * and the pagination envelope they answer with. Never reads the store.
  */
-import { boundedInt, sortOrderQuery } from './query.js';
+import { boundedInt, sortOrderQuery } from '../http/query.js';
 
 /** Page, limit and sort of one list request. */
 export interface ListParams<S extends string> {

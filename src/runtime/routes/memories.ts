@@ -12,8 +12,7 @@ import { MEMORY_SORTS, type MemoryRecord, type MemoryStore } from '../store/memo
 import { listParams, paginated } from './list-query.js';
 import { registerMemoryInsightRoutes } from './memory-insights.js';
 import { bulkDeleteBody, memoryBody, memorySchema, parseMemoryBody } from './memory-shapes.js';
-import { checkDatabase } from './query.js';
-import { scalarQuery, type RawQuery } from './session-lookup.js';
+import { checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
 
 /** What the memory routes take from the runtime besides the store. */
 export interface MemoryDeps {

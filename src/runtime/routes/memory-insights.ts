@@ -9,11 +9,10 @@ import { callerOf } from '../caller.js';
 import { HttpError } from '../errors.js';
 import { optimizeMemories } from '../memory-optimizer.js';
 import type { MemoryRecord, MemoryStore } from '../store/memories.js';
-import { iso } from './session-schemas.js';
+import { isoOfSeconds } from '../engine/time.js';
 import { pageParams, paginated } from './list-query.js';
 import { memorySchema, optimizeBody, parseMemoryBody } from './memory-shapes.js';
-import { checkDatabase } from './query.js';
-import { scalarQuery, type RawQuery } from './session-lookup.js';
+import { checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
 
 /** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
 export function registerMemoryInsightRoutes(
@@ -37,7 +36,7 @@ export function registerMemoryInsightRoutes(
     const data = rows.map((row) => ({
       user_id: row.user_id,
       total_memories: row.total_memories,
-      last_memory_updated_at: iso(row.last_memory_updated_at),
+      last_memory_updated_at: isoOfSeconds(row.last_memory_updated_at),
     }));
     return paginated(data, page, limit, total);
   });

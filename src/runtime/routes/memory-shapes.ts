@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
 import type { MemoryRecord } from '../store/memories.js';
-import { iso } from './session-schemas.js';
+import { isoOfSeconds } from '../engine/time.js';
 import { type ValidationIssue, validationIssues } from '../../shared/validation-issue.js';
 
 /** The longest memory text accepted. */
@@ -88,6 +88,6 @@ export function memorySchema(m: MemoryRecord): Record<string, unknown> {
     agent_id: m.agent_id,
     team_id: m.team_id,
     user_id: m.user_id,
-    updated_at: iso(m.updated_at),
+    updated_at: isoOfSeconds(m.updated_at),
   };
 }

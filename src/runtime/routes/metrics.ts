@@ -8,7 +8,7 @@ import type { Clock } from '../../shared/clock.js';
 import { HttpError } from '../errors.js';
 import type { DailyMetricsRecord } from '../store/daily-metrics.js';
 import type { RuntimeStore } from '../store/store.js';
-import { scalarQuery, type RawQuery } from './session-lookup.js';
+import { scalarQuery, type RawQuery } from '../http/query.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -17,7 +17,7 @@ import {
   type ScheduleStore,
 } from '../store/schedules.js';
 import { parseBody } from '../validation.js';
-import { boundedInt } from './query.js';
+import { boundedInt } from '../http/query.js';
 import { paginated } from './list-query.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]*$/;

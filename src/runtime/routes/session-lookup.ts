@@ -32,18 +32,6 @@ export function typeQuery(value: string | undefined): SessionType | undefined {
   throw new HttpError(422, [typeEnumDetail(['query', 'type'], value)]);
 }
 
-/** Query parameters as Fastify parses them: a repeated name gives an array. */
-export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
-
-/** Query parameters as FastAPI reads scalar ones: a repeated name counts with its last value. */
-export function scalarQuery(query: RawQuery): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(query)) {
-    out[name] = typeof value === 'string' ? value : value?.at(-1);
-  }
-  return out;
-}
-
 /**
  * Whose sessions a request may touch: a confined caller only its own, whatever it asks for;
  * anyone else those of the `user_id` query parameter when given (a plain filter), else any.

@@ -3,11 +3,8 @@
  * detail, and `RunSchema` / `TeamRunSchema` / `WorkflowRunSchema`. Pure: builds objects from
  * records, never reads the store or the request.
  */
+import { isoOfSeconds } from '../engine/time.js';
 import type { RunRecord, SessionRecord, SessionType } from '../store/records.js';
-
-/** Epoch seconds as ISO-8601 UTC without milliseconds (`2030-01-01T00:00:00Z`). */
-export const iso = (epochSeconds: number): string =>
-  new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const idField = (type: SessionType): 'agent_id' | 'team_id' | 'workflow_id' =>
   type === 'agent' ? 'agent_id' : type === 'team' ? 'team_id' : 'workflow_id';
@@ -19,7 +16,7 @@ function summarySchema(s: SessionRecord): Record<string, unknown> | null {
   return {
     summary: summary.summary,
     ...(summary.topics === null ? {} : { topics: summary.topics }),
-    updated_at: iso(summary.updated_at),
+    updated_at: isoOfSeconds(summary.updated_at),
   };
 }
 
@@ -29,8 +26,8 @@ export function sessionSchema(s: SessionRecord): Record<string, unknown> {
     session_id: s.session_id,
     session_name: s.session_name,
     session_state: s.session_state,
-    created_at: iso(s.created_at),
-    updated_at: iso(s.updated_at),
+    created_at: isoOfSeconds(s.created_at),
+    updated_at: isoOfSeconds(s.updated_at),
     session_type: s.session_type,
     user_id: s.user_id,
     agent_id: s.session_type === 'agent' ? s.component_id : null,
@@ -77,6 +74,6 @@ export function runSchema(r: RunRecord): Record<string, unknown> {
     run_response_format: typeof out.content === 'object' && out.content !== null ? 'json' : 'text',
     metrics: out.metrics ?? null,
     events: out.events ?? [],
-    created_at: iso(r.created_at),
+    created_at: isoOfSeconds(r.created_at),
   };
 }

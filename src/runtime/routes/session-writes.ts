@@ -16,8 +16,8 @@ import {
   parseRenameBody,
   parseUpdateBody,
 } from './session-bodies.js';
-import { findSession, ownerOf, scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
-import { checkDatabase } from './query.js';
+import { findSession, ownerOf, typeQuery } from './session-lookup.js';
+import { scalarQuery, type RawQuery, checkDatabase } from '../http/query.js';
 import { sessionDetail } from './session-schemas.js';
 import { acceptEmptyJsonBody } from '../http/json-body.js';
 

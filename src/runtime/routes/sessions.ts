@@ -8,8 +8,15 @@ import { callerOf, type Caller } from '../caller.js';
 import { HttpError } from '../errors.js';
 import type { SessionRecord, SessionType } from '../store/records.js';
 import type { RuntimeStore, SessionQuery } from '../store/store.js';
-import { findSession, ownerOf, scalarQuery, typeQuery, type RawQuery } from './session-lookup.js';
-import { boundedInt, checkDatabase, intQuery, sortOrderQuery } from './query.js';
+import { findSession, ownerOf, typeQuery } from './session-lookup.js';
+import {
+  scalarQuery,
+  type RawQuery,
+  boundedInt,
+  checkDatabase,
+  intQuery,
+  sortOrderQuery,
+} from '../http/query.js';
 import { runSchema, sessionDetail, sessionSchema } from './session-schemas.js';
 import { registerSessionWriteRoutes, type SessionWriteDeps } from './session-writes.js';
 import { paginated } from './list-query.js';

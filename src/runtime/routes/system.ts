@@ -20,7 +20,7 @@ import {
   knowledgeInstanceOf,
   type KnowledgeInstance,
 } from './knowledge-instance.js';
-import { boundedInt } from './query.js';
+import { boundedInt } from '../http/query.js';
 import { paginated } from './list-query.js';
 
 /** The Agno version whose API the runtime serves. */

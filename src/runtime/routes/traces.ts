@@ -12,8 +12,7 @@ import type { RuntimeStore } from '../store/store.js';
 import type { TraceCondition } from '../store/traces.js';
 import { compileFilter, FILTER_FIELDS, FilterError, parseZonedTime } from '../traces/filter.js';
 import { sessionStats, traceDetail, traceNode, traceSummary } from '../traces/shapes.js';
-import { boundedInt, checkDatabase } from './query.js';
-import { scalarQuery, type RawQuery } from './session-lookup.js';
+import { boundedInt, checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
 import { paginated } from './list-query.js';
 import { validationIssues } from '../../shared/validation-issue.js';
 

@@ -9,6 +9,7 @@ import type { ScheduleRecord, ScheduleRunRecord, ScheduleStore } from '../store/
 import { nextRunAfter, runsFrom } from './cron.js';
 import { failedOutcome, type ExecutionOutcome, type ScheduleExecutor } from './executor.js';
 import type { SchedulerTimer } from './timer.js';
+import { isoOfSeconds } from '../engine/time.js';
 
 /** The error of a run when no executor is attached (it names the setting to fix). */
 export const NO_EXECUTOR_ERROR =
@@ -45,8 +46,6 @@ export interface Scheduler {
   /** Stops ticking, aborts executions in flight and waits until they are recorded. */
   close(): Promise<void>;
 }
-
-const iso = (seconds: number): string => new Date(seconds * 1000).toISOString().replace('.000', '');
 
 /** Builds a scheduler over the store; it does nothing until started or ticked. */
 export function createScheduler(deps: SchedulerDeps): Scheduler {
@@ -143,7 +142,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         run_id: null,
         session_id: null,
         error:
-          `Missed scheduled run at ${iso(tick)}: the scheduler was not running` +
+          `Missed scheduled run at ${isoOfSeconds(tick)}: the scheduler was not running` +
           (last ? ' (later missed runs were not recorded)' : ''),
         input: schedule.payload,
         output: null,

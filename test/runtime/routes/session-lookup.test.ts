@@ -5,13 +5,8 @@
 import t from 'tap';
 import { ANONYMOUS_CALLER, type Caller } from '../../../src/runtime/caller.js';
 import type { HttpError } from '../../../src/runtime/errors.js';
-import {
-  findSession,
-  isSessionType,
-  ownerOf,
-  scalarQuery,
-} from '../../../src/runtime/routes/session-lookup.js';
-import { intQuery } from '../../../src/runtime/routes/query.js';
+import { findSession, isSessionType, ownerOf } from '../../../src/runtime/routes/session-lookup.js';
+import { scalarQuery, intQuery } from '../../../src/runtime/http/query.js';
 import { openRuntimeStore } from '../../../src/runtime/store/store.js';
 import { sessionRecord } from '../fixtures/runtime.js';
 

@@ -3,18 +3,11 @@
  */
 import t from 'tap';
 import {
-  iso,
   runSchema,
   sessionDetail,
   sessionSchema,
 } from '../../../src/runtime/routes/session-schemas.js';
 import { runRecord, sessionRecord, TEST_NOW, TEST_NOW_ISO } from '../fixtures/runtime.js';
-
-t.test('iso: epoch seconds as ISO-8601 UTC without milliseconds', async (t) => {
-  t.equal(iso(TEST_NOW), TEST_NOW_ISO);
-  t.equal(iso(0), '1970-01-01T00:00:00Z');
-  t.equal(iso(1.5), '1970-01-01T00:00:01Z');
-});
 
 t.test('session_summary: Agno’s to_dict, topics left out when null', async (t) => {
   const rows = [

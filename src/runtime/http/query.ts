@@ -1,6 +1,7 @@
 /**
- * Query parameters every data route reads the same way: integers and bounded
- * integers refused in pydantic's words, and the one database id the runtime answers to.
+ * Query parameters every data route reads the same way: scalars as FastAPI reads them,
+ * integers and bounded integers refused in pydantic's words, and the one database id the
+ * runtime answers to.
  */
 import { HttpError } from '../errors.js';
 
@@ -74,4 +75,16 @@ export function sortOrderQuery(value: string | undefined): 'asc' | 'desc' {
       ctx: { expected: "'asc' or 'desc'" },
     },
   ]);
+}
+
+/** Query parameters as Fastify parses them: a repeated name gives an array. */
+export type RawQuery = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Query parameters as FastAPI reads scalar ones: a repeated name counts with its last value. */
+export function scalarQuery(query: RawQuery): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(query)) {
+    out[name] = typeof value === 'string' ? value : value?.at(-1);
+  }
+  return out;
 }
