@@ -10,7 +10,6 @@
  */
 import { createServer, request, Agent, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '../src/cli/serve.js';
 
 /** Events in the upstream's SSE answer to POST /agui (the scenario's stream of 10 events). */
 const SSE_EVENTS = 10;
@@ -84,7 +83,9 @@ function plain(upstreamUrl: string): Promise<number> {
 }
 
 /** Runs `scopegate serve`; resolves with its listener and admin ports once both are up. */
-function gateway(configFile: string): Promise<{ port: number; adminPort: number }> {
+async function gateway(configFile: string): Promise<{ port: number; adminPort: number }> {
+  // Loaded here only: the other roles stay small processes.
+  const { serve } = await import('../src/cli/serve.js');
   return new Promise((resolve) => {
     let port = 0;
     const io = {
@@ -112,6 +113,8 @@ async function main(role: string | undefined, arg: string): Promise<void> {
   else if (role === 'gateway') ports = await gateway(arg);
   else throw new Error(`unknown bench child role ${role}`);
   if (role !== 'gateway') process.on('SIGINT', () => process.exit(0));
+  /* c8 ignore next: only when the bench died without stopping its children */
+  process.on('disconnect', () => process.exit(1));
 
   let startedAt = process.cpuUsage();
   // Always forked with an IPC channel.

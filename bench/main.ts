@@ -5,25 +5,11 @@
  * Environment: BENCH_PROFILE=<dir> writes a V8 CPU profile of the scopegate process there;
  * BENCH_TRACE_GC=<dir> runs the Node proxies with --trace-gc and writes their GC lines there.
  */
-import { accessSync, constants } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { runDecisionBench } from './decision.js';
+import { onPath } from './processes.js';
 import { runProxyBench } from './proxy.js';
 import { FULL_SIZES } from './scenarios.js';
-
-/** `name`'s path on PATH, or null. */
-function onPath(name: string): string | null {
-  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
-    try {
-      accessSync(join(folder, name), constants.X_OK);
-      return join(folder, name);
-    } catch {
-      // not in this folder
-    }
-  }
-  return null;
-}
 
 const out = (line: string): void => {
   process.stdout.write(line + '\n');

@@ -5,11 +5,25 @@
  * one CPU when it starts.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
+
+/** The path of program `name` in a folder of `path` (default: PATH), or null. */
+export function onPath(name: string, path = process.env.PATH as string): string | null {
+  for (const folder of path.split(delimiter)) {
+    try {
+      accessSync(join(folder, name), constants.X_OK);
+      return join(folder, name);
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
+}
 
 /** A server under test whose CPU time can be measured over a window. */
 export interface Target {

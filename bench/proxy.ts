@@ -7,7 +7,14 @@
  * upstream on CPU 1. Prints the table and the targets; measures, never asserts.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -59,6 +66,13 @@ function configOf(upstreamUrl: string): string {
     '  service_accounts: { enabled: true, store: "sqlite:sa.db", cache_ttl_seconds: 3600 }',
     '',
   ].join('\n');
+}
+
+/** How many times `needle` occurs in `text`. */
+function occurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) n++;
+  return n;
 }
 
 /** Copies the lines of `from` that are not JSON (the --trace-gc ones) into `to`. */
@@ -124,16 +138,6 @@ export async function runProxyBench(
     const profile =
       options.profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`];
     const proxies = new Map<ProxyName, Target>();
-    proxies.set('plain', await node('plain', ['plain', upstreamUrl], traceGc, PROXY_CPU));
-    proxies.set(
-      'scopegate',
-      await node(
-        'scopegate',
-        ['gateway', join(dir, 'gateway.yaml')],
-        [...profile, ...traceGc],
-        PROXY_CPU,
-      ),
-    );
     if (options.haproxy === null) out('haproxy not installed: HAProxy columns skipped');
     else {
       const haproxy = await startHaproxy(
@@ -145,6 +149,16 @@ export async function runProxyBench(
       targets.push(haproxy);
       proxies.set('haproxy', haproxy);
     }
+    proxies.set('plain', await node('plain', ['plain', upstreamUrl], traceGc, PROXY_CPU));
+    proxies.set(
+      'scopegate',
+      await node(
+        'scopegate',
+        ['gateway', join(dir, 'gateway.yaml')],
+        [...profile, ...traceGc],
+        PROXY_CPU,
+      ),
+    );
     const scopegate = proxies.get('scopegate') as Target;
 
     const direct = await closedLoop({
@@ -214,17 +228,23 @@ export async function runProxyBench(
       directRps: direct.requests / direct.seconds,
     }))
       out(text);
-    return rows;
-  } finally {
-    for (const target of targets.reverse()) await target.close();
+    // Stopped first, so that every line is written and a --cpu-prof profile too.
+    for (const target of targets) await target.close();
+    const log = readFileSync(join(dir, 'scopegate.stdout'), 'latin1');
+    out(
+      `scopegate's access log (its stdout, to a file): ${count(occurrences(log, '"req_id":'))} lines, ` +
+        `${(log.length / 1e6).toFixed(1)} MB`,
+    );
     if (options.traceGcDir !== null) {
       for (const name of ['plain', 'scopegate']) {
-        await gcLines(
-          join(dir, `${name}.stdout`),
-          join(options.traceGcDir, `${name}.trace-gc.log`),
-        );
+        const to = join(options.traceGcDir, `${name}.trace-gc.log`);
+        await gcLines(join(dir, `${name}.stdout`), to);
       }
+      out(`--trace-gc output of both Node proxies: ${options.traceGcDir}/*.trace-gc.log`);
     }
+    return rows;
+  } finally {
+    for (const target of targets) await target.close();
     if (pinned !== null) setAffinity(options.taskset as string, process.pid, pinned);
     rmSync(dir, { recursive: true, force: true });
   }

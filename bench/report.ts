@@ -138,9 +138,10 @@ export function formatReport(results: BenchResults): string[] {
     const ratio = ours / theirs;
     out.push(`${what}${ratioText(ratio)} ${ratio <= target.max ? 'met' : 'MISSED'}`);
   }
-  const plain = byKey.get('cached')?.cells.plain as Measurement;
+  const plain = cached.cells.plain as Measurement;
   for (const target of PLAIN_TARGETS) {
-    const ours = (byKey.get(target.key)?.cells.scopegate as Measurement).cpuPerRequest;
+    const ours = ((byKey.get(target.key) as ResultRow).cells.scopegate as Measurement)
+      .cpuPerRequest;
     const ratio = ours / plain.cpuPerRequest;
     out.push(
       `  target: ${target.text} ≤ 1.30× plain Node's: ${ratioText(ratio)} ${ratio <= 1.3 ? 'met' : 'MISSED'}`,

@@ -5,6 +5,7 @@
  * account.
  */
 import { randomBytes, sign, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import { openSqliteStore } from '../src/auth/service-accounts/sqlite-store.js';
 import {
   hashServiceAccountToken,
@@ -14,6 +15,9 @@ import {
 
 /** The scopes every benchmark token carries: GET /agents/* needs the first, POST /agui the second. */
 export const BENCH_SCOPES = ['agents:read', 'agents:run'] as const;
+
+/** RSA signing on the thread pool. */
+const signAsync = promisify(sign);
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url');
 
@@ -29,13 +33,10 @@ export async function mintTokens(
 ): Promise<string[]> {
   const exp = Math.floor(Date.now() / 1000) + 3600;
   return Promise.all(
-    Array.from({ length: count }, (_, i) => {
+    Array.from({ length: count }, async (_, i) => {
       const input = `${HEADER}.${payloadOf(`${prefix}-${i}`, exp)}`;
-      return new Promise<string>((resolve, reject) =>
-        sign('sha256', Buffer.from(input), privateKey, (err, signature) =>
-          err === null ? resolve(`${input}.${signature.toString('base64url')}`) : reject(err),
-        ),
-      );
+      const signature = await signAsync('sha256', Buffer.from(input), privateKey);
+      return `${input}.${signature.toString('base64url')}`;
     }),
   );
 }
