@@ -54,8 +54,10 @@ t.test('a tiny run with every peer available here', async (t) => {
   t.equal(rows[5]?.cells.scopegate?.hitRatio, null, 'service accounts: no JWT cache look-up');
   t.equal(rows[6]?.cells.scopegate?.hitRatio, 0, 'first use: every look-up misses');
   for (const row of rows) {
-    for (const measured of Object.values(row.cells)) {
-      t.ok(measured.cpuPerRequest > 0 && measured.p99 >= measured.p50, `${row.key}: figures`);
+    for (const [proxy, measured] of Object.entries(row.cells)) {
+      // HAProxy's CPU comes in clock ticks (10 ms): a tiny run may use none.
+      const cpu = proxy === 'haproxy' ? measured.cpuPerRequest >= 0 : measured.cpuPerRequest > 0;
+      t.ok(cpu && measured.p99 >= measured.p50, `${row.key}, ${proxy}: figures`);
     }
   }
   t.match(text, /\n {2}one cached RS256 token, 50 connections +[\d.]+ +[\d.]+/);
