@@ -129,7 +129,7 @@ export function scenarios(sizes: Sizes, credentials: Credentials): Scenario[] {
     },
     {
       key: 'many',
-      label: `many tokens (${count(sizes.hotTokens)} hot + new ones), cache hit 85 %`,
+      label: 'many tokens, cache hit 85 %',
       proxies: PROXIES,
       load: closed(sizes.manyTokens, (proxy) => {
         const pick = credentials.mixOf(proxy);
