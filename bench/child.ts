@@ -1,36 +1,68 @@
 /**
- * A benchmark server in its own process, so its CPU time is measured alone: `upstream` (answers
- * a small JSON), `plain` (a plain Node keep-alive proxy, no auth), or `gateway` (scopegate).
- * Speaks to bench/proxy.ts over IPC: ready{port} → start → stop → cpu{micros}.
+ * A benchmark server in its own process, so its CPU time is measured alone:
+ * - `upstream`: answers GET with a small JSON document and POST /agui with an SSE stream of
+ *   {@link SSE_EVENTS} events;
+ * - `plain`: a bare Node proxy (node:http server + keep-alive agent, no auth);
+ * - `gateway <config file>`: scopegate run exactly as `scopegate serve --config <file>` runs it
+ *   (same function, so the real access log goes to this process's stdout and the real metrics
+ *   registry is scraped on the admin port).
+ * Speaks to the bench over IPC: ready{port, adminPort} → start → started → stop → cpu{micros}.
  */
-import { createServer, request, Agent } from 'node:http';
+import { createServer, request, Agent, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseConfig } from '../src/config/load.js';
-import { assembleGateway } from '../src/gateway/assemble.js';
-import { startGatewayServer } from '../src/gateway/server.js';
-import { systemClock } from '../src/shared/clock.js';
+
+/** Events in the upstream's SSE answer to POST /agui (the scenario's stream of 10 events). */
+const SSE_EVENTS = 10;
 
 type Message = { type: 'start' } | { type: 'stop' };
 
-async function main(): Promise<void> {
-  const role = process.argv[2];
-  let port: number;
-  if (role === 'upstream') {
-    const body = JSON.stringify({ id: 'a1', name: 'Agent One', description: 'benchmark agent' });
-    const server = createServer((_req, res) => {
+/** Writes the SSE answer one event per turn of the event loop, as a streaming run would. */
+function streamEvents(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  let sent = 0;
+  const next = (): void => {
+    sent++;
+    const data = JSON.stringify({
+      type: 'TEXT_MESSAGE_CONTENT',
+      messageId: 'm1',
+      delta: `w${sent}`,
+    });
+    res.write(`event: TEXT_MESSAGE_CONTENT\ndata: ${data}\n\n`);
+    if (sent < SSE_EVENTS) setImmediate(next);
+    else res.end();
+  };
+  next();
+}
+
+async function listen(server: ReturnType<typeof createServer>): Promise<number> {
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as AddressInfo).port;
+}
+
+function upstream(): Promise<number> {
+  const body = JSON.stringify({ id: 'a1', name: 'Agent One', description: 'benchmark agent' });
+  return listen(
+    createServer((req, res) => {
+      if (req.method === 'POST') {
+        req.resume();
+        req.on('end', () => streamEvents(res));
+        return;
+      }
       res.writeHead(200, {
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(body),
       });
       res.end(body);
-    });
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
-  } else if (role === 'plain') {
-    const target = new URL(process.argv[3] as string);
-    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-    const server = createServer((req, res) => {
+    }),
+  );
+}
+
+function plain(upstreamUrl: string): Promise<number> {
+  const target = new URL(upstreamUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  return listen(
+    createServer((req, res) => {
       const upstream = request(
         {
           host: target.hostname,
@@ -41,43 +73,65 @@ async function main(): Promise<void> {
           agent,
         },
         (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
+          res.writeHead(up.statusCode as number, up.headers);
           up.pipe(res);
         },
       );
-      upstream.on('error', () => {
-        res.writeHead(502);
-        res.end();
-      });
       req.pipe(upstream);
-    });
-    server.keepAliveTimeout = 65_000;
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
-  } else if (role === 'gateway') {
-    const [configFile, configText] = [process.argv[3] as string, process.argv[4] as string];
-    const loaded = parseConfig(configText, configFile, { env: {} });
-    const assembly = await assembleGateway(loaded, { clock: systemClock });
-    if (assembly.state === null) throw new Error(JSON.stringify(assembly.problems));
-    const state = assembly.state;
-    const server = await startGatewayServer(() => state, { host: '127.0.0.1', port: 0 });
-    port = server.address().port;
-  } else throw new Error(`unknown role ${role}`);
-
-  let startedAt = process.cpuUsage();
-  process.on('message', (message: Message) => {
-    if (message.type === 'start') startedAt = process.cpuUsage();
-    else {
-      const used = process.cpuUsage(startedAt);
-      process.send?.({ type: 'cpu', micros: used.user + used.system });
-    }
-  });
-  // Exit cleanly on SIGINT so a --cpu-prof profile gets written.
-  process.on('SIGINT', () => process.exit(0));
-  process.send?.({ type: 'ready', port });
+    }),
+  );
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(String((err as Error).stack ?? err) + '\n');
+/** Runs `scopegate serve`; resolves with its listener and admin ports once both are up. */
+async function gateway(configFile: string): Promise<{ port: number; adminPort: number }> {
+  // Loaded here only: the other roles stay small processes.
+  const { serve } = await import('../src/cli/serve.js');
+  return new Promise((resolve) => {
+    let port = 0;
+    const io = {
+      out: (line: string): void => {
+        const listening = /^scopegate listening on .*:(\d+), forwarding/.exec(line);
+        const admin = /^admin listening on .*:(\d+) /.exec(line);
+        if (listening !== null) port = Number(listening[1]);
+        if (admin !== null) resolve({ port, adminPort: Number(admin[1]) });
+      },
+      err: (line: string): void => {
+        process.stderr.write(line + '\n');
+      },
+      env: {},
+    };
+    // serve returns on SIGINT/SIGTERM once drained (or at once, non-zero, when it cannot
+    // start); exiting then writes a --cpu-prof profile.
+    void serve(['--config', configFile], io).then((code) => process.exit(code));
+  });
+}
+
+async function main(role: string | undefined, arg: string): Promise<void> {
+  let ports: { port: number; adminPort?: number };
+  if (role === 'upstream') ports = { port: await upstream() };
+  else if (role === 'plain') ports = { port: await plain(arg) };
+  else if (role === 'gateway') ports = await gateway(arg);
+  else throw new Error(`unknown bench child role ${role}`);
+  if (role !== 'gateway') process.on('SIGINT', () => process.exit(0));
+  /* c8 ignore next: only when the bench died without stopping its children */
+  process.on('disconnect', () => process.exit(1));
+
+  let startedAt = process.cpuUsage();
+  // Always forked with an IPC channel.
+  const send = (message: unknown): boolean => process.send!(message);
+  process.on('message', (message: Message) => {
+    if (message.type === 'start') {
+      startedAt = process.cpuUsage();
+      send({ type: 'started' });
+    } else {
+      const used = process.cpuUsage(startedAt);
+      send({ type: 'cpu', micros: used.user + used.system });
+    }
+  });
+  send({ type: 'ready', ...ports });
+}
+
+main(process.argv[2], process.argv[3] as string).catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
   process.exit(1);
 });

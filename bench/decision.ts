@@ -10,7 +10,7 @@ import { evaluateRequest, type DecisionState } from '../src/gateway/pipeline.js'
 import { createGrantsCache } from '../src/gateway/stages/authorize.js';
 import { compilePolicy, type PolicyLayer } from '../src/policy/compile.js';
 
-/** A realistic request mix over the SPEC.md §4.2/§4.3 surface. */
+/** A realistic request mix over the gateway's route surface (agents, sessions, A2A, AG-UI, …). */
 const REQUESTS: ReadonlyArray<readonly [string, string]> = [
   ['GET', '/config'],
   ['GET', '/agents'],

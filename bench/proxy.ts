@@ -1,263 +1,265 @@
 /**
  * Proxy benchmark, one process tree: the same upstream reached directly, through a plain Node
- * keep-alive proxy (no auth), and through scopegate with RS256 JWTs (one token; 10,000
- * distinct tokens on first use and cached) and with a service-account token (verified once, then
- * cached). Prints requests/s and CPU time per request of each proxy process, and the
- * gateway/plain ratios. Measures; never asserts.
+ * keep-alive proxy (no auth), through HAProxy verifying every JWT (when installed) and through
+ * scopegate run as `scopegate serve` runs it (access log to a file, metrics registry, admin
+ * listener). The scenarios (bench/scenarios.ts) run in interleaved rounds; each figure is a
+ * median. With `taskset`, the proxies run on CPU 0, this process (the load generator) and the
+ * upstream on CPU 1. Prints the table and the targets; measures, never asserts.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { SignJWT } from 'jose';
-import { Pool } from 'undici';
-import { openSqliteStore } from '../src/auth/service-accounts/sqlite-store.js';
+import { createInterface } from 'node:readline';
+import { startHaproxy } from './haproxy.js';
+import { closedLoop, median } from './load.js';
+import { affinityOf, setAffinity, startNodeChild, type Pin, type Target } from './processes.js';
+import { formatReport, proxiesOf, type ResultRow } from './report.js';
 import {
-  hashServiceAccountToken,
-  mintServiceAccountToken,
-  tokenPrefixOf,
-} from '../src/auth/service-accounts/token.js';
+  CONNECTIONS,
+  count,
+  measure,
+  scenarios,
+  type Measurement,
+  type ProxyName,
+  type Sizes,
+} from './scenarios.js';
+import { coldRequestsOf, mintServiceAccount, mintTokens, tokenMix } from './tokens.js';
 
-const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
-const PATH = '/agents/a1';
-const CONNECTIONS = 32;
-
-interface Child {
-  readonly process: ChildProcess;
-  readonly port: number;
-  cpu(): Promise<number>;
-  start(): void;
+/** Options of {@link runProxyBench}. */
+export interface ProxyBenchOptions {
+  readonly sizes: Sizes;
+  /** The haproxy program, or null when it is not installed (its column is left out). */
+  readonly haproxy: string | null;
+  /** The taskset program, or null: no pinning. */
+  readonly taskset: string | null;
+  /** BENCH_PROFILE: write a V8 CPU profile of the scopegate process into this folder. */
+  readonly profileDir: string | null;
+  /** BENCH_TRACE_GC: run both Node proxies with --trace-gc, their GC lines into this folder. */
+  readonly traceGcDir: string | null;
 }
 
-function startChild(args: string[]): Promise<Child> {
-  // BENCH_PROFILE=<dir> writes a V8 CPU profile of the gateway process there, for analysis.
-  const profile =
-    process.env.BENCH_PROFILE && args[0] === 'gateway'
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
-      : [];
-  const child = fork(CHILD, args, {
-    execArgv: [...process.execArgv, ...profile],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`bench child ${args[0]} exited ${code}`)));
-    child.once('message', (m: { type: string; port: number }) => {
-      resolve({
-        process: child,
-        port: m.port,
-        start: () => child.send({ type: 'start' }),
-        cpu: () =>
-          new Promise((r) => {
-            child.once('message', (reply: { micros: number }) => r(reply.micros));
-            child.send({ type: 'stop' });
-          }),
-      });
-    });
-  });
+/** The CPU the proxies under test run on; the load generator and the upstream get the other. */
+const PROXY_CPU = 0;
+const LOAD_CPU = 1;
+
+function configOf(upstreamUrl: string): string {
+  return [
+    'service_id: bench',
+    'listen: { host: 127.0.0.1, port: 0, shutdown_grace_ms: 2000 }',
+    'admin: { host: 127.0.0.1, port: 0 }',
+    'log: { level: info, access: true }',
+    `upstream: { url: "${upstreamUrl}", embedded: false, timeout_ms: 30000 }`,
+    'auth:',
+    '  authorization: true',
+    '  algorithm: RS256',
+    '  verification_keys: ["file:rs256.pem"]',
+    '  dev_keys: null',
+    // Cache hot: one verification, then every request a cache hit (last_used_at once a minute).
+    '  service_accounts: { enabled: true, store: "sqlite:sa.db", cache_ttl_seconds: 3600 }',
+    '',
+  ].join('\n');
 }
 
-/** Sends `total` GET requests over `CONNECTIONS` keep-alive connections; returns requests/s. */
-async function load(
-  port: number,
-  total: number,
-  tokenFor: (i: number) => string | null,
-): Promise<number> {
-  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: CONNECTIONS, pipelining: 1 });
-  let next = 0;
-  let failures = 0;
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      const i = next++;
-      if (i >= total) return;
-      const token = tokenFor(i);
-      const { statusCode, body } = await pool.request({
-        path: PATH,
-        method: 'GET',
-        headers: token === null ? {} : { authorization: `Bearer ${token}` },
-      });
-      await body.dump();
-      if (statusCode !== 200) failures++;
-    }
-  };
-  const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  await pool.close();
-  if (failures > 0) throw new Error(`${failures} of ${total} benchmark requests failed`);
-  return total / seconds;
+/** How many times `needle` occurs in `text`. */
+function occurrences(text: string, needle: string): number {
+  let n = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) n++;
+  return n;
 }
 
-interface Row {
-  readonly name: string;
-  readonly rps: number;
-  /** CPU microseconds per request of the measured proxy process (null: no proxy). */
-  readonly cpuPerRequest: number | null;
-}
-
-async function measure(
-  name: string,
-  target: Child,
-  cpuOf: Child | null,
-  total: number,
-  tokenFor: (i: number) => string | null,
-): Promise<Row> {
-  await load(target.port, Math.min(total, 5_000), tokenFor); // warm-up: JIT, connections
-  cpuOf?.start();
-  const rps = await load(target.port, total, tokenFor);
-  const micros = cpuOf === null ? null : await cpuOf.cpu();
-  return { name, rps, cpuPerRequest: micros === null ? null : micros / total };
-}
-
-/** How many interleaved rounds each proxied scenario runs. */
-const ROUNDS = 3;
-
-/** The middle value (the mean of the two middle ones for an even count). */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
-async function mint(privateKey: KeyObject, count: number): Promise<string[]> {
-  const tokens: string[] = [];
-  const exp = Math.floor(Date.now() / 1000) + 3600;
-  for (let i = 0; i < count; i++) {
-    tokens.push(
-      await new SignJWT({ scopes: ['agents:read'] })
-        .setProtectedHeader({ alg: 'RS256' })
-        .setSubject(`user-${i}`)
-        .setExpirationTime(exp)
-        .sign(privateKey),
-    );
+/** Copies the lines of `from` that are not JSON (the --trace-gc ones) into `to`. */
+async function gcLines(from: string, to: string): Promise<void> {
+  const output = createWriteStream(to);
+  for await (const text of createInterface({ input: createReadStream(from) })) {
+    if (!text.startsWith('{')) output.write(text + '\n');
   }
-  return tokens;
+  await new Promise((r) => output.end(r));
 }
 
-/** Stores one service account (scope agents:read) in a fresh store at `path`; its token. */
-async function mintServiceAccount(path: string): Promise<string> {
-  const store = await openSqliteStore(path);
-  const token = mintServiceAccountToken();
-  const now = Math.floor(Date.now() / 1000);
-  await store.insert(
-    {
-      id: 'bench',
-      name: 'bench',
-      token_hash: hashServiceAccountToken(token),
-      token_prefix: tokenPrefixOf(token),
-      scopes: ['agents:read'],
-      created_at: now,
-      expires_at: now + 86_400,
-      last_used_at: null,
-      revoked_at: null,
-      created_by: 'bench',
-    },
-    now,
-  );
-  await store.close();
-  return token;
-}
-
-/** Runs the proxy benchmark and prints its table. */
-export async function runProxyBench(out: (line: string) => void, requests = 30_000): Promise<void> {
+/** Runs the proxy benchmark and prints its report; returns the rows printed. */
+export async function runProxyBench(
+  out: (line: string) => void,
+  options: ProxyBenchOptions,
+): Promise<ResultRow[]> {
+  const { sizes } = options;
   const dir = mkdtempSync(join(tmpdir(), 'scopegate-bench-'));
-  const children: Child[] = [];
+  const targets: Target[] = [];
+  const pinned = options.taskset === null ? null : affinityOf(options.taskset, process.pid);
   try {
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    writeFileSync(join(dir, 'rs256.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
-    out('proxy benchmark: minting 10,000 RS256 tokens …');
-    const tokens = await mint(privateKey, 10_000);
-    const one = tokens[0] as string;
-    const serviceAccountToken = await mintServiceAccount(join(dir, 'sa.db'));
+    const publicKeyFile = join(dir, 'rs256.pem');
+    writeFileSync(publicKeyFile, publicKey.export({ type: 'spki', format: 'pem' }));
+    // The cold stream lasts for every scopegate run of the many-tokens scenario.
+    const cold = Math.max(1, coldRequestsOf(sizes.warmup + sizes.manyTokens) * sizes.rounds);
+    out(`proxy benchmark: signing ${count(sizes.firstUse + cold)} RS256 tokens …`);
+    const firstUse = await mintTokens(privateKey, sizes.firstUse, 'user');
+    const coldTokens = await mintTokens(privateKey, cold, 'cold');
+    const hot = firstUse.slice(0, sizes.hotTokens);
+    const mixes = new Map<ProxyName, (i: number) => string>();
+    const credentials = {
+      one: firstUse[0] as string,
+      serviceAccount: await mintServiceAccount(join(dir, 'sa.db')),
+      mixOf: (proxy: ProxyName) => {
+        if (!mixes.has(proxy)) mixes.set(proxy, tokenMix(hot, coldTokens).pick);
+        return mixes.get(proxy) as (i: number) => string;
+      },
+    };
 
-    const upstream = await startChild(['upstream']);
-    children.push(upstream);
+    const pin = (cpu: number): Pin =>
+      options.taskset === null ? null : { taskset: options.taskset, cpu };
+    if (options.taskset !== null) setAffinity(options.taskset, process.pid, String(LOAD_CPU));
+    out(
+      options.taskset === null
+        ? 'pinning: not applied (needs taskset and 2 CPUs): every process shares every CPU'
+        : `pinning: applied (taskset): proxies on CPU ${PROXY_CPU}, load generator and upstream on CPU ${LOAD_CPU}`,
+    );
+    const traceGc = options.traceGcDir === null ? [] : ['--trace-gc'];
+    const node = async (name: string, args: string[], flags: string[], cpu: number) => {
+      const target = await startNodeChild(name, {
+        args,
+        pin: pin(cpu),
+        flags,
+        stdout: join(dir, `${name}.stdout`),
+      });
+      targets.push(target);
+      return target;
+    };
+    const upstream = await node('upstream', ['upstream'], [], LOAD_CPU);
     const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
-    const plain = await startChild(['plain', upstreamUrl]);
-    children.push(plain);
-    const configText = [
-      'listen: { host: 127.0.0.1, port: 0 }',
-      `upstream: { url: "${upstreamUrl}", timeout_ms: 30000 }`,
-      'auth:',
-      '  authorization: true',
-      '  algorithm: RS256',
-      '  verification_keys: ["file:rs256.pem"]',
-      // Cache hot: one verification, then every request a cache hit (last_used_at once a minute).
-      '  service_accounts: { enabled: true, store: "sqlite:sa.db", cache_ttl_seconds: 3600 }',
-      '',
-    ].join('\n');
-    const gateway = await startChild(['gateway', join(dir, 'gateway.yaml'), configText]);
-    children.push(gateway);
+    writeFileSync(join(dir, 'gateway.yaml'), configOf(upstreamUrl));
+    const profile =
+      options.profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`];
+    const proxies = new Map<ProxyName, Target>();
+    if (options.haproxy === null) out('haproxy not installed: HAProxy columns skipped');
+    else {
+      const haproxy = await startHaproxy(
+        options.haproxy,
+        dir,
+        { upstreamPort: upstream.port, publicKeyFile },
+        pin(PROXY_CPU),
+      );
+      targets.push(haproxy);
+      proxies.set('haproxy', haproxy);
+    }
+    proxies.set('plain', await node('plain', ['plain', upstreamUrl], traceGc, PROXY_CPU));
+    proxies.set(
+      'scopegate',
+      await node(
+        'scopegate',
+        ['gateway', join(dir, 'gateway.yaml')],
+        [...profile, ...traceGc],
+        PROXY_CPU,
+      ),
+    );
+    const scopegate = proxies.get('scopegate') as Target;
 
-    // The box is shared and noisy: the proxied scenarios run in interleaved rounds (each round
-    // measures plain, then each gateway scenario, back to back) and each row reports its median,
-    // so a burst of load elsewhere lands on one round of every scenario, not on one scenario.
-    const scenarios: readonly [string, Child, (i: number) => string | null][] = [
-      ['plain Node keep-alive proxy', plain, () => null],
-      ['scopegate, 1 RS256 token (cached)', gateway, () => one],
-      ['scopegate, 10,000 tokens (cached)', gateway, (i) => tokens[i % tokens.length] as string],
-      ['scopegate, 1 service-account token (cached)', gateway, () => serviceAccountToken],
-    ];
-    const direct = await measure('upstream, direct', upstream, null, requests, () => null);
-    // First use of each of 10,000 tokens: every request verifies an RS256 signature (once only).
-    gateway.start();
-    const coldRps = await load(gateway.port, tokens.length, (i) => tokens[i] as string);
-    const coldMicros = await gateway.cpu();
-    const rounds: Row[][] = scenarios.map(() => []);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [index, [name, target, tokenFor]] of scenarios.entries()) {
-        rounds[index]?.push(await measure(name, target, target, requests, tokenFor));
+    const direct = await closedLoop({
+      port: upstream.port,
+      connections: CONNECTIONS,
+      total: sizes.cached,
+      request: () => ({ method: 'GET', path: '/agents/a1', headers: {} }),
+      expect: 200,
+    });
+    // First use of each token: every request verifies an RS256 signature (then caches it).
+    const firstUseRow: ResultRow = {
+      key: 'firstUse',
+      label: `${count(sizes.firstUse)} tokens, first use`,
+      cells: {
+        scopegate: await measure(scopegate, (warmup) =>
+          closedLoop({
+            port: scopegate.port,
+            connections: CONNECTIONS,
+            total: warmup ? 0 : firstUse.length,
+            request: (i) => ({
+              method: 'GET',
+              path: '/agents/a1',
+              headers: { authorization: `Bearer ${firstUse[i] as string}` },
+            }),
+            expect: 200,
+          }),
+        ),
+      },
+    };
+
+    // The box is shared and noisy: each round measures every scenario on every proxy back to
+    // back, and each row reports its medians, so a burst of load elsewhere lands on one round
+    // of every row, not on one row.
+    const list = scenarios(sizes, credentials);
+    const rounds = list.map(() => new Map<ProxyName, Measurement[]>());
+    for (let round = 0; round < sizes.rounds; round++) {
+      for (const [index, scenario] of list.entries()) {
+        for (const name of proxiesOf(proxies.has('haproxy'))) {
+          if (!scenario.proxies.includes(name)) continue;
+          const target = proxies.get(name) as Target;
+          const measured = await measure(target, (warmup) =>
+            scenario.load(target.port, name, warmup),
+          );
+          const runs = rounds[index] as Map<ProxyName, Measurement[]>;
+          runs.set(name, [...(runs.get(name) ?? []), measured]);
+        }
       }
     }
-    const medianRows = rounds.map((measured) => ({
-      name: measured[0]?.name as string,
-      rps: median(measured.map((row) => row.rps)),
-      cpuPerRequest: median(measured.map((row) => row.cpuPerRequest as number)),
+    const rows: ResultRow[] = list.map((scenario, index) => ({
+      key: scenario.key,
+      label: scenario.label,
+      cells: Object.fromEntries(
+        [...(rounds[index] as Map<ProxyName, Measurement[]>)].map(([name, runs]) => [
+          name,
+          medianOf(runs),
+        ]),
+      ),
     }));
-    const rows: Row[] = [
-      direct,
-      medianRows[0] as Row,
-      medianRows[1] as Row,
-      {
-        name: 'scopegate, 10,000 tokens, first use',
-        rps: coldRps,
-        cpuPerRequest: coldMicros / tokens.length,
-      },
-      medianRows[2] as Row,
-      medianRows[3] as Row,
-    ];
-
-    const plainCpu = rows[1]?.cpuPerRequest as number;
+    rows.push(firstUseRow);
     out(
-      `proxy benchmark (GET ${PATH}, ${CONNECTIONS} keep-alive connections, ${requests.toLocaleString('en-US')} requests a row; ` +
-        `proxied rows: median of ${ROUNDS} interleaved rounds)`,
+      `proxy benchmark (GET /agents/a1 unless said, ${CONNECTIONS} keep-alive connections, ` +
+        `each figure the median of ${sizes.rounds} interleaved rounds)`,
     );
-    out('  scenario                                     requests/s   CPU µs/req   CPU vs plain');
-    for (const row of rows) {
-      const cpu =
-        row.cpuPerRequest === null ? '           —' : row.cpuPerRequest.toFixed(1).padStart(12);
-      const ratio =
-        row.cpuPerRequest === null || row === rows[1]
-          ? ''
-          : `${(row.cpuPerRequest / plainCpu).toFixed(2)}×`;
-      out(
-        `  ${row.name.padEnd(44)} ${Math.round(row.rps).toLocaleString('en-US').padStart(10)} ${cpu}   ${ratio}`,
-      );
+    for (const text of formatReport({
+      proxies: proxiesOf(proxies.has('haproxy')),
+      rows,
+      directRps: direct.requests / direct.seconds,
+    }))
+      out(text);
+    // Stopped first, so that every line is written and a --cpu-prof profile too.
+    for (const target of targets) await target.close();
+    const log = readFileSync(join(dir, 'scopegate.stdout'), 'latin1');
+    out(
+      `scopegate's access log (its stdout, to a file): ${count(occurrences(log, '"req_id":'))} lines, ` +
+        `${(log.length / 1e6).toFixed(1)} MB`,
+    );
+    if (options.traceGcDir !== null) {
+      for (const name of ['plain', 'scopegate']) {
+        const to = join(options.traceGcDir, `${name}.trace-gc.log`);
+        await gcLines(join(dir, `${name}.stdout`), to);
+      }
+      out(`--trace-gc output of both Node proxies: ${options.traceGcDir}/*.trace-gc.log`);
     }
-    const cached = (rows[2]?.cpuPerRequest as number) / plainCpu;
-    out(
-      `  target: gateway CPU/request with a cached token ≤ 1.3× plain: ${cached.toFixed(2)}× ${cached <= 1.3 ? 'met' : 'MISSED'}`,
-    );
-    const account = (rows[5]?.cpuPerRequest as number) / plainCpu;
-    out(
-      `  target: gateway CPU/request with a cached service-account token ≤ 1.3× plain: ${account.toFixed(2)}× ${account <= 1.3 ? 'met' : 'MISSED'}`,
-    );
+    return rows;
   } finally {
-    for (const child of children) child.process.kill('SIGINT');
+    for (const target of targets) await target.close();
+    if (pinned !== null) setAffinity(options.taskset as string, process.pid, pinned);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Each figure of `runs` replaced by its median. */
+function medianOf(runs: readonly Measurement[]): Measurement {
+  const of = (pick: (m: Measurement) => number): number => median(runs.map(pick));
+  const ratios = runs.map((m) => m.hitRatio).filter((r): r is number => r !== null);
+  return {
+    requests: of((m) => m.requests),
+    rps: of((m) => m.rps),
+    cpuPerRequest: of((m) => m.cpuPerRequest),
+    p50: of((m) => m.p50),
+    p99: of((m) => m.p99),
+    hitRatio: ratios.length === 0 ? null : median(ratios),
+  };
 }
