@@ -20,7 +20,7 @@ import { satisfies, type Grants } from '../../policy/scopes.js';
 import type { Clock } from '../../shared/clock.js';
 import { reject, type Verdict } from '../rejections.js';
 import type { MintRequest } from './mint-body.js';
-import { principalOfName, renderScope, type MintedAccount } from './render.js';
+import { mintedAccount, type MintedAccount } from './render.js';
 
 /** The scopes an account gets when the request names none. */
 export const DEFAULT_SERVICE_ACCOUNT_SCOPES: readonly string[] = Object.freeze([
@@ -128,19 +128,7 @@ export async function mintServiceAccount(
   if ((await api.store.insert(record, now)) === 'name_taken') {
     return reject('SG_ERR_SA_NAME_TAKEN', { name: request.name });
   }
-  return {
-    ok: true,
-    value: {
-      id: record.id,
-      name: record.name,
-      principal: principalOfName(record.name),
-      token_prefix: record.token_prefix,
-      scopes: record.scopes.map(renderScope),
-      created_at: record.created_at,
-      expires_at: record.expires_at,
-      token,
-    },
-  };
+  return { ok: true, value: mintedAccount(record, token) };
 }
 
 /** The outcome of revoking an id. */

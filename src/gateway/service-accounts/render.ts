@@ -15,8 +15,8 @@ export interface RenderedScope {
   readonly value: 'allow';
 }
 
-/** An account as listed: never its token or digest. */
-export interface ListedAccount {
+/** What both shapes of an account show, in this order. */
+export interface AccountHead {
   readonly id: string;
   readonly name: string;
   readonly principal: string;
@@ -24,20 +24,17 @@ export interface ListedAccount {
   readonly scopes: readonly RenderedScope[];
   readonly created_at: number;
   readonly expires_at: number | null;
+}
+
+/** An account as listed: never its token or digest. */
+export interface ListedAccount extends AccountHead {
   readonly last_used_at: number | null;
   readonly revoked_at: number | null;
   readonly created_by: string;
 }
 
 /** The 201 body: the plaintext token, shown this once. */
-export interface MintedAccount {
-  readonly id: string;
-  readonly name: string;
-  readonly principal: string;
-  readonly token_prefix: string;
-  readonly scopes: readonly RenderedScope[];
-  readonly created_at: number;
-  readonly expires_at: number | null;
+export interface MintedAccount extends AccountHead {
   readonly token: string;
 }
 
@@ -62,8 +59,8 @@ export function principalOfName(name: string): string {
   return `sa:${name}`;
 }
 
-/** The listing shape of a stored account. */
-export function listedAccount(record: ServiceAccountRecord): ListedAccount {
+/** The fields both shapes share. */
+function headOf(record: ServiceAccountRecord): AccountHead {
   return {
     id: record.id,
     name: record.name,
@@ -72,10 +69,22 @@ export function listedAccount(record: ServiceAccountRecord): ListedAccount {
     scopes: record.scopes.map(renderScope),
     created_at: record.created_at,
     expires_at: record.expires_at,
+  };
+}
+
+/** The listing shape of a stored account. */
+export function listedAccount(record: ServiceAccountRecord): ListedAccount {
+  return {
+    ...headOf(record),
     last_used_at: record.last_used_at,
     revoked_at: record.revoked_at,
     created_by: record.created_by,
   };
+}
+
+/** The mint answer for a just-stored account and its plaintext token. */
+export function mintedAccount(record: ServiceAccountRecord, token: string): MintedAccount {
+  return { ...headOf(record), token };
 }
 
 /** `created_by` for a caller: its user id, else its kind (`security_key`). */
