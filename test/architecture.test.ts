@@ -72,3 +72,19 @@ t.test('no default exports', async (t) => {
     .map((f) => relative(SRC, f));
   t.same(offenders, []);
 });
+
+t.test('the run engine is pure: no store, HTTP, protocol or route code, no I/O', async (t) => {
+  // The engine may use the entity definitions and the model clients it is handed; everything
+  // else reaches it as data or as injected functions.
+  const allowed = new Set(['engine', 'model', 'definitions.js']);
+  const offenders: string[] = [];
+  for (const file of files.filter((f) => relative(SRC, f).startsWith('runtime/engine/'))) {
+    for (const spec of importsOf(file)) {
+      const place = spec.startsWith('.')
+        ? relative(join(SRC, 'runtime'), resolve(dirname(file), spec)).split('/')[0]
+        : spec;
+      if (!allowed.has(place as string)) offenders.push(`${relative(SRC, file)} imports ${spec}`);
+    }
+  }
+  t.same(offenders, []);
+});
