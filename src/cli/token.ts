@@ -42,7 +42,7 @@ export const TOKEN = defineCommand({
     sub: { value: 'S', text: 'the subject (user id); required' },
     scopes: { value: 'a,b', text: 'the scopes the token holds' },
     ttl: { value: 'T', text: 'lifetime: 90s, 15m, 1h or 7d' },
-    aud: { value: 'X', text: 'the audience (aud claim)' },
+    aud: { value: 'X', text: "the audience (aud claim; default: the config's service_id)" },
     claim: { value: 'k=v', text: 'one more string claim' },
   },
 });
@@ -72,10 +72,13 @@ export const token: Command = async (args, io) => {
     claims[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   let devKeysPath: string | null;
+  let serviceId: string;
   let resolve: (p: string) => string;
   try {
     const loaded = loadConfig(values.config, { env: io.env });
     devKeysPath = loaded.config.auth.dev_keys;
+    // The audience a gateway expects when it checks one and `auth.audience` names none.
+    serviceId = loaded.config.service_id;
     resolve = (p) => loaded.resolvePath(p);
   } catch (err) {
     /* c8 ignore next - loadConfig throws only ConfigError */
@@ -107,7 +110,7 @@ export const token: Command = async (args, io) => {
         sub: values.sub,
         scopes,
         ttlSeconds,
-        ...(values.aud === undefined ? {} : { audience: values.aud }),
+        audience: values.aud ?? serviceId,
         claims,
       },
       systemClock,

@@ -113,21 +113,24 @@ t.test('mints exactly one token line that verifies with the development public k
   t.ok((payload.iat as number) >= before && (payload.iat as number) <= after, 'iat is now');
 });
 
-t.test('defaults: ttl 1h, no aud, no scopes; the key is created on first use', async (t) => {
-  const { config, dir } = setup(t);
-  const r = await token(['--config', config, '--sub', 'bob']);
-  t.equal(r.code, 0, r.err);
-  const { key } = devPublicKey(dir);
-  const { payload } = await jwtVerify(r.out, key);
-  t.equal(payload.sub, 'bob');
-  t.same(payload.scopes, []);
-  t.notOk('aud' in payload);
-  t.equal((payload.exp as number) - (payload.iat as number), 3600);
+t.test(
+  'defaults: ttl 1h, aud the service id, no scopes; the key is created on first use',
+  async (t) => {
+    const { config, dir } = setup(t);
+    const r = await token(['--config', config, '--sub', 'bob']);
+    t.equal(r.code, 0, r.err);
+    const { key } = devPublicKey(dir);
+    const { payload } = await jwtVerify(r.out, key);
+    t.equal(payload.sub, 'bob');
+    t.same(payload.scopes, []);
+    t.equal(payload.aud, 'scopegate', "aud: the config's service_id (its default here)");
+    t.equal((payload.exp as number) - (payload.iat as number), 3600);
 
-  const again = await token(['-c', config, '--sub', 'bob']);
-  t.equal(again.code, 0);
-  await t.resolves(jwtVerify(again.out, devPublicKey(dir).key), 'the same key is reused');
-});
+    const again = await token(['-c', config, '--sub', 'bob']);
+    t.equal(again.code, 0);
+    await t.resolves(jwtVerify(again.out, devPublicKey(dir).key), 'the same key is reused');
+  },
+);
 
 t.test('--claim cannot override sub, scopes, aud, iat or exp', async (t) => {
   const { config, dir } = setup(t);
