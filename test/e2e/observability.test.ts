@@ -193,6 +193,8 @@ t.test('/metrics after traffic: every series, labelled by pattern', async (t) =>
       decision: 'deny',
       reason: 'insufficient_scope',
       user_id: 'reader-1',
+      required_scopes: ['agents:run'],
+      held_scopes: Array,
     },
     { route: 'unmatched', path: '/status/404', status: 404, reason: 'unmapped_allowed' },
     { route: 'exempt:/health', status: 200, decision: 'exempt', reason: 'excluded_route' },

@@ -181,6 +181,10 @@ export interface AccessLogEntry {
    * call's body to authorize it.
    */
   readonly a2a_method?: string;
+  /** On a refusal for missing scopes only: the scopes the route (or method) required. */
+  readonly required_scopes?: readonly string[];
+  /** On a refusal for missing scopes only: the scopes the caller held. */
+  readonly held_scopes?: readonly string[];
 }
 
 /** The most of a raw path an access-log line keeps (only paths that failed normalization). */
@@ -224,7 +228,13 @@ export function accessLogEntryOf(record: RequestRecord, facts: ResponseFacts): A
     aborted: facts.aborted,
   };
   const a2aMethod = record.evaluation?.a2aMethod ?? null;
-  return a2aMethod === null ? entry : { ...entry, a2a_method: a2aMethod };
+  const withMethod = a2aMethod === null ? entry : { ...entry, a2a_method: a2aMethod };
+  // Why a caller was refused is the first question a deny raises: what was needed, what it had.
+  const refusal = record.evaluation?.refusal ?? null;
+  if (refusal?.code !== 'SG_ERR_SCOPE_INSUFFICIENT') return withMethod;
+  // That refusal always names the scopes, and only comes once a principal was authenticated.
+  const { scopes } = refusal.params as { readonly scopes: readonly string[] };
+  return { ...withMethod, required_scopes: scopes, held_scopes: (principal as Principal).scopes };
 }
 
 function roundMs(ms: number): number {

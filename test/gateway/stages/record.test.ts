@@ -170,6 +170,16 @@ t.test('the access-log entry: identifiers and outcomes only', async (t) => {
     { route: '/agents/*', a2a_method: 'GetTask' },
     'an A2A JSON-RPC call names its method',
   );
+  const denied = accessLogEntryOf(
+    { ...record, evaluation: evaluate('POST', '/agents/a-1/runs') },
+    { ...facts, status: 403, decision: 'deny', reason: 'insufficient_scope' },
+  );
+  t.match(
+    denied,
+    { status: 403, required_scopes: ['agents:run'], held_scopes: ['agents:read'] },
+    'a deny for missing scopes names what was required and what the caller held',
+  );
+  t.notOk('required_scopes' in accessLogEntryOf(record, facts), 'only on such a deny');
   const anonymous = accessLogEntryOf(
     { ...record, evaluation: null },
     { ...facts, upstreamMs: null, aborted: true },
