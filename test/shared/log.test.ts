@@ -5,10 +5,10 @@
 import t from 'tap';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DestinationStream } from 'pino';
 import {
   batchedDestination,
   createLogger,
+  lineWriterOf,
   LOG_BATCH_BYTES,
   REDACTED,
 } from '../../src/shared/log.js';
@@ -33,6 +33,38 @@ t.test('one JSON object a line: level as a word, epoch-ms time, pid and hostname
   t.same(rest, [], 'debug is below info');
   t.ok(capture.text().endsWith('\n'), 'newline-terminated');
 });
+
+t.test(
+  "a line writer writes pino's line for the same fields, onto the same destination",
+  async (t) => {
+    const viaPino = captureLog();
+    const direct = captureLog();
+    const fields = {
+      req_id: 'r-1',
+      path: '/a"b\\c\n</script>\u2028',
+      status: 200,
+      latency_ms: 0.125,
+      upstream_latency_ms: null,
+      aborted: false,
+      held_scopes: ['agents:read'],
+    };
+    createLogger({ destination: viaPino }).info(fields, 'request completed');
+    const write = lineWriterOf(createLogger({ destination: direct }).child({}, { level: 'info' }));
+    write('info', fields, 'request completed');
+    write('error', {}, 'request aborted');
+    const [line, bare, ...rest] = direct.lines();
+    const [reference] = viaPino.lines();
+    t.same(
+      { ...line, time: 0 },
+      { ...reference, time: 0 },
+      'the same object as pino writes (but its time)',
+    );
+    t.same(Object.keys(line ?? {}), Object.keys(reference ?? {}), 'the same field order');
+    t.match(bare, { level: 'error', pid: process.pid, hostname: String, msg: 'request aborted' });
+    t.same(rest, []);
+    t.equal(direct.text().split('\n').length, 3, 'one line each, newline-terminated');
+  },
+);
 
 t.test('the level is honoured; silent writes nothing', async (t) => {
   const warn = captureLog();
@@ -92,10 +124,7 @@ t.test('header objects and credential-named fields are censored', async (t) => {
 t.test('the batched destination holds short lines, then writes them in one go', async (t) => {
   const file = join(t.testdir(), 'out.log');
   const fd = openSync(file, 'w');
-  const destination = batchedDestination(fd) as DestinationStream & {
-    flushSync(): void;
-    end(): void;
-  };
+  const destination = batchedDestination(fd);
   t.teardown(() => destination.end());
   const log = createLogger({ destination });
   log.info({ n: 1 }, 'held');

@@ -9,7 +9,7 @@ import type { GatewayMetrics, PrincipalLabel, RequestDecision } from '../../admi
 import type { Principal } from '../../auth/principal.js';
 import type { CompiledPolicy, ExcludedEntry } from '../../policy/compile.js';
 import { lookupRoute, type Decision } from '../../policy/decide.js';
-import type { Logger, LogLevel } from '../../shared/log.js';
+import { lineWriterOf, type Logger, type LogLevel } from '../../shared/log.js';
 import { isLimitRefusal, REJECTIONS, type Refusal } from '../rejections.js';
 import { writtenRefusalOf } from '../respond.js';
 import type { UpstreamTiming } from './forward.js';
@@ -256,6 +256,8 @@ export function createRequestRecorder(
   metrics: GatewayMetrics,
   log: Logger | null,
 ): RequestRecorder {
+  // Lines bypass pino's serializer: the entry's fields are fixed and hold no credential.
+  const access = log === null ? null : { log, writeLine: lineWriterOf(log) };
   const finish = (record: RequestRecord, res: ServerResponse): void => {
     const durationMs = performance.now() - record.startedAt;
     const responded = res.headersSent;
@@ -287,9 +289,9 @@ export function createRequestRecorder(
     ) {
       metrics.countAuthFailure(REJECTIONS[evaluation.refusal.code].reason);
     }
-    if (log === null) return;
+    if (access === null) return;
     const level = status >= 500 ? 'error' : 'info';
-    if (!log.isLevelEnabled(level)) return;
+    if (!access.log.isLevelEnabled(level)) return;
     const entry = accessLogEntryOf(record, {
       status,
       decision,
@@ -299,7 +301,7 @@ export function createRequestRecorder(
       upstreamMs: upstream,
       aborted: !res.writableFinished,
     });
-    log[level](entry, entry.aborted ? 'request aborted' : 'request completed');
+    access.writeLine(level, entry, entry.aborted ? 'request aborted' : 'request completed');
   };
   return {
     begin(req, res, requestId, clientAddress) {
