@@ -1,6 +1,6 @@
 /**
- * The container image (issue #6 item 8), checked by reading: there is no Docker daemon to build
- * it here. The Dockerfile is multi-stage on node:20 slim, runs as a non-root user, health-checks
+ * The container image, checked by reading: there is no Docker daemon to build it here. The
+ * Dockerfile is multi-stage on node:24 slim (the LTS release `.ci/run` also runs the suite on), runs as a non-root user, health-checks
  * the admin /healthz with node, and serves the config at the documented path; .dockerignore lets
  * in only what it copies; and the image's default config loads, failing closed without a key.
  */
@@ -59,16 +59,22 @@ const args = (stage: readonly Instruction[], keyword: string): string[] =>
 
 const CONFIG_PATH = '/etc/scopegate/gateway.yaml';
 
+/** The Node.js major version `.ci/run` runs the suite on besides the machine's own. */
+const CI_LTS_MAJOR = /^LTS_NODE_VERSION=(\d+)\.\d+\.\d+$/m.exec(
+  readFileSync(resolve(import.meta.dirname, '../../.ci/run'), 'utf8'),
+)?.[1];
+
 t.test(
-  'multi-stage on node:20 slim: build with dev dependencies, run with production ones',
+  'multi-stage on node:24 slim: build with dev dependencies, run with production ones',
   async (t) => {
     t.ok(stages.length >= 2, `${stages.length} stages`);
     t.equal(all[0]?.keyword, 'FROM', 'the file starts with FROM');
+    t.equal(CI_LTS_MAJOR, '24', "CI's second Node.js is the image's");
     for (const [i, stage] of stages.entries()) {
       t.match(
         stage[0]?.args,
-        /^node:20(\.\d+)*-slim(@sha256:[0-9a-f]+)?( AS \w+)?$/i,
-        `stage ${i}: node:20 slim`,
+        new RegExp(`^node:${CI_LTS_MAJOR}(\\.\\d+)*-slim(@sha256:[0-9a-f]+)?( AS \\w+)?$`, 'i'),
+        `stage ${i}: node:${CI_LTS_MAJOR} slim`,
       );
     }
     t.match(build[0]?.args, / AS build$/i, 'the first stage is named build');

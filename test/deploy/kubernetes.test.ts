@@ -107,13 +107,18 @@ t.test('every manifest parses; the kustomizations list all but the Secrets', asy
   }
 });
 
-/** Why the kustomize check is skipped, or false when kubectl is on the PATH. */
+/**
+ * Why the kustomize check is skipped, or false when kubectl is on the PATH or the run is CI's
+ * (`.ci/run` installs kubectl, so there a missing one fails the check instead of skipping it).
+ */
 function kubectlMissing(): string | false {
   try {
     execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
     return false;
   } catch {
-    return 'kubectl is not installed';
+    return process.env['CI'] === 'true'
+      ? false
+      : "kubectl is not installed (Debian's kubernetes-client package)";
   }
 }
 
