@@ -13,7 +13,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import fc from 'fast-check';
-import { base64url } from 'jose';
+import { base64url, compactVerify, errors } from 'jose';
 import { buildKeySet, type KeySet, type VerificationKey } from '../../../src/auth/jwt/keys.js';
 import {
   ALGORITHM_SPECS,
@@ -37,6 +37,19 @@ const ec521 = lazyKeys.ec521();
 const small = lazyKeys.smallRsa();
 const k1 = lazyKeys.secp256k1();
 const x25519 = generateKeyPairSync('x25519').publicKey;
+
+/**
+ * How jose judges an X25519 key offered for an RS256 token, which depends on the Node.js
+ * underneath: on Node 20 jose finds the key unsupported (the token is malformed); on Node 24
+ * WebCrypto refuses it as the wrong type, so it is not the token's key and the next one is tried.
+ */
+const X25519_FOR_RS256: string | null = await compactVerify(
+  `${base64url.encode('{"alg":"RS256"}')}.${base64url.encode('{}')}.${base64url.encode('x')}`,
+  x25519,
+).then(
+  () => 'unexpected',
+  (err: unknown) => (err instanceof errors.JOSENotSupported ? 'token_malformed' : null),
+);
 const HS = new TextEncoder().encode(HS_SECRET);
 const HS_OTHER = new Uint8Array(randomBytes(32));
 const PEM_AS_SECRET = new TextEncoder().encode(RSA_KEY.publicPem);
@@ -521,9 +534,9 @@ t.test('named hostile tokens: the same verdict as jose', async (t) => {
       },
     },
     {
-      name: 'an X25519 key offered for RS256: jose finds it unsupported, the token malformed',
+      name: 'an X25519 key offered for RS256: as jose on this Node.js (see X25519_FOR_RS256)',
       token: sig('RS256', 'rsa', `${h({ alg: 'RS256' })}.${p(good)}`),
-      failure: 'token_malformed',
+      failure: X25519_FOR_RS256,
       variant: VARIANTS[1],
     },
     {
