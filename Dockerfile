@@ -3,14 +3,16 @@
 #   docker build -t scopegate .
 #   docker run --rm -p 8080:8080 -e SCOPEGATE_DEV_KEYS=/var/lib/scopegate/dev-keys.json scopegate
 #
-# Base: Node.js 24, an LTS release in support (maintenance until April 2028). `.ci/run` runs the
-# whole test suite on the same Node.js version as well as on Node.js 20.
+# Base: Node.js 22, an LTS release in support (maintenance until April 2027). `.ci/run` runs the
+# whole test suite on the same Node.js version as well as on Node.js 20. Not Node.js 24:
+# better-sqlite3 12 (the last major that runs on Node.js 20) aborts the process there when a
+# statement is garbage-collected (`Assertion failed: (env) != nullptr`).
 #
 # Build stage: all dependencies (better-sqlite3 is compiled here when no prebuilt binary can be
 # fetched, hence python3, make and g++), the TypeScript build, then the dev dependencies pruned
 # and better-sqlite3's build leftovers (sources, objects, the static library) removed: only
 # its addon is loaded.
-FROM node:24-slim AS build
+FROM node:22-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
@@ -26,7 +28,7 @@ RUN npm run build && npm prune --omit=dev \
 
 # Runtime stage: the same base (so the native module built above runs here), production
 # dependencies only, no compiler, a non-root user.
-FROM node:24-slim AS runtime
+FROM node:22-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules

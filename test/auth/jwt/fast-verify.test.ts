@@ -40,8 +40,8 @@ const x25519 = generateKeyPairSync('x25519').publicKey;
 
 /**
  * How jose judges an X25519 key offered for an RS256 token, which depends on the Node.js
- * underneath: on Node 20 jose finds the key unsupported (the token is malformed); on Node 24
- * WebCrypto refuses it as the wrong type, so it is not the token's key and the next one is tried.
+ * underneath: on Node 20 jose finds the key unsupported (the token is malformed); on newer ones
+ * WebCrypto may refuse it as the wrong type, so it is not the token's key and the next one is tried.
  */
 const X25519_FOR_RS256: string | null = await compactVerify(
   `${base64url.encode('{"alg":"RS256"}')}.${base64url.encode('{}')}.${base64url.encode('x')}`,
