@@ -5,6 +5,7 @@
  * metric after construction.
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { packageVersion } from '../shared/package-root.js';
 import { cellCounter, cellHistogram } from './metric-cells.js';
 
 /** What the gateway decided about a request (the `decision` label). */
@@ -179,6 +180,13 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     help: 'Verified-JWT cache look-ups that found nothing usable.',
     registers,
   });
+  // The usual build-info series: always 1, the versions in its labels.
+  new Gauge({
+    name: 'scopegate_build_info',
+    help: 'Always 1: the running scopegate version and Node.js version, as labels.',
+    labelNames: ['version', 'node'] as const,
+    registers,
+  }).set({ version: packageVersion(), node: process.version }, 1);
   const reloads = new Counter({
     name: 'scopegate_config_reloads_total',
     help: 'Config reloads, by result (a failed reload keeps the old config serving).',

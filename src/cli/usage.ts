@@ -3,10 +3,7 @@
  * from which both the parsing and the `--help` text come (no second, hand-written list of
  * options to drift), and the package version for `--version`.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { packageRoot } from '../shared/package-root.js';
 
 /** The `options` of a `parseArgs` call. */
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -77,15 +74,7 @@ export function usageOf<O extends ParseArgsOptionsConfig>(spec: CommandSpec<O>):
   ].join('\n');
 }
 
-let version: string | undefined;
-
-/** The version in scopegate's package.json, read once. */
-export function packageVersion(): string {
-  version ??= (
-    JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
-  ).version;
-  return version;
-}
+export { packageVersion } from '../shared/package-root.js';
 
 /** The help of `--config`, which every command takes. */
 export const CONFIG_HELP: OptionHelp = { value: 'F', text: 'the gateway config file' };

@@ -27,3 +27,13 @@ export function packageRoot(): string {
     dir = parent;
   }
 }
+
+let version: string | undefined;
+
+/** The version in scopegate's package.json, read once. */
+export function packageVersion(): string {
+  version ??= (
+    JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  return version;
+}

@@ -2,6 +2,7 @@
  * The metrics registry (CONTRACT.md §8, STYLE.md §8.10): the exact names and labels, an own
  * Registry per instance, bounded labels, and counting through the cached label children.
  */
+import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { register as globalRegistry } from 'prom-client';
 import {
@@ -37,6 +38,7 @@ t.test('a new registry exports every series with its help and type', async (t) =
     ['scopegate_token_cache_hits_total', 'counter'],
     ['scopegate_token_cache_misses_total', 'counter'],
     ['scopegate_config_reloads_total', 'counter'],
+    ['scopegate_build_info', 'gauge'],
   ]) {
     t.match(text, new RegExp(`^# HELP ${name} \\S`, 'm'), `${name} has help`);
     t.match(text, new RegExp(`^# TYPE ${name} ${type}$`, 'm'), `${name} is a ${type}`);
@@ -46,6 +48,14 @@ t.test('a new registry exports every series with its help and type', async (t) =
   t.equal(valueOf(t, samples, 'scopegate_token_cache_misses_total'), 0);
   t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'success' }), 0);
   t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'error' }), 0);
+  t.equal(
+    valueOf(t, samples, 'scopegate_build_info', {
+      version: JSON.parse(readFileSync('package.json', 'utf8')).version,
+      node: process.version,
+    }),
+    1,
+    'the build: the package version and the Node.js version',
+  );
   t.same(samplesOf(samples, 'scopegate_requests_total'), [], 'no request series before traffic');
   t.notMatch(text, /^process_|^nodejs_/m, 'no process metrics unless asked for');
 });
