@@ -68,6 +68,11 @@ export interface GatewayMetrics {
   /** Counts one authentication failure by its catalogue reason id (`token_expired`, …). */
   countAuthFailure(reason: string): void;
   /**
+   * Counts one request the gateway refused (`decision="deny"`), by the catalogue reason id of
+   * the refusal (`insufficient_scope`, `route_unmapped`, `token_expired`, …).
+   */
+  countDenial(reason: string): void;
+  /**
    * Counts one A2A JSON-RPC call whose body the gateway read, by `method`: a known A2A method
    * name (a fixed set) or `invalid` for a body refused before one was found, never caller input.
    */
@@ -162,6 +167,12 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     labelNames: ['reason'] as const,
     registers,
   });
+  const denials = new Counter({
+    name: 'scopegate_denials_total',
+    help: 'Requests the gateway refused, by the reason id of the refusal.',
+    labelNames: ['reason'] as const,
+    registers,
+  });
   const a2aCalls = new Counter({
     name: 'scopegate_a2a_requests_total',
     help:
@@ -247,6 +258,9 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     },
     countAuthFailure(reason) {
       authFailures.inc({ reason });
+    },
+    countDenial(reason) {
+      denials.inc({ reason });
     },
     countA2aCall(method, status, decision) {
       a2aCalls.inc({ method, status, decision });

@@ -153,6 +153,13 @@ t.test('/metrics after traffic: every series, labelled by pattern', async (t) =>
   );
   t.equal(valueOf(t, samples, 'scopegate_auth_failures_total', { reason: 'token_expired' }), 1);
   t.equal(samplesOf(samples, 'scopegate_auth_failures_total').length, 2);
+  t.same(
+    Object.fromEntries(
+      samplesOf(samples, 'scopegate_denials_total').map((s) => [s.labels['reason'], s.value]),
+    ),
+    { credential_missing: 1, token_expired: 1, insufficient_scope: 1, path_dot_segment: 1 },
+    'every refusal counted once by its reason, authentication or not',
+  );
   t.equal(valueOf(t, samples, 'scopegate_token_cache_misses_total'), 2);
   t.equal(valueOf(t, samples, 'scopegate_token_cache_hits_total'), 3);
   t.equal(valueOf(t, samples, 'scopegate_config_reloads_total', { result: 'success' }), 0);

@@ -289,6 +289,9 @@ export function createRequestRecorder(
     ) {
       metrics.countAuthFailure(REJECTIONS[evaluation.refusal.code].reason);
     }
+    const reason = reasonOf(written, evaluation);
+    // A refusal always has a reason; a deny without one is a CORS preflight the gateway answered.
+    if (decision === 'deny' && reason !== null) metrics.countDenial(reason);
     if (access === null) return;
     const level = status >= 500 ? 'error' : 'info';
     if (!access.log.isLevelEnabled(level)) return;
@@ -296,7 +299,7 @@ export function createRequestRecorder(
       status,
       decision,
       route,
-      reason: reasonOf(written, evaluation),
+      reason,
       durationMs,
       upstreamMs: upstream,
       aborted: !res.writableFinished,
