@@ -1,9 +1,11 @@
 /**
- * `scopegate runtime [--config F] [--port N] [--host H] [--insecure-unsigned-identity]`: start
- * the bundled runtime alone. It binds to loopback unless told otherwise, and says so. It believes
- * only identities the gateway signed, with `upstream.identity_secret` or SCOPEGATE_IDENTITY_SECRET,
- * and refuses to start without one unless the development switch says otherwise. Never prints
- * the secret.
+ * `scopegate runtime [--config F] [--port N] [--host H] [--gateway-url URL]
+ * [--insecure-unsigned-identity]`: start the bundled runtime alone. It binds to loopback unless
+ * told otherwise, and says so. It believes only identities the gateway signed, with
+ * `upstream.identity_secret` or SCOPEGATE_IDENTITY_SECRET, and refuses to start without one unless
+ * the development switch says otherwise. With `--gateway-url`, scheduled runs go through that
+ * gateway with the internal service token (`auth.internal_service_token` or
+ * SCOPEGATE_INTERNAL_TOKEN). Never prints a secret or a token.
  */
 import { parseArgs } from 'node:util';
 import type { startRuntime } from '../runtime/server.js';
@@ -16,6 +18,9 @@ import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
 
 /** The environment variable read when the config sets no `upstream.identity_secret`. */
 export const IDENTITY_SECRET_ENV = 'SCOPEGATE_IDENTITY_SECRET';
+
+/** The environment variable read when the config sets no `auth.internal_service_token`. */
+export const INTERNAL_TOKEN_ENV = 'SCOPEGATE_INTERNAL_TOKEN';
 
 /** The development switch: believe unsigned contexts, and none at all as anonymous. */
 export const INSECURE_UNSIGNED_FLAG = 'insecure-unsigned-identity';
@@ -82,12 +87,19 @@ export const RUNTIME = defineCommand({
     config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
     port: { type: 'string', default: '8081' },
     host: { type: 'string', default: '127.0.0.1' },
+    'gateway-url': { type: 'string' },
     [INSECURE_UNSIGNED_FLAG]: { type: 'boolean', default: false },
   },
   help: {
     config: CONFIG_HELP,
     port: { value: 'N', text: 'port to listen on, 0..65535' },
     host: { value: 'H', text: 'address to listen on' },
+    'gateway-url': {
+      value: 'URL',
+      text:
+        'the gateway in front of this runtime: scheduled runs go through it with ' +
+        `auth.internal_service_token (or ${INTERNAL_TOKEN_ENV}); without it schedules cannot run`,
+    },
     [INSECURE_UNSIGNED_FLAG]: {
       text: 'development only: believe unsigned identity contexts, and none as anonymous',
     },
@@ -105,8 +117,26 @@ export const runtime: Command = async (args, io) => {
     io.err(`scopegate runtime: --port must be 0..65535 (got "${values.port}")`);
     return 2;
   }
+  const gatewayUrl = values['gateway-url'];
+  if (gatewayUrl !== undefined && !/^https?:\/\/[^/?#\s]+/.test(gatewayUrl)) {
+    io.err(
+      `scopegate runtime: --gateway-url must be an http:// or https:// URL (got "${gatewayUrl}")`,
+    );
+    return 2;
+  }
   const loaded = loadOrReport(values.config, io);
   if (loaded === null) return 1;
+  const fromEnv = io.env[INTERNAL_TOKEN_ENV];
+  const internalToken =
+    loaded.config.auth.internal_service_token ??
+    (fromEnv === undefined || fromEnv === '' ? null : fromEnv);
+  if (gatewayUrl !== undefined && internalToken === null) {
+    io.err(
+      `error: scopegate runtime: --gateway-url needs the gateway's internal service token: set ` +
+        `auth.internal_service_token in ${loaded.file} or the ${INTERNAL_TOKEN_ENV} environment variable`,
+    );
+    return 1;
+  }
   const identity = identitySecretOf(
     loaded.config.upstream.identity_secret,
     loaded.file,
@@ -130,12 +160,23 @@ export const runtime: Command = async (args, io) => {
     io.err(`error: ${loaded.file} runtime: ${(err as Error).message}`);
     return 1;
   }
+  if (gatewayUrl !== undefined) {
+    const { systemGatewayExecutor } = await import('../runtime/schedules/gateway-executor.js');
+    running.scheduler.attach(systemGatewayExecutor(gatewayUrl, internalToken as string));
+  }
   const loopback =
     values.host === '127.0.0.1' || values.host === '::1' || values.host === 'localhost';
   io.out(
     `scopegate runtime listening on ${running.url}` +
       (loopback ? ' (loopback only)' : ' — NOT loopback: put the gateway in front of it'),
   );
+  if (gatewayUrl === undefined) {
+    io.out(
+      'scopegate runtime: schedules cannot run: no --gateway-url (the gateway in front of this ' +
+        'runtime, with its internal service token); due runs are recorded as failed and ' +
+        'POST /schedules/{id}/trigger answers 503',
+    );
+  }
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
   io.out(`scopegate runtime: ${signal}, closing`);
   await running.close();

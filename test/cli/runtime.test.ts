@@ -75,6 +75,11 @@ t.test('runtime listens on loopback, serves, and closes on SIGTERM', async (t) =
   child.child.kill('SIGTERM');
   t.same(await child.exited, { code: 0, signal: null });
   t.match(child.stdout(), /\nscopegate runtime: SIGTERM, closing\n$/);
+  t.match(
+    child.stdout(),
+    /^scopegate runtime: schedules cannot run: no --gateway-url .* POST \/schedules\/\{id\}\/trigger answers 503$/m,
+    'without --gateway-url it says schedules cannot run, and what happens to them',
+  );
   t.equal(child.stderr(), '');
   await t.rejects(httpCall(`${url}/health`), { code: 'ECONNREFUSED' }, 'no longer listening');
 });

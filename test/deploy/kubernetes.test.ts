@@ -151,6 +151,12 @@ t.test('a pod of two containers: the gateway in front of a loopback-only runtime
   t.same(args.slice(0, 3), ['node', 'dist/src/cli/main.js', 'runtime']);
   t.equal(args[args.indexOf('--host') + 1], '127.0.0.1', 'the runtime listens on loopback only');
   t.equal(args[args.indexOf('--port') + 1], '8081', 'where upstream.url points');
+  t.equal(
+    args[args.indexOf('--gateway-url') + 1],
+    `http://127.0.0.1:${rawGateway.listen.port}`,
+    "schedules run through the pod's own gateway",
+  );
+  t.equal(rawGateway.auth.internal_service_token, '${SCOPEGATE_INTERNAL_TOKEN}');
   t.notOk(runtime.ports, 'the runtime declares no port');
   t.equal(gateway.image, runtime.image, 'the bundled runtime from the same image');
   t.notOk(gateway.command ?? gateway.args, "the gateway runs the image's CMD (serve)");
@@ -206,11 +212,18 @@ t.test('config from the ConfigMap, secrets from the Secret through ${NAME}', asy
     'the store URL, password included, comes only from the Secret',
   );
   t.match(gatewayEnv()['SCOPEGATE_STORE_URL'], /^postgres:\/\//, 'a PostgreSQL store');
-  // The runtime gets only the identity secret, from the same Secret key as the gateway's.
+  // The runtime gets only the identity secret and the internal token, from the same Secret keys
+  // as the gateway's.
+  const byName = (a: Manifest, b: Manifest) => String(a.name).localeCompare(String(b.name));
   t.same(
-    runtime.env,
-    (gateway.env as Manifest[]).filter((e) => e.name === 'SCOPEGATE_IDENTITY_SECRET'),
-    'the runtime verifies with the key the gateway signs with, and gets nothing else',
+    [...(runtime.env as Manifest[])].sort(byName),
+    (gateway.env as Manifest[])
+      .filter(
+        (e) => e.name === 'SCOPEGATE_IDENTITY_SECRET' || e.name === 'SCOPEGATE_INTERNAL_TOKEN',
+      )
+      .sort(byName),
+    'the runtime verifies with the key the gateway signs with, schedules with its internal ' +
+      'token, and gets nothing else',
   );
 
   const local = (rawGateway.policies as string[]).at(-1) as string;

@@ -5,8 +5,9 @@
  * polled to a terminal status; other endpoints are called once. Never logs, and never puts the
  * token into an outcome.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
-import type { Clock } from '../../shared/clock.js';
+import { systemClock, type Clock } from '../../shared/clock.js';
 import type { ScheduleRecord } from '../store/schedules.js';
 import { failedOutcome, type ExecutionOutcome, type ScheduleExecutor } from './executor.js';
 
@@ -175,4 +176,17 @@ export function createGatewayExecutor(options: GatewayExecutorOptions): Schedule
       return failedOutcome(`Gateway request failed: ${(error as Error).message}`);
     }
   };
+}
+
+/**
+ * The executor a running process attaches: the gateway at `url` with the internal service
+ * token, on the system clock and real waits between polls.
+ */
+export function systemGatewayExecutor(url: string, token: string): ScheduleExecutor {
+  return createGatewayExecutor({
+    url,
+    token,
+    clock: systemClock,
+    sleep: delay,
+  });
 }
