@@ -372,8 +372,12 @@ const authShape = {
   ),
   jwks_file: nullableText('Static JWKS file; key chosen by kid. Env default JWT_JWKS_FILE.'),
   jwks_url: nullableText(
-    'Remote JWKS URL, cached and refreshed on an unknown kid (rate-limited).',
-    checked(isHttpUrl, 'must be an http:// or https:// URL, or null'),
+    'Remote JWKS URL, cached and refreshed on an unknown kid (rate-limited); discover: the ' +
+      "jwks_uri of auth.issuer's OpenID configuration, fetched and refreshed the same way.",
+    checked(
+      (value) => value === 'discover' || isHttpUrl(value),
+      'must be an http:// or https:// URL, discover, or null',
+    ),
   ),
   jwks_refresh_seconds: integer(
     1,

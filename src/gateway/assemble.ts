@@ -321,6 +321,16 @@ export async function assembleGateway(
     ...modeWarnings(loaded),
     ...storeWarnings,
   ];
+  const remote = chain.remoteJwks ?? null;
+  let assembledPolicy = policy;
+  if (deps.checkOnly === true && problems.length === 0 && remote?.options.issuer !== undefined) {
+    // `check` fetches no jwks_url, but with discovery where the keys are is not in the config:
+    // it runs one attempt (bounded like any fetch) and shows where it led, or why it failed.
+    const discovered = await discoverForCheck(loaded, remote as RemoteJwks);
+    if (discovered.code === undefined) {
+      assembledPolicy = { ...policy, notes: [...policy.notes, discovered] };
+    } else warnings.push(discovered);
+  }
   if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
     // A store kept from the running state is still in use there: only a fresh one is closed.
     if (accounts !== null && accounts.store !== deps.previousAccounts?.store) {
@@ -329,7 +339,7 @@ export async function assembleGateway(
     } else if (accounts !== null && accounts.verifier !== deps.previousAccounts?.verifier) {
       accounts.subscription.close();
     }
-    return { state: null, policy, problems, warnings, devKeys, accounts: null };
+    return { state: null, policy: assembledPolicy, problems, warnings, devKeys, accounts: null };
   }
   const fresh = createUpstreamIfChanged(
     config.upstream.url,
@@ -342,7 +352,6 @@ export async function assembleGateway(
     rbacEnabled: policy.state.rbacEnabled,
     userIsolation: config.auth.user_isolation,
   };
-  const remote = chain.remoteJwks ?? null;
   if (remote !== null) {
     // The first fetch is awaited (bounded by its time-out) so a healthy IdP means keys from the
     // first request on. A failure does not stop the start: other credentials keep working, the
@@ -555,6 +564,22 @@ function modeWarnings(loaded: LoadedConfig): Problem[] {
     });
   });
   return out;
+}
+
+/**
+ * `check` with `auth.jwks_url: discover`: one fetch of the configuration and the set it names.
+ * A note with the set's URL, or the start-up warning `serve` would print.
+ */
+async function discoverForCheck(loaded: LoadedConfig, remote: RemoteJwks): Promise<Problem> {
+  await remote.start();
+  remote.close();
+  if (!remote.ready()) return jwksUnavailable(loaded, remote);
+  return {
+    file: loaded.file,
+    key: 'auth.jwks_url',
+    line: loaded.lineOf(['auth', 'jwks_url']),
+    message: `discovered: the JWK set is at ${String(remote.keysUrl())} (from ${remote.url})`,
+  };
 }
 
 /** SGWRN008: the JWKS of `auth.jwks_url` could not be fetched at start. */

@@ -378,7 +378,7 @@ const BAD: readonly (readonly [string, string, string, number | undefined, strin
     'auth:\n  jwks_url: file:///etc/jwks.json\n',
     'auth.jwks_url',
     2,
-    'must be an http:// or https:// URL, or null',
+    'must be an http:// or https:// URL, discover, or null',
   ],
   ['auth.issuer empty list', 'auth:\n  issuer: []\n', 'auth.issuer', 2, ONE_OR_MANY],
   ['auth.issuer number', 'auth:\n  issuer: 5\n', 'auth.issuer', 2, ONE_OR_MANY],
@@ -797,6 +797,12 @@ const GOOD: readonly (readonly [string, string, readonly (string | number)[], un
     'https://idp.example/jwks',
   ],
   ['jwks_url "" is null', 'auth: {jwks_url: ""}', ['auth', 'jwks_url'], null],
+  [
+    'jwks_url discover',
+    'auth: {jwks_url: discover, issuer: "https://idp.example/"}',
+    ['auth', 'jwks_url'],
+    'discover',
+  ],
   [
     'issuer string',
     'auth: {issuer: "https://idp.example"}',
