@@ -251,3 +251,29 @@ t.test('with jwks_url: discover, check shows where the keys are, or why not', as
   );
   t.equal(idp.requests.jwks, 1, 'the set it named was not fetched');
 });
+
+t.test('check says which upstream API it runs in front of', async (t) => {
+  const dir = t.testdir({
+    'agent.yaml': 'auth:\n  dev_keys: k.json\n  algorithm: ES256\n',
+    'generic.yaml': [
+      'upstream: { api: generic }',
+      'auth:',
+      '  dev_keys: k.json',
+      '  algorithm: ES256',
+      '  scope_mappings:',
+      '    GET /reports/*: [reports:read]',
+      '',
+    ].join('\n'),
+  });
+  const agent = await runCli(['check', '--config', `${dir}/agent.yaml`]);
+  t.equal(agent.code, 0, agent.err);
+  t.match(agent.out, /^api {8}agent_os$/m);
+  t.match(agent.out, /unmapped routes: allow$/m);
+  const generic = await runCli(['check', '--config', `${dir}/generic.yaml`]);
+  t.equal(generic.code, 0, generic.err);
+  t.match(generic.out, /^api {8}generic$/m);
+  t.match(generic.out, /^excluded {3}$/m, 'no built-in exemption');
+  t.match(generic.out, /unmapped routes: deny$/m);
+  t.match(generic.out, /^policies {3}.*generic\.yaml auth\.scope_mappings$/m);
+  t.match(generic.out, /^routes {5}4 patterns \(DELETE 1, GET 2, POST 1\)$/m);
+});

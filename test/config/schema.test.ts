@@ -48,6 +48,7 @@ const DEFAULTS = {
   upstream: {
     url: 'http://127.0.0.1:8081',
     embedded: false,
+    api: 'agent_os',
     timeout_ms: 300000,
     max_connections: 256,
     queue_timeout_ms: 5000,
@@ -86,7 +87,7 @@ const DEFAULTS = {
     excluded_route_paths: null,
     admin_scope: 'agent_os:admin',
     user_isolation: false,
-    unmapped_routes: 'allow',
+    unmapped_routes: null,
     allow_anonymous: false,
     security_key: null,
     internal_service_token: null,
@@ -578,7 +579,7 @@ const BAD: readonly (readonly [string, string, string, number | undefined, strin
     'auth:\n  unmapped_routes: block\n',
     'auth.unmapped_routes',
     2,
-    'must be one of allow, deny',
+    'must be one of allow, deny, or null',
   ],
   [
     'auth.allow_anonymous null',
