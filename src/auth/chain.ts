@@ -21,6 +21,7 @@ import {
   type TokenCacheObserver,
 } from './jwt/cache.js';
 import { createClaimsReader } from './jwt/claims.js';
+import { DISCOVER, discoveryUrlOf } from './jwt/discovery.js';
 import { createKeySource, type KeySource } from './jwt/key-source.js';
 import { createKeySet } from './jwt/keys.js';
 import {
@@ -35,7 +36,7 @@ import { createJwtVerifier, type JwtResult } from './jwt/verify.js';
 import { ANONYMOUS, type Principal } from './principal.js';
 import { createSecurityKeyAuthenticator } from './security-key.js';
 import { SERVICE_ACCOUNT_PREFIX } from './service-accounts/token.js';
-import type { AuthSettings } from './settings.js';
+import { listOf, type AuthSettings } from './settings.js';
 
 export type { AuthFailure } from './failure.js';
 export type { AuthSettings } from './settings.js';
@@ -322,17 +323,31 @@ export async function createAuthChain(
   return { chain, problems, warnings };
 }
 
-/** The remote set for `url`: the previous one when nothing about it changed, else a new one. */
-function remoteJwksFor(url: string, settings: AuthSettings, deps: AuthChainDeps): RemoteJwks {
+/**
+ * The remote set for `jwksUrl` (a URL, or `discover`: the configuration of `auth.issuer`): the
+ * previous one when nothing about it changed, else a new one.
+ */
+function remoteJwksFor(jwksUrl: string, settings: AuthSettings, deps: AuthChainDeps): RemoteJwks {
+  const discovery = jwksUrl === DISCOVER ? issuerToDiscover(settings) : undefined;
   const options = {
-    url,
+    url: discovery === undefined ? jwksUrl : discoveryUrlOf(discovery),
+    issuer: discovery,
     refreshMs: (settings.jwks_refresh_seconds ?? DEFAULT_JWKS_REFRESH_SECONDS) * 1000,
     cooldownMs: (settings.jwks_cooldown_seconds ?? DEFAULT_JWKS_COOLDOWN_SECONDS) * 1000,
     maxStaleMs: (settings.jwks_max_stale_seconds ?? DEFAULT_JWKS_MAX_STALE_SECONDS) * 1000,
   };
   const { previous, ...hooks } = deps.jwks ?? {};
   const timing = (o: RemoteJwks['options']): string =>
-    `${o.url} ${o.refreshMs} ${o.cooldownMs} ${o.maxStaleMs}`;
+    `${o.url} ${o.issuer ?? ''} ${o.refreshMs} ${o.cooldownMs} ${o.maxStaleMs}`;
   const same = previous != null && timing(previous.options) === timing(options);
   return same ? previous : createRemoteJwks(options, { ...hooks, clock: deps.clock });
+}
+
+/** The one issuer `discover` reads from; config validation guarantees exactly one. */
+function issuerToDiscover(settings: AuthSettings): string {
+  const issuers = listOf(settings.issuer);
+  if (issuers.length !== 1) {
+    throw new TypeError('auth.jwks_url: discover needs exactly one auth.issuer');
+  }
+  return issuers[0] as string;
 }

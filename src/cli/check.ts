@@ -70,6 +70,7 @@ export const check: Command = async (args, io) => {
   io.out(
     `rbac       ${assembled.state.rbacEnabled ? 'on' : 'off'} for JWT callers; unmapped routes: ${policy.unmappedRoutes}`,
   );
+  io.out(`api        ${loaded.config.upstream.api}`);
   for (const note of assembled.notes) io.out(`note: ${formatProblem(note)}`);
   for (const warning of warnings) io.out(`warning: ${formatProblem(warning)}`);
   if (values.routes) io.out('\n' + printRoutes(policy).trimEnd());

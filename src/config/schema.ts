@@ -211,6 +211,12 @@ const upstreamShape = {
     .default('http://127.0.0.1:8081')
     .meta({ description: 'Base URL every authorized request is forwarded to.' }),
   embedded: flag(false, 'Start the bundled runtime on a loopback port and proxy to it.'),
+  api: oneOf(
+    ['agent_os', 'generic'],
+    'agent_os',
+    'What the upstream serves: agent_os (agents, teams, workflows, A2A: their built-in rules ' +
+      'apply) or generic (any HTTP service: only the configured routes and scopes).',
+  ),
   timeout_ms: integer(
     1,
     86_400_000,
@@ -372,8 +378,12 @@ const authShape = {
   ),
   jwks_file: nullableText('Static JWKS file; key chosen by kid. Env default JWT_JWKS_FILE.'),
   jwks_url: nullableText(
-    'Remote JWKS URL, cached and refreshed on an unknown kid (rate-limited).',
-    checked(isHttpUrl, 'must be an http:// or https:// URL, or null'),
+    'Remote JWKS URL, cached and refreshed on an unknown kid (rate-limited); discover: the ' +
+      "jwks_uri of auth.issuer's OpenID configuration, fetched and refreshed the same way.",
+    checked(
+      (value) => value === 'discover' || isHttpUrl(value),
+      'must be an http:// or https:// URL, discover, or null',
+    ),
   ),
   jwks_refresh_seconds: integer(
     1,
@@ -464,7 +474,14 @@ const authShape = {
     'Scope granting full access.',
   ),
   user_isolation: flag(false, 'Confine non-admin callers to their own rows.'),
-  unmapped_routes: oneOf(['allow', 'deny'], 'allow', 'What a route no mapping covers answers.'),
+  unmapped_routes: z
+    .enum(['allow', 'deny'], { error: 'must be one of allow, deny, or null' })
+    .nullable()
+    .default(null)
+    .meta({
+      description:
+        'What a route no mapping covers answers; null: allow with upstream.api agent_os, deny with generic.',
+    }),
   allow_anonymous: flag(false, 'Let requests without a credential pass as anonymous.'),
   security_key: nullableText('Static key, honoured only when no JWT source is configured.'),
   internal_service_token: nullableText('Token of the internal scheduler principal.'),
@@ -536,6 +553,15 @@ export type AuthConfig = GatewayConfig['auth'];
 export function algorithmsOf(config: GatewayConfig): readonly JwtAlgorithm[] {
   const { algorithm } = config.auth;
   return typeof algorithm === 'string' ? [algorithm] : algorithm;
+}
+
+/**
+ * What a route no mapping covers answers: `auth.unmapped_routes` when set, else `allow` in front
+ * of an agent runtime (its API's behaviour) and `deny` in front of any other HTTP service, where
+ * nothing but the configured routes is known.
+ */
+export function unmappedRoutesOf(config: GatewayConfig): 'allow' | 'deny' {
+  return config.auth.unmapped_routes ?? (config.upstream.api === 'generic' ? 'deny' : 'allow');
 }
 
 /**

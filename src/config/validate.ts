@@ -3,6 +3,7 @@
  * warnings, collecting every problem; then deep-freezes. Never reads files or resolves paths.
  */
 import { hasJwtSource } from '../shared/jwt-source.js';
+import { isHttpsOrLoopbackUrl } from '../shared/secure-url.js';
 import type { z } from 'zod';
 import { formatKeyPath } from '../shared/problem.js';
 import type { Env } from './env.js';
@@ -120,6 +121,7 @@ function checkAuth(auth: MutableAuth, errors: KeyIssue[], warnings: KeyIssue[]):
       message: `must be at least auth.jwks_refresh_seconds (${auth.jwks_refresh_seconds})`,
     });
   }
+  if (auth.jwks_url === 'discover') checkDiscovery(auth.issuer, errors);
   if (auth.security_key !== null && jwt) {
     warnings.push({
       path: ['auth', 'security_key'],
@@ -133,6 +135,31 @@ function checkAuth(auth: MutableAuth, errors: KeyIssue[], warnings: KeyIssue[]):
       path: ['auth', 'secret_key'],
       code: 'SGDEP001',
       message: 'deprecated: use verification_keys (the value is added to them)',
+    });
+  }
+}
+
+/**
+ * `jwks_url: discover` reads the keys' location from one issuer's OpenID configuration, so it
+ * needs exactly one issuer, reached over https (plain http only on loopback: keys fetched in
+ * clear text over a network could be swapped on the way).
+ */
+function checkDiscovery(issuer: MutableAuth['issuer'], errors: KeyIssue[]): void {
+  const issuers = issuer === null ? [] : typeof issuer === 'string' ? [issuer] : issuer;
+  const [only] = issuers;
+  if (issuers.length !== 1 || only === undefined) {
+    errors.push({
+      path: ['auth', 'jwks_url'],
+      message:
+        'discover needs auth.issuer set to exactly one issuer URL: the keys are found through ' +
+        "that issuer's /.well-known/openid-configuration",
+    });
+  } else if (!isHttpsOrLoopbackUrl(only)) {
+    errors.push({
+      path: ['auth', 'issuer'],
+      message:
+        'with auth.jwks_url: discover, must be an https:// URL (http:// only for a loopback ' +
+        `host), got ${JSON.stringify(only)}`,
     });
   }
 }

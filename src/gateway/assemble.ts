@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
-import { authorizationEnabled } from '../config/schema.js';
+import { authorizationEnabled, unmappedRoutesOf } from '../config/schema.js';
 import {
   compilePolicy,
   DEFAULT_EXCLUDED_ROUTE_PATHS,
@@ -76,11 +76,40 @@ interface PolicySettings {
   readonly adminScope: string;
   readonly a2aPrefix: string;
   readonly unmappedRoutes: 'allow' | 'deny';
+  /** `upstream.api` is `agent_os`: the agent-family rules, shipped policies and exemptions. */
+  readonly agentFamilies: boolean;
 }
 
-/** The policy files a config names (config-relative), or the shipped ones when it names none. */
+/**
+ * The routes of the one API the gateway serves itself, for a generic upstream (in front of an
+ * agent runtime the shipped policies map them): service accounts keep working with no policy
+ * file, and a policy or `scope_mappings` entry for the same pattern still replaces them.
+ */
+const GATEWAY_ROUTES: PolicyLayer = Object.freeze({
+  file: 'built-in service-account routes',
+  mappings: Object.freeze(
+    (
+      [
+        ['GET /service-accounts', 'service_accounts:read'],
+        ['POST /service-accounts', 'service_accounts:write'],
+        ['DELETE /service-accounts/*', 'service_accounts:delete'],
+      ] as const
+    ).map(([pattern, scope]) => ({
+      pattern,
+      scopes: [scope],
+      origin: { file: 'built-in service-account routes', key: pattern },
+    })),
+  ),
+});
+
+/**
+ * The policy files a config names (config-relative); when it names none, the shipped ones in
+ * front of an agent runtime, and none in front of a generic upstream (they map the agent API).
+ */
 function policyFilesOf(settings: PolicySettings): PolicyFileRef[] {
-  if (settings.policies === null) return shippedPolicyFiles(packageRoot());
+  if (settings.policies === null) {
+    return settings.agentFamilies ? shippedPolicyFiles(packageRoot()) : [];
+  }
   return settings.policies.map((file) => ({ file, path: resolve(settings.dir, file) }));
 }
 
@@ -91,7 +120,7 @@ function compileSettings(settings: PolicySettings): {
 } {
   const policyFiles = policyFilesOf(settings);
   const problems: Problem[] = [];
-  const layers: PolicyLayer[] = [];
+  const layers: PolicyLayer[] = settings.agentFamilies ? [] : [GATEWAY_ROUTES];
   for (const ref of policyFiles) {
     const read = readPolicyFile(ref);
     problems.push(...read.problems);
@@ -100,9 +129,11 @@ function compileSettings(settings: PolicySettings): {
   if (settings.scopeMappings !== undefined) {
     layers.push(overridesLayer(settings.file, settings.scopeMappings, settings.lineOf));
   }
+  // The built-in exemptions are the agent runtime's public pages; a generic upstream gets none.
+  const defaultExcluded = settings.agentFamilies ? DEFAULT_EXCLUDED_ROUTE_PATHS : [];
   const excluded: { path: string; origin: Origin }[] =
     settings.excludedRoutePaths === null
-      ? DEFAULT_EXCLUDED_ROUTE_PATHS.map((path) => ({
+      ? defaultExcluded.map((path) => ({
           path,
           origin: { file: 'built-in excluded routes', key: '' },
         }))
@@ -119,6 +150,7 @@ function compileSettings(settings: PolicySettings): {
     adminScope: settings.adminScope,
     a2aPrefix: settings.a2aPrefix,
     unmappedRoutes: settings.unmappedRoutes,
+    agentFamilies: settings.agentFamilies,
     excluded,
   });
   problems.push(...compiled.problems);
@@ -137,7 +169,8 @@ export function assemblePolicy(loaded: LoadedConfig): AssembleResult {
     excludedRoutePaths: config.auth.excluded_route_paths,
     adminScope: config.auth.admin_scope,
     a2aPrefix: config.a2a.prefix,
-    unmappedRoutes: config.auth.unmapped_routes,
+    unmappedRoutes: unmappedRoutesOf(config),
+    agentFamilies: config.upstream.api === 'agent_os',
   });
   const state: DecisionState | null =
     problems.length === 0 && compiled.policy !== null
@@ -184,6 +217,7 @@ export function draftPolicyProblems(draft: ConfigDraft): readonly Problem[] {
     // A malformed prefix is the config's own problem; patterns are then checked under the default.
     a2aPrefix: /^(\/[^/\s]+)+$/.test(prefix) ? prefix : '/a2a',
     unmappedRoutes: 'allow',
+    agentFamilies: asRecord(tree.upstream).api !== 'generic',
   }).problems;
 }
 
@@ -321,6 +355,16 @@ export async function assembleGateway(
     ...modeWarnings(loaded),
     ...storeWarnings,
   ];
+  const remote = chain.remoteJwks ?? null;
+  let assembledPolicy = policy;
+  if (deps.checkOnly === true && problems.length === 0 && remote?.options.issuer !== undefined) {
+    // `check` fetches no jwks_url, but with discovery where the keys are is not in the config:
+    // it runs one attempt (bounded like any fetch) and shows where it led, or why it failed.
+    const discovered = await discoverForCheck(loaded, remote as RemoteJwks);
+    if (discovered.code === undefined) {
+      assembledPolicy = { ...policy, notes: [...policy.notes, discovered] };
+    } else warnings.push(discovered);
+  }
   if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
     // A store kept from the running state is still in use there: only a fresh one is closed.
     if (accounts !== null && accounts.store !== deps.previousAccounts?.store) {
@@ -329,7 +373,7 @@ export async function assembleGateway(
     } else if (accounts !== null && accounts.verifier !== deps.previousAccounts?.verifier) {
       accounts.subscription.close();
     }
-    return { state: null, policy, problems, warnings, devKeys, accounts: null };
+    return { state: null, policy: assembledPolicy, problems, warnings, devKeys, accounts: null };
   }
   const fresh = createUpstreamIfChanged(
     config.upstream.url,
@@ -342,7 +386,6 @@ export async function assembleGateway(
     rbacEnabled: policy.state.rbacEnabled,
     userIsolation: config.auth.user_isolation,
   };
-  const remote = chain.remoteJwks ?? null;
   if (remote !== null) {
     // The first fetch is awaited (bounded by its time-out) so a healthy IdP means keys from the
     // first request on. A failure does not stop the start: other credentials keep working, the
@@ -555,6 +598,22 @@ function modeWarnings(loaded: LoadedConfig): Problem[] {
     });
   });
   return out;
+}
+
+/**
+ * `check` with `auth.jwks_url: discover`: one fetch of the configuration and the set it names.
+ * A note with the set's URL, or the start-up warning `serve` would print.
+ */
+async function discoverForCheck(loaded: LoadedConfig, remote: RemoteJwks): Promise<Problem> {
+  await remote.start();
+  remote.close();
+  if (!remote.ready()) return jwksUnavailable(loaded, remote);
+  return {
+    file: loaded.file,
+    key: 'auth.jwks_url',
+    line: loaded.lineOf(['auth', 'jwks_url']),
+    message: `discovered: the JWK set is at ${String(remote.keysUrl())} (from ${remote.url})`,
+  };
 }
 
 /** SGWRN008: the JWKS of `auth.jwks_url` could not be fetched at start. */

@@ -197,9 +197,10 @@ function authorized(
   const decision = authorizeRequest(state, state.grantsOf, method, normalized.segments, auth.value);
   // An A2A JSON-RPC call, where scopes are checked for this caller (with RBAC off for JWT callers
   // nothing is authorized, so the body is streamed on untouched like any other).
-  const a2a = scopesEnforced(state.rbacEnabled, auth.value)
-    ? a2aRouteOf(state.policy.a2aPrefix, method, normalized.segments)
-    : null;
+  const a2a =
+    state.policy.agentFamilies && scopesEnforced(state.rbacEnabled, auth.value)
+      ? a2aRouteOf(state.policy.a2aPrefix, method, normalized.segments)
+      : null;
   // On the JSON-RPC endpoint the body's method decides, whatever the path alone would require;
   // a per-operation path must pass its own mapping before its body is read.
   if (a2a !== null && (a2a.operation === null || decision.allow)) {
@@ -377,6 +378,7 @@ export async function handleRequest(
   // nothing is authorized, so the body is streamed on untouched like any other).
   if (
     decision !== null &&
+    state.policy.agentFamilies &&
     isDispatchRoute(state.dispatch, method, normalized.segments) &&
     scopesEnforced(state.rbacEnabled, evaluation.principal as Principal)
   ) {

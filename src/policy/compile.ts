@@ -64,6 +64,12 @@ export interface CompiledPolicy {
   /** `a2a.prefix` as path segments. */
   readonly a2aPrefix: readonly string[];
   readonly unmappedRoutes: 'allow' | 'deny';
+  /**
+   * Whether the agent-family rules apply (`upstream.api: agent_os`): native namespaces, the family
+   * floor, filtered listings, per-resource scopes and the A2A body checks. False in front of any
+   * other HTTP service, where `/agents/x` is a plain path like any other.
+   */
+  readonly agentFamilies: boolean;
   /** One trie per method (HEAD is looked up as GET). */
   readonly routes: ReadonlyMap<string, Trie<RouteEntry>>;
   readonly entries: readonly RouteEntry[];
@@ -89,6 +95,8 @@ export interface CompileInput {
   readonly adminScope: string;
   readonly a2aPrefix: string;
   readonly unmappedRoutes: 'allow' | 'deny';
+  /** See {@link CompiledPolicy.agentFamilies}; default true. */
+  readonly agentFamilies?: boolean;
   /** Excluded paths with their origins; the built-in list when the config leaves it null. */
   readonly excluded: readonly { readonly path: string; readonly origin: Origin }[];
 }
@@ -157,6 +165,10 @@ export function compilePolicy(input: CompileInput): CompileResult {
   const prefix = prefixParsed.ok
     ? prefixParsed.value.segments.map((s) => (s.kind === 'literal' ? s.value : '*'))
     : [];
+  const agentFamilies = input.agentFamilies ?? true;
+  // Without the agent-family rules no pattern lies in a family namespace.
+  const familyAt = (segments: readonly Segment[]) =>
+    agentFamilies ? familyOf(segments, prefix) : null;
 
   const requirement = (raw: string): Requirement | null => {
     const scope = parseScope(raw, input.adminScope);
@@ -235,11 +247,11 @@ export function compilePolicy(input: CompileInput): CompileResult {
     });
   }
 
-  const nativeOf = computeNativeScopes(firstSeen, input.layers.length, prefix);
+  const nativeOf = computeNativeScopes(firstSeen, input.layers.length, familyAt);
   const builders = new Map<string, TrieBuilder<RouteEntry>>();
   const entries: RouteEntry[] = [];
   for (const candidate of merged.values()) {
-    const ns = familyOf(candidate.pattern.segments, prefix);
+    const ns = familyAt(candidate.pattern.segments);
     let required = candidate.mapped;
     if (ns !== null) {
       // Every family-namespace key was given its native scopes (possibly none) above.
@@ -308,6 +320,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
     adminScope: input.adminScope,
     a2aPrefix: Object.freeze(prefix),
     unmappedRoutes: input.unmappedRoutes,
+    agentFamilies,
     routes,
     entries: Object.freeze(entries),
     excluded: excludedBuilder.build(),
@@ -326,7 +339,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
 function computeNativeScopes(
   firstSeen: ReadonlyMap<string, Candidate>,
   layerCount: number,
-  prefix: readonly string[],
+  familyAt: (segments: readonly Segment[]) => { family: ResourceFamily } | null,
 ): Map<string, readonly Requirement[]> {
   const nativeOf = new Map<string, readonly Requirement[]>();
   const earlier = new Map<string, TrieBuilder<readonly Requirement[]>>();
@@ -335,7 +348,7 @@ function computeNativeScopes(
     for (const [method, builder] of earlier) snapshot.set(method, builder.build());
     for (const first of firstSeen.values()) {
       if (first.layer !== layer) continue;
-      const ns = familyOf(first.pattern.segments, prefix);
+      const ns = familyAt(first.pattern.segments);
       if (ns === null) continue;
       const trie = snapshot.get(first.pattern.method);
       const covering = trie === undefined ? undefined : lookupPattern(trie, first.pattern.segments);

@@ -92,7 +92,9 @@ export function decide(
 ): Decision {
   const isGet = method === 'GET' || method === 'HEAD';
   const route = lookupRoute(policy, method, segments);
-  const resource = resourceOf(segments, policy.a2aPrefix);
+  // In front of a generic upstream a path carries no resource: no floor, no per-resource scope.
+  const families = policy.agentFamilies;
+  const resource = families ? resourceOf(segments, policy.a2aPrefix) : null;
   let required = route === null ? NONE : route.required;
   // The family floor: a family path that no pattern of its own
   // namespace covers still needs the family's read or run scope for that id.
@@ -100,7 +102,8 @@ export function decide(
     const floor = policy.floor[resource.family];
     required = [...required, isGet ? floor.read : floor.run];
   }
-  const listing = isGet && segments.length === 1 ? listingFamily(segments[0] as string) : null;
+  const listing =
+    families && isGet && segments.length === 1 ? listingFamily(segments[0] as string) : null;
   if (
     listing !== null &&
     !required.some(

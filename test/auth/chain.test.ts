@@ -565,3 +565,43 @@ t.test(
     t.equal((await chainOf(NO_JWT)).remoteJwks, null, 'no JWT source at all');
   },
 );
+
+t.test('jwks_url: discover reads the configuration below the one issuer', async (t) => {
+  const jwks = { fetch: async () => '{"keys":[]}', schedule: createManualScheduler() };
+  const issuer = 'https://tenant.auth0.com/';
+  const discover = testAuthSettings({ jwks_url: 'discover', issuer });
+  const built = await createAuthChain(discover, depsOf({ jwks }));
+  const remote = built.chain.remoteJwks;
+  t.same(remote?.options, {
+    url: 'https://tenant.auth0.com/.well-known/openid-configuration',
+    issuer,
+    refreshMs: 300_000,
+    cooldownMs: 30_000,
+    maxStaleMs: 3_600_000,
+  });
+  t.equal(remote?.keysUrl(), null, 'no key location before a configuration was read');
+  const listed = await createAuthChain(
+    testAuthSettings({ jwks_url: 'discover', issuer: [issuer] }),
+    depsOf({ jwks: { ...jwks, previous: remote } }),
+  );
+  t.equal(listed.chain.remoteJwks, remote, 'the same issuer (a reload): the same set');
+
+  // The configuration URL of one issuer set as a plain jwks_url is another source: never reused.
+  const plain = await createAuthChain(
+    testAuthSettings({ jwks_url: remote?.url as string, issuer }),
+    depsOf({ jwks: { ...jwks, previous: remote } }),
+  );
+  t.not(plain.chain.remoteJwks, remote, 'a plain jwks_url at the same URL: a new set');
+  t.equal(plain.chain.remoteJwks?.keysUrl(), remote?.url, 'whose keys are that URL itself');
+
+  for (const [name, over] of [
+    ['no issuer', { issuer: null }],
+    ['two issuers', { issuer: ['https://a/', 'https://b/'] }],
+  ] as const) {
+    await t.rejects(
+      createAuthChain(testAuthSettings({ jwks_url: 'discover', ...over }), depsOf({ jwks })),
+      new TypeError('auth.jwks_url: discover needs exactly one auth.issuer'),
+      `${name}: a config validation let through is a programming error`,
+    );
+  }
+});

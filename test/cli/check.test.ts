@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { runCli } from '../fixtures/cli.js';
+import { RSA_KEY } from '../fixtures/keys.js';
+import { startOpenIdServer } from '../fixtures/openid-server.js';
 
 t.test('the committed gateway.yaml is valid', async (t) => {
   const r = await runCli(['check', '--config', 'gateway.yaml']);
@@ -215,4 +217,63 @@ t.test('check looks at the service-account store without writing anything', asyn
       'm',
     ),
   );
+});
+
+t.test('with jwks_url: discover, check shows where the keys are, or why not', async (t) => {
+  const idp = await startOpenIdServer(t, [RSA_KEY.publicJwk], '/realms/demo');
+  const dir = t.testdir({
+    'g.yaml': [
+      'auth:',
+      '  jwks_url: discover',
+      `  issuer: "${idp.issuer}"`,
+      '  service_accounts: { enabled: false }',
+      '',
+    ].join('\n'),
+  });
+  const found = await runCli(['check', '--config', `${dir}/g.yaml`]);
+  t.equal(found.code, 0, found.err);
+  t.match(
+    found.out,
+    `note: ${dir}/g.yaml:2 auth.jwks_url: discovered: the JWK set is at ${idp.jwksUrl} ` +
+      `(from ${idp.configurationUrl})`,
+  );
+  t.match(found.out, /g\.yaml: valid$/m);
+  t.same(idp.requests, { configuration: 1, jwks: 1 }, 'one attempt, as serve starts with');
+
+  idp.serveConfiguration({ issuer: 'https://evil.example/', jwks_uri: idp.jwksUrl });
+  const refused = await runCli(['check', '--config', `${dir}/g.yaml`, '--strict']);
+  t.equal(refused.code, 1, 'a warning: --strict fails');
+  t.match(
+    refused.out,
+    `warning: ${dir}/g.yaml:2 auth.jwks_url: the JWK set cannot be fetched (OpenID ` +
+      `configuration at ${idp.configurationUrl}: its issuer "https://evil.example/" is not ` +
+      `auth.issuer "${idp.issuer}"): tokens that need its keys are refused (401)`,
+  );
+  t.equal(idp.requests.jwks, 1, 'the set it named was not fetched');
+});
+
+t.test('check says which upstream API it runs in front of', async (t) => {
+  const dir = t.testdir({
+    'agent.yaml': 'auth:\n  dev_keys: k.json\n  algorithm: ES256\n',
+    'generic.yaml': [
+      'upstream: { api: generic }',
+      'auth:',
+      '  dev_keys: k.json',
+      '  algorithm: ES256',
+      '  scope_mappings:',
+      '    GET /reports/*: [reports:read]',
+      '',
+    ].join('\n'),
+  });
+  const agent = await runCli(['check', '--config', `${dir}/agent.yaml`]);
+  t.equal(agent.code, 0, agent.err);
+  t.match(agent.out, /^api {8}agent_os$/m);
+  t.match(agent.out, /unmapped routes: allow$/m);
+  const generic = await runCli(['check', '--config', `${dir}/generic.yaml`]);
+  t.equal(generic.code, 0, generic.err);
+  t.match(generic.out, /^api {8}generic$/m);
+  t.match(generic.out, /^excluded {3}$/m, 'no built-in exemption');
+  t.match(generic.out, /unmapped routes: deny$/m);
+  t.match(generic.out, /^policies {3}.*generic\.yaml auth\.scope_mappings$/m);
+  t.match(generic.out, /^routes {5}4 patterns \(DELETE 1, GET 2, POST 1\)$/m);
 });

@@ -48,6 +48,7 @@ const DEFAULTS = {
   upstream: {
     url: 'http://127.0.0.1:8081',
     embedded: false,
+    api: 'agent_os',
     timeout_ms: 300000,
     max_connections: 256,
     queue_timeout_ms: 5000,
@@ -86,7 +87,7 @@ const DEFAULTS = {
     excluded_route_paths: null,
     admin_scope: 'agent_os:admin',
     user_isolation: false,
-    unmapped_routes: 'allow',
+    unmapped_routes: null,
     allow_anonymous: false,
     security_key: null,
     internal_service_token: null,
@@ -378,7 +379,7 @@ const BAD: readonly (readonly [string, string, string, number | undefined, strin
     'auth:\n  jwks_url: file:///etc/jwks.json\n',
     'auth.jwks_url',
     2,
-    'must be an http:// or https:// URL, or null',
+    'must be an http:// or https:// URL, discover, or null',
   ],
   ['auth.issuer empty list', 'auth:\n  issuer: []\n', 'auth.issuer', 2, ONE_OR_MANY],
   ['auth.issuer number', 'auth:\n  issuer: 5\n', 'auth.issuer', 2, ONE_OR_MANY],
@@ -578,7 +579,7 @@ const BAD: readonly (readonly [string, string, string, number | undefined, strin
     'auth:\n  unmapped_routes: block\n',
     'auth.unmapped_routes',
     2,
-    'must be one of allow, deny',
+    'must be one of allow, deny, or null',
   ],
   [
     'auth.allow_anonymous null',
@@ -797,6 +798,12 @@ const GOOD: readonly (readonly [string, string, readonly (string | number)[], un
     'https://idp.example/jwks',
   ],
   ['jwks_url "" is null', 'auth: {jwks_url: ""}', ['auth', 'jwks_url'], null],
+  [
+    'jwks_url discover',
+    'auth: {jwks_url: discover, issuer: "https://idp.example/"}',
+    ['auth', 'jwks_url'],
+    'discover',
+  ],
   [
     'issuer string',
     'auth: {issuer: "https://idp.example"}',

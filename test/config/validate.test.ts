@@ -255,6 +255,46 @@ t.test(
   },
 );
 
+t.test('jwks_url: discover needs exactly one issuer, over https or on loopback', async (t) => {
+  const NEEDS_ISSUER =
+    'discover needs auth.issuer set to exactly one issuer URL: the keys are found through ' +
+    "that issuer's /.well-known/openid-configuration";
+  const notSecure = (issuer: string): string =>
+    'with auth.jwks_url: discover, must be an https:// URL (http:// only for a loopback host), ' +
+    `got ${JSON.stringify(issuer)}`;
+  const rows: readonly (readonly [string, string, readonly ReturnType<typeof problem>[]])[] = [
+    ['no issuer', '', [problem('auth.jwks_url', 2, NEEDS_ISSUER)]],
+    [
+      'a list of two issuers',
+      '  issuer: [https://a.example/, https://b.example/]\n',
+      [problem('auth.jwks_url', 2, NEEDS_ISSUER)],
+    ],
+    [
+      'a clear-text issuer off this machine',
+      '  issuer: http://idp.example/realms/r\n',
+      [problem('auth.issuer', 3, notSecure('http://idp.example/realms/r'))],
+    ],
+    [
+      'an issuer that is not a URL',
+      '  issuer: my-idp\n',
+      [problem('auth.issuer', 3, notSecure('my-idp'))],
+    ],
+    ['an https issuer (Auth0)', '  issuer: https://tenant.auth0.com/\n', []],
+    ['a one-element list', '  issuer: [https://org.okta.com/oauth2/default]\n', []],
+    ['http on 127.0.0.1', '  issuer: http://127.0.0.1:8080/realms/r\n', []],
+    ['http on localhost', '  issuer: http://localhost:8080\n', []],
+    ['http on [::1]', '  issuer: "http://[::1]:8080"\n', []],
+  ];
+  for (const [name, lines, expected] of rows) {
+    t.strictSame(problemsOf(`auth:\n  jwks_url: discover\n${lines}`), expected, name);
+  }
+  t.strictSame(
+    problemsOf('auth:\n  jwks_url: https://idp.example/jwks\n'),
+    [],
+    'a plain jwks_url needs no issuer',
+  );
+});
+
 t.test('environment defaults of SPEC §5.3', async (t) => {
   const PEM = '-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----';
   // [row name, auth lines, env, verification_keys, jwks_file]

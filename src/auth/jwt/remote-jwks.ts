@@ -1,10 +1,12 @@
 /**
  * The remote JWK set of `auth.jwks_url`: fetched at start, refreshed in the background, refreshed
  * at once for an unknown `kid` at most once per cool-down (concurrent callers share one fetch),
- * and dropped when no fetch succeeded for `max stale`. Time, timers and the fetch are injected.
- * Holds the fetched document only: never imports keys and never decides about a token.
+ * and dropped when no fetch succeeded for `max stale`. With discovery, every fetch first reads
+ * the issuer's OpenID configuration and follows its `jwks_uri`. Time, timers and the fetch are
+ * injected. Holds the fetched document only: never imports keys and never decides about a token.
  */
 import type { Clock } from '../../shared/clock.js';
+import { readDiscovery } from './discovery.js';
 import { fetchJwksText } from './jwks-fetch.js';
 
 /** `auth.jwks_refresh_seconds` when the settings leave it out (the config default). */
@@ -23,9 +25,16 @@ export type JwksFetcher = (url: string, signal: AbortSignal) => Promise<string>;
 /** Runs `run` once after `ms`; returns what cancels it. The default never keeps Node alive. */
 export type Scheduler = (run: () => void, ms: number) => () => void;
 
-/** Timing of a {@link RemoteJwks}, in milliseconds. */
+/** Where a {@link RemoteJwks} fetches from, and its timing in milliseconds. */
 export interface RemoteJwksOptions {
+  /** The JWK set's URL; with `issuer`, the URL of that issuer's OpenID configuration instead. */
   readonly url: string;
+  /**
+   * Discovery (`auth.jwks_url: discover`): every attempt fetches the configuration at `url`,
+   * checks that it was issued for exactly this issuer and names a usable `jwks_uri`, then fetches
+   * the set there, with the same bounds. Absent: `url` is the JWK set itself.
+   */
+  readonly issuer?: string | undefined;
   /** After a success, the next fetch comes this much later. */
   readonly refreshMs: number;
   /** Least time between two attempts asked for by unknown `kid`s; also the retry delay after a failure. */
@@ -67,6 +76,11 @@ export interface RemoteJwks {
   ready(): boolean;
   /** The reason of the last failed attempt, or null when the last attempt succeeded (or none ran). */
   lastError(): string | null;
+  /**
+   * The URL the keys are fetched from: `url` itself, or with discovery the `jwks_uri` of the last
+   * configuration that passed its checks (null before one did).
+   */
+  keysUrl(): string | null;
   /** Stops the refresh loop and aborts a fetch in flight. */
   close(): void;
 }
@@ -92,7 +106,7 @@ function parseJwks(text: string): readonly unknown[] | string {
 
 /** Creates the remote set; nothing is fetched before {@link RemoteJwks.start}. */
 export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDeps): RemoteJwks {
-  const { url, refreshMs, cooldownMs, maxStaleMs } = options;
+  const { url, issuer, refreshMs, cooldownMs, maxStaleMs } = options;
   const { clock } = deps;
   const fetchText = deps.fetch ?? ((u: string, signal: AbortSignal) => fetchJwksText(u, signal));
   const schedule = deps.schedule ?? unrefTimer;
@@ -106,7 +120,29 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
   let inFlight: Promise<void> | null = null;
   let started: Promise<void> | null = null;
   let cancelTimer: () => void = () => {};
+  let keysUrl: string | null = issuer === undefined ? url : null;
   const closing = new AbortController();
+
+  /** A failure at the JWK set itself; with discovery it names the set's URL. */
+  const atKeys = (reason: string): string =>
+    issuer === undefined ? reason : `JWK set at ${String(keysUrl)}: ${reason}`;
+  /**
+   * The JWK set's text. With discovery, the configuration is read afresh each time, so a
+   * provider that moves its keys is followed; a failure names the stage that failed.
+   */
+  const fetchSet = async (): Promise<string> => {
+    if (issuer === undefined) return fetchText(url, closing.signal);
+    const where = `OpenID configuration at ${url}`;
+    const text = await fetchText(url, closing.signal).catch((err: unknown) => {
+      throw new Error(`${where}: ${(err as Error).message}`);
+    });
+    const discovered = readDiscovery(text, issuer);
+    if (!discovered.ok) throw new Error(`${where}: ${discovered.reason}`);
+    keysUrl = discovered.jwksUri;
+    return fetchText(discovered.jwksUri, closing.signal).catch((err: unknown) => {
+      throw new Error(atKeys((err as Error).message));
+    });
+  };
 
   const succeed = (text: string, keys: readonly unknown[]): void => {
     // An unchanged document keeps its snapshot, so nothing downstream re-imports or re-clears.
@@ -127,12 +163,12 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
     if (inFlight !== null) return inFlight;
     cancelTimer();
     lastAttemptAt = clock.now();
-    inFlight = fetchText(url, closing.signal)
+    inFlight = fetchSet()
       .then(
         (text) => {
           if (closing.signal.aborted) return;
           const keys = parseJwks(text);
-          if (typeof keys === 'string') fail(keys);
+          if (typeof keys === 'string') fail(atKeys(keys));
           else succeed(text, keys);
         },
         (err: unknown) => {
@@ -154,7 +190,13 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
 
   return {
     url,
-    options: Object.freeze({ url, refreshMs, cooldownMs, maxStaleMs }),
+    options: Object.freeze({
+      url,
+      ...(issuer === undefined ? {} : { issuer }),
+      refreshMs,
+      cooldownMs,
+      maxStaleMs,
+    }),
     snapshot,
     refreshForUnknownKid() {
       if (inFlight !== null) return inFlight;
@@ -171,6 +213,7 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
     },
     ready: () => snapshot() !== null,
     lastError: () => lastError,
+    keysUrl: () => keysUrl,
     close() {
       closing.abort();
       cancelTimer();

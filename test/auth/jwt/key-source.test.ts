@@ -33,6 +33,7 @@ function remoteOf(): RemoteJwks & { set(snapshot: JwksSnapshot | null): void; as
     start: async () => {},
     ready: () => snapshot !== null,
     lastError: () => null,
+    keysUrl: () => 'https://idp.example/jwks',
     close: () => {},
     set(next: JwksSnapshot | null) {
       snapshot = next;
