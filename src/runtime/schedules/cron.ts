@@ -26,8 +26,13 @@ export function cronProblem(expr: string): string | null {
   }
 }
 
+// A UTC offset such as `+01:00`: Intl takes it as a time zone from Node 22 on, IANA names never
+// start with a sign.
+const UTC_OFFSET = /^[+-]/;
+
 /** The 422 detail for a name that is not an IANA time zone, or null when it is one. */
 export function timezoneProblem(timezone: string): string | null {
+  if (UTC_OFFSET.test(timezone)) return `Invalid timezone: ${timezone}`;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });
     return null;
