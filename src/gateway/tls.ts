@@ -3,6 +3,7 @@
  * options of `node:https`, and checks they form a usable secure context, so a missing or broken
  * file is a config problem naming the key and the file, at startup as on a reload.
  */
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createSecureContext, type SecureContextOptions, type TLSSocket } from 'node:tls';
@@ -76,15 +77,6 @@ export function readTlsOptions(files: TlsFiles): TlsServerOptions | TlsProblem {
   const parts: readonly [string, string, SecureContextOptions][] = [
     ['listen.tls.cert', files.cert, { cert }],
     ['listen.tls.key', files.key, { key }],
-    ...(ca === undefined
-      ? []
-      : [
-          ['listen.tls.client_ca', files.clientCa as string, { ca }] as [
-            string,
-            string,
-            SecureContextOptions,
-          ],
-        ]),
     ['listen.tls.key', files.key, { cert, key }],
   ];
   for (const [name, file, part] of parts) {
@@ -92,6 +84,15 @@ export function readTlsOptions(files: TlsFiles): TlsServerOptions | TlsProblem {
       createSecureContext(part);
     } catch (err) {
       return { key: name, file, message: `${file}: ${(err as Error).message}` };
+    }
+  }
+  // A CA bundle with no certificate in it is no error to OpenSSL, but would verify nobody.
+  if (ca !== undefined) {
+    try {
+      new X509Certificate(ca);
+    } catch (err) {
+      const file = files.clientCa as string;
+      return { key: 'listen.tls.client_ca', file, message: `${file}: ${(err as Error).message}` };
     }
   }
   return options;
@@ -113,16 +114,11 @@ export interface ClientCert {
  * against `listen.tls.client_ca` (`authorized`); a plain socket or an unverified one gives null.
  */
 export function verifiedClientCert(socket: unknown): ClientCert | null {
-  const tlsSocket = socket as Partial<TLSSocket>;
-  if (tlsSocket.authorized !== true || typeof tlsSocket.getPeerCertificate !== 'function')
-    return null;
-  const peer = tlsSocket.getPeerCertificate();
-  return {
-    subject: Object.entries(peer.subject)
-      .map(([name, value]) => `${name}=${Array.isArray(value) ? value.join('+') : value}`)
-      .join(','),
-    fingerprint256: peer.fingerprint256,
-  };
+  // Only a TLSSocket has `authorized`, and only after the handshake verified the peer.
+  const tlsSocket = socket as TLSSocket;
+  if (tlsSocket.authorized !== true) return null;
+  const peer = new X509Certificate(tlsSocket.getPeerCertificate().raw);
+  return { subject: peer.subject.split('\n').join(','), fingerprint256: peer.fingerprint256 };
 }
 
 /**
