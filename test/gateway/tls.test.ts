@@ -4,7 +4,6 @@
  * on a reload, and the config problems naming the key and the file. Certificates are made in
  * the test with the `openssl` CLI.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
 import { join } from 'node:path';
@@ -14,104 +13,12 @@ import { ConfigError } from '../../src/shared/problem.js';
 import { assembleGateway } from '../../src/gateway/assemble.js';
 import { startGatewayServer } from '../../src/gateway/server.js';
 import { reloadSecureContext, tlsFilesOf } from '../../src/gateway/tls.js';
+import { makeCertificates, requireOpenssl } from '../fixtures/tls-certs.js';
 import { startRecordingUpstream } from '../fixtures/upstream.js';
 
 const KEY = 'tls-test-security-key';
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-if (!hasOpenssl()) {
-  // Under CI the certificates must be made: a missing openssl fails there.
-  if (process.env.CI === 'true') throw new Error('openssl is required to run the TLS tests');
-  t.comment('skipped: openssl is not installed; the TLS tests need it to make certificates');
-  process.exit(0);
-}
-
-function openssl(dir: string, ...args: string[]): void {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-}
-
-/** A CA (`<name>-ca.pem`, `<name>-ca.key`). */
-function makeCa(dir: string, name: string): void {
-  openssl(
-    dir,
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-days',
-    '2',
-    '-subj',
-    `/CN=${name} CA`,
-    '-keyout',
-    `${name}-ca.key`,
-    '-out',
-    `${name}-ca.pem`,
-  );
-}
-
-/** A leaf `<name>.pem`/`<name>.key` signed by CA `ca`, with `ext` (extensions file lines). */
-function makeLeaf(dir: string, ca: string, name: string, subject: string, ext: string): void {
-  writeFileSync(join(dir, `${name}.ext`), ext);
-  openssl(
-    dir,
-    'req',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-subj',
-    subject,
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.csr`,
-  );
-  openssl(
-    dir,
-    'x509',
-    '-req',
-    '-in',
-    `${name}.csr`,
-    '-CA',
-    `${ca}-ca.pem`,
-    '-CAkey',
-    `${ca}-ca.key`,
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    `${name}.ext`,
-    '-out',
-    `${name}.pem`,
-  );
-}
-
-const SERVER_EXT = 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n';
-const CLIENT_EXT = 'extendedKeyUsage=clientAuth\n';
-
-/** Every certificate of the tests, made once in one folder. */
-function makeCertificates(t: Test): string {
-  const dir = t.testdir({});
-  makeCa(dir, 'good');
-  makeCa(dir, 'other');
-  makeLeaf(dir, 'good', 'server', '/CN=localhost', SERVER_EXT);
-  makeLeaf(dir, 'good', 'server2', '/CN=replaced.localhost', SERVER_EXT);
-  makeLeaf(dir, 'good', 'client', '/O=Example/CN=billing-worker', CLIENT_EXT);
-  makeLeaf(dir, 'other', 'stranger', '/CN=stranger', CLIENT_EXT);
-  return dir;
-}
+requireOpenssl(t);
 
 const certs = makeCertificates(t);
 const pem = (name: string): Buffer => readFileSync(join(certs, name));
@@ -226,9 +133,16 @@ t.test('client_auth require', async (t) => {
   const seen = up.received[0]?.headers;
   t.equal(seen?.['x-auth-client-cert-subject'], 'O=Example,CN=billing-worker');
   t.match(seen?.['x-auth-client-cert-fingerprint256'], /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+  const unicode = await get(port, TOKEN, { cert: pem('unicode.pem'), key: pem('unicode.key') });
+  t.equal(unicode.status, 200);
+  t.equal(
+    up.received.at(-1)?.headers['x-auth-client-cert-subject'],
+    'CN%3DZo%C3%AB',
+    'percent-encoded',
+  );
   const noToken = await get(port, {}, CLIENT);
   t.equal(noToken.status, 401, 'a certificate is no credential by itself');
-  t.equal(up.received.length, 1, 'the upstream was not reached');
+  t.equal(up.received.length, 2, 'the upstream was not reached');
 });
 
 t.test('client_auth request: only a verified certificate is passed on', async (t) => {
