@@ -77,6 +77,8 @@ t.test('serve: https, a replaced certificate on reload, a broken one kept out', 
   t.match(kept, /^error: listen\.tls\.cert: .*cert\.pem: /);
   t.same(await call(port), { status: 200, cn: 'replaced.localhost' }, 'the running one kept');
   t.equal(up.received.length, 3);
+  served.child.kill('SIGTERM');
+  t.match(await served.exited, { code: 0 }, 'drains and exits');
 });
 
 t.test('check names the key and the file of an unreadable certificate', async (t) => {
