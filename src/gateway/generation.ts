@@ -71,7 +71,8 @@ export function filesOf(loaded: LoadedConfig, assembly: GatewayAssembly): string
   if (auth.dev_keys !== null) files.push(loaded.resolvePath(auth.dev_keys));
   // The listener's certificate files: a replaced certificate is served to new connections.
   const tls = tlsFilesOf(loaded.config, loaded.dir);
-  if (tls !== null) files.push(tls.cert, tls.key, ...(tls.clientCa === null ? [] : [tls.clientCa]));
+  if (tls !== null)
+    files.push(...[tls.cert, tls.key, tls.clientCa].filter((file) => file !== null));
   return [...new Set(files)];
 }
 
