@@ -13,6 +13,7 @@ import { assembleGateway } from '../gateway/assemble.js';
 import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/generation.js';
 import { startGatewayServer, type DrainReport } from '../gateway/server.js';
 import type { Telemetry } from '../gateway/stages/record.js';
+import { reloadSecureContext, tlsFilesOf } from '../gateway/tls.js';
 import type { RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
@@ -144,7 +145,7 @@ export const serve: Command = async (args, io) => {
   const slot = createStateSlot(state, resourcesOf);
   let server: Awaited<ReturnType<typeof startGatewayServer>>;
   try {
-    server = await startGatewayServer(slot, config.listen);
+    server = await startGatewayServer(slot, config.listen, assembly.tls ?? null);
   } catch (err) {
     await slot.close();
     await runtime?.close();
@@ -153,6 +154,7 @@ export const serve: Command = async (args, io) => {
     io.err('the gateway did not start');
     return 1;
   }
+  const tlsFiles = tlsFilesOf(config, loaded.dir);
   // Ready for SIGHUP before the banner: whoever reads `listening` may reload at once.
   const reloader = await startGatewayReloader({
     slot,
@@ -163,7 +165,12 @@ export const serve: Command = async (args, io) => {
     identitySecret,
     log: io,
     signals: ['SIGHUP'],
-    onReload: (result) => telemetry.metrics.countConfigReload(result),
+    onReload: (result) => {
+      telemetry.metrics.countConfigReload(result);
+      // listen.tls is restart-only, its files' content is not: new connections get the new
+      // certificate. A file that does not read or parse keeps the running one.
+      if (tlsFiles !== null) reloadSecureContext(server.server, tlsFiles, io);
+    },
   });
   telemetry.metrics.watchStores(() => slot.current());
   let admin: AdminServer;
@@ -188,7 +195,7 @@ export const serve: Command = async (args, io) => {
   // The bundled runtime never fetches the gateway's own listeners, whatever allow_hosts opens.
   runtime?.refuseFetchesTo(port);
   runtime?.refuseFetchesTo(admin.address().port);
-  const base = `http://${displayHost(config.listen.host)}:${port}`;
+  const base = `${tlsFiles === null ? 'http' : 'https'}://${displayHost(config.listen.host)}:${port}`;
   // Scheduled runs go through this gateway, authenticated as `__scheduler__`.
   const internalToken = config.auth.internal_service_token;
   if (runtime !== null && internalToken !== null) {

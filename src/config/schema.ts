@@ -152,6 +152,54 @@ function section<T extends z.core.$ZodLooseShape>(shape: T, description: string)
     .meta({ description });
 }
 
+/** `listen.tls`: every key may be left unset; a cert without a key (or the reverse) is an error. */
+const tlsShape = {
+  cert: nullableText(
+    'PEM certificate chain of the listener (path, relative to the config file); null: plain HTTP.',
+  ),
+  key: nullableText('PEM private key of `listen.tls.cert` (path, relative to the config file).'),
+  client_ca: nullableText(
+    'PEM bundle of the CAs whose client certificates are verified (path, relative to the config file).',
+  ),
+  client_auth: oneOf(
+    ['none', 'request', 'require'] as const,
+    'none',
+    'Client certificates: none, request (asked for, optional) or require (refused at the handshake without a valid one).',
+  ),
+};
+
+function tlsSection() {
+  const mapping = z
+    .strictObject(tlsShape, { error: 'must be a mapping' })
+    .superRefine((tls, ctx) => {
+      if ((tls.cert === null) !== (tls.key === null)) {
+        const missing = tls.cert === null ? 'cert' : 'key';
+        ctx.addIssue({
+          code: 'custom',
+          path: [missing],
+          message: 'must be set when listen.tls.' + (missing === 'cert' ? 'key' : 'cert') + ' is',
+        });
+      }
+      if (tls.client_auth !== 'none' && tls.client_ca === null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['client_ca'],
+          message: `must be set when listen.tls.client_auth is ${tls.client_auth}`,
+        });
+      }
+      if (tls.client_auth !== 'none' && tls.cert === null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cert'],
+          message: `must be set when listen.tls.client_auth is ${tls.client_auth}`,
+        });
+      }
+    });
+  return z
+    .preprocess(nullAsAbsent, mapping.prefault({} as z.input<typeof mapping>))
+    .meta({ description: 'TLS on the main listener (absent or null: plain HTTP).' });
+}
+
 const listenShape = {
   host: text('0.0.0.0', 'Address the gateway listens on.'),
   port: integer(0, 65535, 8080, 'TCP port of the gateway (0 picks a free port).', 'TCP port'),
@@ -184,6 +232,7 @@ const listenShape = {
     'A request body not complete this long after the request arrived is answered 408 and its upstream request aborted.',
     'milliseconds',
   ),
+  tls: tlsSection(),
 };
 
 const adminShape = {
@@ -517,6 +566,7 @@ export const configSchema = z.strictObject(topShape, {
 const SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(topShape),
   listen: Object.keys(listenShape),
+  'listen.tls': Object.keys(tlsShape),
   admin: Object.keys(adminShape),
   log: Object.keys(logShape),
   upstream: Object.keys(upstreamShape),

@@ -49,6 +49,7 @@ import { createGrantsCache } from './stages/authorize.js';
 import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/record.js';
 import { createTrustedProxies } from './trusted-proxies.js';
 import { createGatewayMetrics } from '../admin/metrics.js';
+import { isTlsProblem, readTlsOptions, tlsFilesOf, type TlsServerOptions } from './tls.js';
 
 /** The longest a dynamic-dispatch catalogue read may take (bounded further by `timeout_ms`). */
 const CATALOGUE_TIMEOUT_MS = 10_000;
@@ -245,6 +246,8 @@ export interface GatewayAssembly {
   readonly devKeys: DevKeyInfo | null;
   /** The open service-account store and verifier the state uses (null when disabled or none). */
   readonly accounts: OpenServiceAccounts | null;
+  /** The options of the TLS listener (`listen.tls`), read and checked; null for plain HTTP. */
+  readonly tls?: TlsServerOptions | null;
 }
 
 /**
@@ -325,6 +328,21 @@ export async function assembleGateway(
         message: (err as Error).message,
       });
     }
+  }
+  // listen.tls: a missing or broken PEM file is a problem naming the key and the file, at
+  // startup, in `check`, and on a reload (which then keeps the running config and certificate).
+  let tls: TlsServerOptions | null = null;
+  const tlsFiles = tlsFilesOf(config, loaded.dir);
+  if (tlsFiles !== null) {
+    const read = readTlsOptions(tlsFiles);
+    if (isTlsProblem(read)) {
+      problems.push({
+        file: loaded.file,
+        key: read.key,
+        line: loaded.lineOf(keyPathOf(read.key)),
+        message: read.message,
+      });
+    } else tls = read;
   }
   const storeWarnings: Problem[] = [];
   const accounts = await openAccounts(loaded, deps, problems, storeWarnings);
@@ -450,7 +468,7 @@ export async function assembleGateway(
       },
     },
   });
-  return { state, policy, problems, warnings, devKeys, accounts };
+  return { state, policy, problems, warnings, devKeys, accounts, tls };
 }
 
 /**

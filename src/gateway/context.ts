@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { verifiedClientCert, type ClientCert } from './tls.js';
 import {
   clientAddressOf,
   isTrustedProxy,
@@ -27,6 +28,8 @@ export interface RequestContext {
   readonly peerTrusted: boolean;
   /** Of the inbound connection: `https` when it is TLS. */
   readonly protocol: 'http' | 'https';
+  /** The client certificate the TLS handshake verified against `listen.tls.client_ca`, or null. */
+  readonly clientCert: ClientCert | null;
 }
 
 // A caller's request id is kept only when it is short and plain, so it is safe in logs and headers.
@@ -52,6 +55,7 @@ export function createRequestContext(
     peerAddress: peer,
     peerTrusted,
     protocol: (req.socket as TLSSocket).encrypted ? 'https' : 'http',
+    clientCert: verifiedClientCert(req.socket),
   };
 }
 

@@ -28,6 +28,7 @@ import {
   type OpenServiceAccounts,
 } from './assemble.js';
 import type { GatewayState } from './pipeline.js';
+import { tlsFilesOf } from './tls.js';
 
 /** One version of the running gateway. */
 export interface Generation {
@@ -56,7 +57,7 @@ export function generationOf(
 /**
  * The files a reload must notice: the config itself, every policy file in merge order,
  * `auth.jwks_file`, every `file:` key (`verification_keys`, the deprecated `secret_key`) and the
- * development key file. Never the service-account store: it is data, written while serving.
+ * development key file, the `listen.tls` files. Never the service-account store: it is data, written while serving.
  */
 export function filesOf(loaded: LoadedConfig, assembly: GatewayAssembly): string[] {
   const { auth } = loaded.config;
@@ -68,6 +69,10 @@ export function filesOf(loaded: LoadedConfig, assembly: GatewayAssembly): string
       files.push(loaded.resolvePath(key.slice('file:'.length)));
   }
   if (auth.dev_keys !== null) files.push(loaded.resolvePath(auth.dev_keys));
+  // The listener's certificate files: a replaced certificate is served to new connections.
+  const tls = tlsFilesOf(loaded.config, loaded.dir);
+  if (tls !== null)
+    files.push(...[tls.cert, tls.key, tls.clientCa].filter((file) => file !== null));
   return [...new Set(files)];
 }
 

@@ -3,12 +3,14 @@
  * state current when it arrived, so a reload never splits a request between two configs.
  */
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { handleRequest, handleUpgrade, type GatewayState } from './pipeline.js';
 import { reject } from './rejections.js';
 import { writeRefusal, writeRefusalToSocket } from './respond.js';
+import type { TlsServerOptions } from './tls.js';
 
 /** What a drain did. */
 export interface DrainReport {
@@ -48,10 +50,15 @@ export interface StateSource {
   release(state: GatewayState): void;
 }
 
-/** Starts listening; the state (a getter, or a {@link StateSource}) is read once per request. */
+/**
+ * Starts listening; the state (a getter, or a {@link StateSource}) is read once per request.
+ * With `tls` the listener is HTTPS (`node:https`); its secure context can be replaced later
+ * with `server.setSecureContext` (new connections only).
+ */
 export async function startGatewayServer(
   currentState: (() => GatewayState) | StateSource,
   listen: { readonly host: string; readonly port: number },
+  tls: TlsServerOptions | null = null,
 ): Promise<GatewayServer> {
   const source: StateSource =
     typeof currentState === 'function'
@@ -66,37 +73,41 @@ export async function startGatewayServer(
   // Node's own 408 would bypass the refusal catalogue and the record stage, so request bodies are
   // bounded by the gateway's own watch instead (body-watch.ts: listen.body_idle_timeout_ms and
   // listen.body_timeout_ms), which also aborts the upstream request.
-  const server = createServer(
-    { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0 },
-    (req, res) => {
-      const socket = req.socket;
-      inFlight += 1;
-      // Every socket was registered by the 'connection' listener before its first request.
-      open.set(socket, (open.get(socket) as number) + 1);
-      // Merged into whatever the response's own writeHead sets: the client learns not to reuse
-      // this connection, and Node closes it after the response.
-      if (draining) res.setHeader('connection', 'close');
-      res.once('close', () => {
-        inFlight -= 1;
-        const left = open.get(socket);
-        if (left === undefined) return;
-        open.set(socket, left - 1);
-        // A keep-alive response that began before the drain: close once it is written out.
-        if (draining && left === 1) socket.destroySoon();
-      });
-      const state = source.acquire();
-      handleRequest(state, req, res).then(
-        () => source.release(state),
-        () => {
-          // The pipeline answers every expected failure itself; reaching here is a bug, and the
-          // caller still gets a well-formed 500 (or a cut-off stream) instead of a hanging socket.
-          writeRefusal(res, reject('SG_ERR_INTERNAL'));
-          source.release(state);
-        },
-      );
-    },
-  );
-  server.on('connection', (socket: Socket) => {
+  const timeouts = { keepAliveTimeout: 65_000, headersTimeout: 66_000, requestTimeout: 0 };
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    const socket = req.socket;
+    inFlight += 1;
+    // Every socket was registered by the 'connection' listener before its first request.
+    open.set(socket, (open.get(socket) as number) + 1);
+    // Merged into whatever the response's own writeHead sets: the client learns not to reuse
+    // this connection, and Node closes it after the response.
+    if (draining) res.setHeader('connection', 'close');
+    res.once('close', () => {
+      inFlight -= 1;
+      const left = open.get(socket);
+      if (left === undefined) return;
+      open.set(socket, left - 1);
+      // A keep-alive response that began before the drain: close once it is written out.
+      if (draining && left === 1) socket.destroySoon();
+    });
+    const state = source.acquire();
+    handleRequest(state, req, res).then(
+      () => source.release(state),
+      () => {
+        // The pipeline answers every expected failure itself; reaching here is a bug, and the
+        // caller still gets a well-formed 500 (or a cut-off stream) instead of a hanging socket.
+        writeRefusal(res, reject('SG_ERR_INTERNAL'));
+        source.release(state);
+      },
+    );
+  };
+  // An https.Server is an http.Server (a tls.Server) with the same events; requests arrive on
+  // the TLS socket, so that is the one registered (after its handshake).
+  const server: Server =
+    tls === null
+      ? createServer(timeouts, serve)
+      : (createHttpsServer({ ...timeouts, ...tls }, serve) as unknown as Server);
+  server.on(tls === null ? 'connection' : 'secureConnection', (socket: Socket) => {
     open.set(socket, 0);
     socket.once('close', () => open.delete(socket));
   });

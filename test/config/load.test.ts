@@ -366,6 +366,7 @@ t.test('the committed gateway.yaml loads with no problem and no warning', async 
     trusted_proxies: [],
     body_idle_timeout_ms: 10000,
     body_timeout_ms: 60000,
+    tls: { cert: null, key: null, client_ca: null, client_auth: 'none' },
   });
   t.strictSame(config.admin, { host: '127.0.0.1', port: 9090 });
   t.strictSame(config.upstream, {

@@ -42,6 +42,7 @@ const DEFAULTS = {
     trusted_proxies: [],
     body_idle_timeout_ms: 10000,
     body_timeout_ms: 60000,
+    tls: { cert: null, key: null, client_ca: null, client_auth: 'none' },
   },
   admin: { host: '127.0.0.1', port: 9090 },
   log: { level: 'info', access: true },
@@ -137,6 +138,7 @@ t.test('a section keeps the defaults of the keys it does not name', async (t) =>
     trusted_proxies: [],
     body_idle_timeout_ms: 10000,
     body_timeout_ms: 60000,
+    tls: { cert: null, key: null, client_ca: null, client_auth: 'none' },
   });
   t.same(config.auth, { ...DEFAULTS.auth, leeway_seconds: 0 });
 });

@@ -173,6 +173,7 @@ t.test(
       trusted_proxies: [],
       body_idle_timeout_ms: 10000,
       body_timeout_ms: 60000,
+      tls: { cert: null, key: null, client_ca: null, client_auth: 'none' },
     });
     t.ok(config.listen.shutdown_grace_ms < 10_000, "the drain fits docker stop's default 10 s");
     t.same(

@@ -152,6 +152,7 @@ t.test('hand-built requests: a list id, a TLS socket, a socket without a peer', 
     peerAddress: '::1',
     peerTrusted: false,
     protocol: 'https',
+    clientCert: null,
   });
 
   const gone = createRequestContext(fake({}, {}), createTrustedProxies(['0.0.0.0/0', '::/0']));

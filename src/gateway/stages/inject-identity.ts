@@ -8,6 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { IdentityContext } from '../../shared/identity-context.js';
 import { encodeIdentity, type EncodedIdentity } from '../identity.js';
+import type { ClientCert } from '../tls.js';
 
 /** Header settings fixed at load. */
 export interface ForwardHeaderSettings {
@@ -33,6 +34,8 @@ export interface ClientFacts {
   readonly peerTrusted: boolean;
   /** `https` when the inbound connection was TLS. */
   readonly protocol: 'http' | 'https';
+  /** The client certificate the TLS handshake verified (`listen.tls.client_ca`), if any. */
+  readonly clientCert?: ClientCert | null;
 }
 
 // RFC 9110 §7.6.1: connection-specific fields a proxy must not forward, plus the legacy ones.
@@ -170,6 +173,12 @@ export function upstreamHeadersFor(
   if (identity.userIdHeader !== null) headers['x-auth-user-id'] = identity.userIdHeader;
   if (identity.scopesHeader !== null) headers['x-auth-scopes'] = identity.scopesHeader;
   headers['x-request-id'] = client.requestId;
+  // Only a verified certificate, and never the caller's word: inbound `x-auth-*` went above.
+  const cert = client.clientCert;
+  if (cert != null) {
+    headers['x-auth-client-cert-subject'] = headerSafe(cert.subject);
+    headers['x-auth-client-cert-fingerprint256'] = cert.fingerprint256;
+  }
   let host = inbound.host;
   if (untrusted) {
     headers['x-forwarded-for'] = client.peerAddress;
@@ -188,4 +197,12 @@ export function upstreamHeadersFor(
 /** A header's value as one string (node:http joins repeated forwarding headers with ", "). */
 function joined(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+// A certificate subject may hold any Unicode: outside printable ASCII it is percent-encoded.
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** A certificate subject as a header value: kept when printable ASCII, else percent-encoded. */
+function headerSafe(value: string): string {
+  return PRINTABLE_ASCII.test(value) ? value : encodeURIComponent(value);
 }
