@@ -12,20 +12,34 @@ import type { CommandIo } from './io.js';
 /** The config file used when `--config` is not given. */
 export const DEFAULT_CONFIG = 'gateway.yaml';
 
-/** Loads a config, or prints every problem (config and best-effort policy) and returns null. */
-export function loadOrReport(file: string, io: CommandIo): LoadedConfig | null {
+/**
+ * Loads a config, or returns every problem (the config's, and a best-effort look at its
+ * policies) without printing anything.
+ */
+export function loadOrProblems(
+  file: string,
+  env: CommandIo['env'],
+): { loaded: LoadedConfig; problems?: undefined } | { loaded: null; problems: readonly Problem[] } {
   try {
-    return loadConfig(file, { env: io.env });
+    return { loaded: loadConfig(file, { env }) };
   } catch (err) {
     /* c8 ignore next - loadConfig throws only ConfigError; anything else is a bug and must crash */
     if (!(err instanceof ConfigError)) throw err;
-    reportProblems(
-      file,
-      [...err.problems, ...(err.draft === undefined ? [] : draftPolicyProblems(err.draft))],
-      io,
-    );
-    return null;
+    return {
+      loaded: null,
+      problems: [
+        ...err.problems,
+        ...(err.draft === undefined ? [] : draftPolicyProblems(err.draft)),
+      ],
+    };
   }
+}
+
+/** Loads a config, or prints every problem (config and best-effort policy) and returns null. */
+export function loadOrReport(file: string, io: CommandIo): LoadedConfig | null {
+  const result = loadOrProblems(file, io.env);
+  if (result.loaded === null) reportProblems(file, result.problems, io);
+  return result.loaded;
 }
 
 /** Prints problems as `error:` lines and a closing count. */
