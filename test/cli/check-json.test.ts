@@ -133,3 +133,40 @@ t.test('--format takes text or json only', async (t) => {
   t.equal(r.out, '');
   t.match((await runCli(['check', '--help'])).out, /--format text\|json/);
 });
+
+t.test(
+  'a misspelt namespace and a regex-looking segment are warned, and fail --strict',
+  async (t) => {
+    const dir = t.testdir({
+      'g.yaml': [
+        'auth:',
+        '  dev_keys: k.json',
+        '  algorithm: ES256',
+        '  scope_mappings:',
+        '    GET /reports/*: [agnets:raed]',
+        '    GET /reports/[0-9]+: [agents:read]',
+        '',
+      ].join('\n'),
+    });
+    const config = join(dir, 'g.yaml');
+    const { code, report } = await checkJson(t, '--config', config);
+    t.equal(code, 0);
+    t.match(report.warnings, [
+      {
+        file: config,
+        key: 'auth.scope_mappings."GET /reports/*"',
+        line: 5,
+        code: 'SGWRN012',
+        message: /scope "agnets:raed": .* \(did you mean "agents:read"\?\)$/,
+      },
+      {
+        file: config,
+        key: 'auth.scope_mappings."GET /reports/[0-9]+"',
+        line: 6,
+        code: 'SGWRN013',
+        message: /segment "\[0-9\]\+" looks like a regular expression/,
+      },
+    ]);
+    t.equal((await runCli(['check', '--config', config, '--strict'])).code, 1);
+  },
+);
