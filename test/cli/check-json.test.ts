@@ -104,7 +104,12 @@ t.test('an invalid config lists its problems; nothing is compiled', async (t) =>
       file: 'g.yaml',
       problems: [
         { key: 'auth.algoritm', line: 5, message: /unknown key/, code: null },
-        { file: 'missing.yaml', key: '', message: /cannot read policy file/ },
+        {
+          file: join(dir, 'g.yaml'),
+          key: 'policies[0]',
+          line: 1,
+          message: `cannot read policy file ${join(dir, 'missing.yaml')} (ENOENT); "missing.yaml" is resolved against the config's folder ${dir}`,
+        },
       ],
     },
     {
