@@ -131,6 +131,14 @@ t.test('an invalid config lists its problems; nothing is compiled', async (t) =>
   }
 });
 
+t.test('a config file that is not there: one problem with no line', async (t) => {
+  const { code, report } = await checkJson(t, '--config', 'no-such.yaml');
+  t.equal(code, 1);
+  t.match(report.problems, [
+    { file: 'no-such.yaml', key: '', line: null, message: /cannot read the config file/ },
+  ]);
+});
+
 t.test('--format takes text or json only', async (t) => {
   const r = await runCli(['check', '--format', 'yaml']);
   t.equal(r.code, 2);
