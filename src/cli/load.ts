@@ -3,7 +3,12 @@
  * every problem by file and key. Argv handling only; the work is in config/ and gateway/.
  */
 import { hasJwtSource } from '../shared/jwt-source.js';
-import { loadConfig, type GatewayConfig, type LoadedConfig } from '../config/load.js';
+import {
+  loadConfig,
+  type ConfigOverrides,
+  type GatewayConfig,
+  type LoadedConfig,
+} from '../config/load.js';
 import { assemblePolicy, draftPolicyProblems, type AssembleResult } from '../gateway/assemble.js';
 import { ConfigError, formatProblem, type Problem } from '../shared/problem.js';
 import { plural } from '../shared/text.js';
@@ -12,20 +17,39 @@ import type { CommandIo } from './io.js';
 /** The config file used when `--config` is not given. */
 export const DEFAULT_CONFIG = 'gateway.yaml';
 
-/** Loads a config, or prints every problem (config and best-effort policy) and returns null. */
-export function loadOrReport(file: string, io: CommandIo): LoadedConfig | null {
+/**
+ * Loads a config, or returns every problem (the config's, and a best-effort look at its
+ * policies) without printing anything.
+ */
+export function loadOrProblems(
+  file: string,
+  env: CommandIo['env'],
+  overrides?: ConfigOverrides,
+): { loaded: LoadedConfig; problems?: undefined } | { loaded: null; problems: readonly Problem[] } {
   try {
-    return loadConfig(file, { env: io.env });
+    return { loaded: loadConfig(file, { env, overrides }) };
   } catch (err) {
     /* c8 ignore next - loadConfig throws only ConfigError; anything else is a bug and must crash */
     if (!(err instanceof ConfigError)) throw err;
-    reportProblems(
-      file,
-      [...err.problems, ...(err.draft === undefined ? [] : draftPolicyProblems(err.draft))],
-      io,
-    );
-    return null;
+    return {
+      loaded: null,
+      problems: [
+        ...err.problems,
+        ...(err.draft === undefined ? [] : draftPolicyProblems(err.draft)),
+      ],
+    };
   }
+}
+
+/** Loads a config, or prints every problem (config and best-effort policy) and returns null. */
+export function loadOrReport(
+  file: string,
+  io: CommandIo,
+  overrides?: ConfigOverrides,
+): LoadedConfig | null {
+  const result = loadOrProblems(file, io.env, overrides);
+  if (result.loaded === null) reportProblems(file, result.problems, io);
+  return result.loaded;
 }
 
 /** Prints problems as `error:` lines and a closing count. */

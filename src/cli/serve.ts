@@ -1,5 +1,6 @@
 /**
- * `scopegate serve [--config gateway.yaml]`: start the gateway and run until SIGTERM/SIGINT.
+ * `scopegate serve [--config gateway.yaml] [--port N] [--admin-port N]`: start the gateway and run
+ * until SIGTERM/SIGINT.
  * Argv and process wiring only; the gateway itself is assembled in gateway/.
  */
 import { randomBytes } from 'node:crypto';
@@ -8,6 +9,7 @@ import { createReadiness } from '../admin/health.js';
 import { createGatewayMetrics } from '../admin/metrics.js';
 import { startAdminServer, type AdminServer } from '../admin/server.js';
 import { mintToken } from '../auth/jwt/mint.js';
+import type { ConfigOverrides } from '../config/load.js';
 import { createStateSlot } from '../config/reload.js';
 import { assembleGateway } from '../gateway/assemble.js';
 import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/generation.js';
@@ -30,9 +32,50 @@ export const SERVE = defineCommand({
   summary:
     'Start the gateway, its admin listener and (with upstream.embedded) the bundled runtime;\n' +
     'reload the config on SIGHUP or when a watched file changes; drain on SIGTERM or SIGINT.',
-  options: { config: { type: 'string', short: 'c', default: DEFAULT_CONFIG } },
-  help: { config: CONFIG_HELP },
+  options: {
+    config: { type: 'string', short: 'c', default: DEFAULT_CONFIG },
+    port: { type: 'string', short: 'p' },
+    'admin-port': { type: 'string' },
+  },
+  help: {
+    config: CONFIG_HELP,
+    port: { value: 'N', text: 'listen on this port, over listen.port (0: any free port)' },
+    'admin-port': {
+      value: 'N',
+      text: 'the admin listener on this port, over admin.port (0: any free port)',
+    },
+  },
 });
+
+/** A `--port` value: an integer from 0 to 65535, or null. */
+function portOf(text: string): number | null {
+  if (!/^\d{1,5}$/.test(text)) return null;
+  const port = Number(text);
+  return port <= 65535 ? port : null;
+}
+
+/**
+ * The command line's values over the file's, or the option that is not a port. They are applied
+ * to every load (start-up and reloads), so a reload never sees the listeners as changed.
+ */
+function overridesOf(values: {
+  readonly port?: string | undefined;
+  readonly 'admin-port'?: string | undefined;
+}): ConfigOverrides | string {
+  const given: [string, string | undefined][] = [
+    ['--port', values.port],
+    ['--admin-port', values['admin-port']],
+  ];
+  for (const [name, text] of given) {
+    if (text !== undefined && portOf(text) === null)
+      return `${name} must be an integer from 0 to 65535, not "${text}"`;
+  }
+  return {
+    listenPort: values.port === undefined ? undefined : (portOf(values.port) as number),
+    adminPort:
+      values['admin-port'] === undefined ? undefined : (portOf(values['admin-port']) as number),
+  };
+}
 
 /** The id of the first configured agent, for the example `curl`. */
 function firstAgentId(runtime: unknown): string | null {
@@ -74,7 +117,13 @@ export const serve: Command = async (args, io) => {
     return 0;
   }
   const { values } = parseArgs({ args: [...args], options: SERVE.options, strict: true });
-  const loaded = loadOrReport(values.config, io);
+  const overrides = overridesOf(values);
+  if (typeof overrides === 'string') {
+    io.err(`scopegate serve: ${overrides}`);
+    io.err(usageOf(SERVE));
+    return 2;
+  }
+  const loaded = loadOrReport(values.config, io, overrides);
   if (loaded === null) {
     io.err('the gateway did not start');
     return 1;
@@ -163,6 +212,7 @@ export const serve: Command = async (args, io) => {
     env: io.env,
     jwks,
     identitySecret,
+    overrides,
     log: io,
     signals: ['SIGHUP'],
     onReload: (result) => {

@@ -43,10 +43,44 @@ export interface LoadedConfig {
   resolvePath(p: string): string;
 }
 
+/**
+ * Values given on the command line over the file's (`serve --port`, `--admin-port`). They are
+ * applied to every load of the file (start-up and each reload), before validation, so a reload
+ * sees the same listeners and never reports them as changed.
+ */
+export interface ConfigOverrides {
+  /** `listen.port`. */
+  readonly listenPort?: number | undefined;
+  /** `admin.port`. */
+  readonly adminPort?: number | undefined;
+}
+
 /** Options of {@link loadConfig} and {@link parseConfig}. */
 export interface LoadOptions {
   /** Environment for `${NAME}` and the `JWT_*` environment defaults; `process.env` when omitted. */
   readonly env?: Env;
+  /** Command-line values over the file's. */
+  readonly overrides?: ConfigOverrides | undefined;
+}
+
+/** The tree with `overrides` set in it (a section that is not a mapping is left to validation). */
+function applyOverrides(tree: unknown, overrides: ConfigOverrides | undefined): unknown {
+  // An empty file is all defaults: the overrides still apply.
+  const base = tree ?? {};
+  if (overrides === undefined || !isMapping(base)) return tree;
+  const out: Record<string, unknown> = { ...base };
+  const set = (section: string, key: string, value: number | undefined): void => {
+    if (value === undefined) return;
+    const current = out[section] ?? {};
+    if (isMapping(current)) out[section] = { ...current, [key]: value };
+  };
+  set('listen', 'port', overrides.listenPort);
+  set('admin', 'port', overrides.adminPort);
+  return out;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -121,7 +155,7 @@ export function parseConfig(
     throw new ConfigError([{ file, key: '', message: (err as Error).message }]);
   }
 
-  const interpolated = interpolateTree(tree, env);
+  const interpolated = interpolateTree(applyOverrides(tree, options.overrides), env);
   const validation = validateConfig(interpolated.value, env);
   const failed = interpolated.issues.map((issue) => issue.path);
   const errors = [

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { formatKeyPath } from '../shared/problem.js';
 import type { Env } from './env.js';
 import { configSchema, sectionKeys, type GatewayConfig } from './schema.js';
+import { editDistance } from '../shared/text.js';
 
 /** One problem or warning located by key path only; the loader adds file and line. */
 export interface KeyIssue {
@@ -203,20 +204,4 @@ export function unknownKeyMessage(key: string, known: readonly string[]): string
   return best === undefined ? 'unknown key' : `unknown key (did you mean "${best}"?)`;
 }
 
-/** Levenshtein distance (insertions, deletions, substitutions). */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        substitution,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
+export { editDistance };

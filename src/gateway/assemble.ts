@@ -122,11 +122,22 @@ function compileSettings(settings: PolicySettings): {
   const policyFiles = policyFilesOf(settings);
   const problems: Problem[] = [];
   const layers: PolicyLayer[] = settings.agentFamilies ? [] : [GATEWAY_ROUTES];
-  for (const ref of policyFiles) {
+  policyFiles.forEach((ref, i) => {
     const read = readPolicyFile(ref);
-    problems.push(...read.problems);
     if (read.layer) layers.push(read.layer);
-  }
+    // A file the config names that cannot be read is the config's problem: named by the key
+    // that points at it, with the absolute path it was looked for at.
+    if (read.layer === null && settings.policies !== null) {
+      problems.push(
+        ...read.problems.map((p) => ({
+          file: settings.file,
+          key: `policies[${i}]`,
+          line: settings.lineOf(['policies', i]),
+          message: `${p.message}; "${ref.file}" is resolved against the config's folder ${settings.dir}`,
+        })),
+      );
+    } else problems.push(...read.problems);
+  });
   if (settings.scopeMappings !== undefined) {
     layers.push(overridesLayer(settings.file, settings.scopeMappings, settings.lineOf));
   }

@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Env } from '../config/env.js';
-import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { loadConfig, type ConfigOverrides, type LoadedConfig } from '../config/load.js';
 import {
   startReloader,
   type BuildOutcome,
@@ -164,6 +164,8 @@ export interface GenerationDeps {
   readonly jwks?: Omit<RemoteJwksHooks, 'previous'> | undefined;
   /** The identity secret every generation signs with (see `AssembleDeps.identitySecret`). */
   readonly identitySecret?: string | undefined;
+  /** Command-line values over the file's (`serve --port`): applied to every reload as at start. */
+  readonly overrides?: ConfigOverrides | undefined;
 }
 
 /**
@@ -179,7 +181,7 @@ export async function buildNextGeneration(
 ): Promise<BuildOutcome<Generation>> {
   let loaded: LoadedConfig;
   try {
-    loaded = loadConfig(running.loaded.file, { env: deps.env });
+    loaded = loadConfig(running.loaded.file, { env: deps.env, overrides: deps.overrides });
   } catch (err) {
     /* c8 ignore next - loadConfig throws only ConfigError; anything else is a bug */
     if (!(err instanceof ConfigError)) throw err;

@@ -13,6 +13,7 @@ import {
 } from './pattern.js';
 import { isResourceFamily, parseScope, type ParsedScope, type ResourceFamily } from './scopes.js';
 import { lookupPattern, Trie, TrieBuilder, type TrieNode } from './trie.js';
+import { lintMappings } from './lint.js';
 
 /** Where a mapping was written: file, key path and line, for messages and `explain`. */
 export interface Origin {
@@ -316,6 +317,7 @@ export function compilePolicy(input: CompileInput): CompileResult {
   }
 
   if (problems.length > 0) return { policy: null, problems, warnings, notes };
+  warnings.push(...lintMappings(entries, input.adminScope));
   const policy: CompiledPolicy = Object.freeze({
     adminScope: input.adminScope,
     a2aPrefix: Object.freeze(prefix),

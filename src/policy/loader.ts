@@ -40,7 +40,9 @@ export function readPolicyFile(ref: PolicyFileRef): {
     const reason = (err as NodeJS.ErrnoException).code ?? 'unreadable';
     return {
       layer: null,
-      problems: [{ file: ref.file, key: '', message: `cannot read policy file (${reason})` }],
+      problems: [
+        { file: ref.file, key: '', message: `cannot read policy file ${ref.path} (${reason})` },
+      ],
     };
   }
   return parsePolicyText(text, ref.file);

@@ -182,7 +182,13 @@ t.test('config and policy problems are listed together in one run', async (t) =>
   t.equal(r.code, 1);
   t.match(r.err, /g\.yaml:2 a2a\.prefix: /);
   t.match(r.err, /g\.yaml:6 auth\.algoritm: unknown key/);
-  t.match(r.err, /missing\.yaml: cannot read policy file \(ENOENT\)/);
+  // The key that names the file, and the absolute path it was looked for at.
+  t.match(
+    r.err,
+    new RegExp(
+      `g\\.yaml:1 policies\\[0\\]: cannot read policy file ${join(dir, 'missing.yaml').replace(/[.\\/]/g, '\\$&')} \\(ENOENT\\); "missing\\.yaml" is resolved against the config's folder `,
+    ),
+  );
   t.match(r.err, /g\.yaml:8 auth\.excluded_route_paths\[1\]: malformed path pattern/);
   t.match(
     r.err,

@@ -278,9 +278,9 @@ t.test('a config that loads but does not assemble: errors, warnings, did not sta
 });
 
 t.test('a usage error is exit 2', async (t) => {
-  const r = await serveInProcess(['--port', '1']);
+  const r = await serveInProcess(['--listen-port', '1']);
   t.equal(r.code, 2);
-  t.equal(r.err, "scopegate serve: Unknown option '--port'");
+  t.equal(r.err, "scopegate serve: Unknown option '--listen-port'");
 });
 
 t.test('a port in use is exit 1 with one error line, not a crash', async (t) => {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import t from 'tap';
-import { loadConfig, parseConfig } from '../../src/config/load.js';
+import { loadConfig, parseConfig, type ConfigOverrides } from '../../src/config/load.js';
 import { sectionKeys } from '../../src/config/schema.js';
 import type { ConfigError, Problem } from '../../src/shared/problem.js';
 
@@ -447,4 +447,50 @@ t.test('any text gives a config or a ConfigError, never another exception', asyn
     { numRuns: 2000 },
   );
   t.pass('2000 generated files');
+});
+
+t.test('command-line overrides set listen.port and admin.port before validation', async (t) => {
+  const rows: {
+    name: string;
+    text: string;
+    overrides: ConfigOverrides;
+    listen: number;
+    admin: number;
+  }[] = [
+    {
+      name: 'over the file',
+      text: 'listen: { port: 8080 }\nadmin: { port: 9090 }\n',
+      overrides: { listenPort: 0, adminPort: 1 },
+      listen: 0,
+      admin: 1,
+    },
+    {
+      name: 'in an empty file',
+      text: '',
+      overrides: { listenPort: 7000 },
+      listen: 7000,
+      admin: 9090,
+    },
+    {
+      name: 'none given',
+      text: 'listen: { port: 8081 }\n',
+      overrides: {},
+      listen: 8081,
+      admin: 9090,
+    },
+  ];
+  for (const row of rows) {
+    const loaded = parseConfig(row.text, 'g.yaml', { env: {}, overrides: row.overrides });
+    t.equal(loaded.config.listen.port, row.listen, row.name);
+    t.equal(loaded.config.admin.port, row.admin, row.name);
+  }
+  // A section that is no mapping is left as written: validation names it.
+  try {
+    parseConfig('listen: 5\n', 'g.yaml', { env: {}, overrides: { listenPort: 1 } });
+    t.fail('listen: 5 is refused');
+  } catch (err) {
+    t.match((err as ConfigError).problems, [{ key: 'listen' }]);
+  }
+  // A file that is no mapping at all is left to validation too.
+  t.throws(() => parseConfig('- a\n', 'g.yaml', { env: {}, overrides: { listenPort: 1 } }));
 });

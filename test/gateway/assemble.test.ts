@@ -483,7 +483,9 @@ t.test(
       {
         name: 'a missing policy file',
         tree: { policies: ['ok.yaml', 'gone.yaml'] },
-        want: [/^gone\.yaml : cannot read policy file \(ENOENT\)$/],
+        want: [
+          /^gateway\.yaml policies\[1\]: cannot read policy file \/.*\/gone\.yaml \(ENOENT\); "gone\.yaml" is resolved against the config's folder \//,
+        ],
       },
       {
         name: 'policies of the wrong shape fall back to the shipped files',

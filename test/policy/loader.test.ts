@@ -75,28 +75,31 @@ t.test('readPolicyFile reads mappings in file order with file, key and line', as
   });
 });
 
-t.test('an unreadable file is one problem naming the file as written and the reason', async (t) => {
-  const dir = t.testdir({ 'a-folder': {} });
-  const rows: { name: string; path: string; message: string }[] = [
-    {
-      name: 'missing file (ENOENT)',
-      path: join(dir, 'missing.yaml'),
-      message: 'cannot read policy file (ENOENT)',
-    },
-    {
-      name: 'a directory (EISDIR)',
-      path: join(dir, 'a-folder'),
-      message: 'cannot read policy file (EISDIR)',
-    },
-  ];
-  for (const row of rows) {
-    t.same(
-      readPolicyFile({ file: 'policies/x.yaml', path: row.path }),
-      { layer: null, problems: [{ file: 'policies/x.yaml', key: '', message: row.message }] },
-      row.name,
-    );
-  }
-});
+t.test(
+  'an unreadable file is one problem naming the file, the path it was looked for at and the reason',
+  async (t) => {
+    const dir = t.testdir({ 'a-folder': {} });
+    const rows: { name: string; path: string; message: string }[] = [
+      {
+        name: 'missing file (ENOENT)',
+        path: join(dir, 'missing.yaml'),
+        message: `cannot read policy file ${join(dir, 'missing.yaml')} (ENOENT)`,
+      },
+      {
+        name: 'a directory (EISDIR)',
+        path: join(dir, 'a-folder'),
+        message: `cannot read policy file ${join(dir, 'a-folder')} (EISDIR)`,
+      },
+    ];
+    for (const row of rows) {
+      t.same(
+        readPolicyFile({ file: 'policies/x.yaml', path: row.path }),
+        { layer: null, problems: [{ file: 'policies/x.yaml', key: '', message: row.message }] },
+        row.name,
+      );
+    }
+  },
+);
 
 t.test('an error without a code is reported as unreadable', async (t) => {
   const { readPolicyFile: read } = await t.mockImport<typeof import('../../src/policy/loader.js')>(
@@ -111,7 +114,9 @@ t.test('an error without a code is reported as unreadable', async (t) => {
   );
   t.same(read({ file: 'p.yaml', path: '/nowhere/p.yaml' }), {
     layer: null,
-    problems: [{ file: 'p.yaml', key: '', message: 'cannot read policy file (unreadable)' }],
+    problems: [
+      { file: 'p.yaml', key: '', message: 'cannot read policy file /nowhere/p.yaml (unreadable)' },
+    ],
   });
 });
 
