@@ -109,7 +109,8 @@ t.test('other methods are 405, other paths 404', async (t) => {
     const answer = await httpCall(`${url}${path}`);
     t.equal(answer.status, 404, `${path}: 404`);
     t.same(JSON.parse(answer.body), {
-      detail: 'Not Found: the admin listener serves /metrics, /healthz and /readyz',
+      detail:
+        'Not Found: the admin listener serves /metrics, /healthz, /readyz and /.well-known/jwks.json',
     });
   }
 });
