@@ -107,17 +107,18 @@ export function parseKeyFile(text: string): SigningKey[] {
   });
 }
 
-/** A key ring on `clock`, starting with a generated key. */
+/** A key ring on `clock`, starting with `keys` (the last signs), or a generated key for null. */
 export function createIdentityKeyRing(
   clock: Clock,
   graceSeconds: number,
   rotateHours: number,
+  keys: readonly SigningKey[] | null,
 ): IdentityKeyRing {
   let graceMs = graceSeconds * 1000;
   let rotateMs = rotateHours * 3_600_000;
-  let fileKeys: readonly SigningKey[] | null = null;
-  let signing = generateSigningKey();
-  let rotateAtMs: number | null = clock.now() + rotateMs;
+  let fileKeys: readonly SigningKey[] | null = keys;
+  let signing = keys === null ? generateSigningKey() : (keys.at(-1) as SigningKey);
+  let rotateAtMs: number | null = keys === null ? clock.now() + rotateMs : null;
   let retired: Retired[] = [];
 
   function retire(key: SigningKey, nowMs: number): void {

@@ -53,10 +53,14 @@ export function identityTokenOf(
   if (keys === null) return { ring: null, signer: null };
   const { config } = loaded;
   const settings = config.upstream.identity_token;
-  const ring =
-    previous ?? createIdentityKeyRing(clock, settings.ttl_seconds, settings.rotate_hours);
-  ring.configure(settings.ttl_seconds, settings.rotate_hours);
-  ring.useKeys(keys.fileKeys);
+  let ring: IdentityKeyRing;
+  if (previous === null || previous === undefined) {
+    ring = createIdentityKeyRing(clock, settings.ttl_seconds, settings.rotate_hours, keys.fileKeys);
+  } else {
+    ring = previous;
+    ring.configure(settings.ttl_seconds, settings.rotate_hours);
+    ring.useKeys(keys.fileKeys);
+  }
   const signer = createIdentityTokenSigner(
     ring,
     {
