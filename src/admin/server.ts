@@ -1,6 +1,7 @@
 /**
  * The admin listener, separate from the gateway's: `GET /metrics` (Prometheus
- * text), `GET /healthz` (the process is up), `GET /readyz` (ready to serve). Nothing else: any
+ * text), `GET /healthz` (the process is up), `GET /readyz` (ready to serve) and
+ * `GET /.well-known/jwks.json` (the identity-token public keys; 404 when off). Nothing else: any
  * other path is 404, any other method 405. Never authenticates: bind it to loopback or a private
  * network (`admin.host`).
  */
@@ -15,6 +16,8 @@ export interface AdminSources {
   /** The gateway instance's registry (kept across reloads). */
   readonly registry: Registry;
   readonly readiness: Readiness;
+  /** The identity-token JWK Set (public keys only), or null when `upstream.identity_token` is off. */
+  readonly jwks?: (() => { readonly keys: readonly object[] } | null) | undefined;
 }
 
 /** A running admin listener. */
@@ -37,10 +40,10 @@ function writeBody(
   extra: Readonly<Record<string, string>> = {},
 ): void {
   res.writeHead(status, {
+    'cache-control': 'no-store',
     ...extra,
     'content-type': contentType,
     'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
@@ -67,6 +70,21 @@ function routesOf(sources: AdminSources): ReadonlyMap<string, Route> {
       },
     ],
     ['/healthz', (req, res) => writeJson(req, res, 200, { status: 'ok' })],
+    [
+      '/.well-known/jwks.json',
+      (req, res) => {
+        const jwks = sources.jwks?.() ?? null;
+        if (jwks === null) {
+          writeJson(req, res, 404, { detail: 'Not Found: upstream.identity_token is not enabled' });
+          return;
+        }
+        // Short: a verifier sees a rotated-in key within a minute (it also refetches on an
+        // unknown kid).
+        writeBody(req, res, 200, 'application/jwk-set+json', JSON.stringify(jwks), {
+          'cache-control': 'public, max-age=60',
+        });
+      },
+    ],
     [
       '/readyz',
       async (req, res) => {
@@ -96,7 +114,8 @@ export async function startAdminServer(
     const route = routes.get(query === -1 ? url : url.slice(0, query));
     if (route === undefined) {
       writeJson(req, res, 404, {
-        detail: 'Not Found: the admin listener serves /metrics, /healthz and /readyz',
+        detail:
+          'Not Found: the admin listener serves /metrics, /healthz, /readyz and /.well-known/jwks.json',
       });
       return;
     }

@@ -42,6 +42,9 @@ function emptyAsNull(value: unknown): unknown {
 // RFC 9110 §5.6.2 `token`: the characters a header name (and an RFC 6265 cookie name) may use.
 const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+// An HTTP header name, lower-case (node:http lower-cases the names it receives).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
 const ORIGIN =
   /^https?:\/\/(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::([0-9]{1,5}))?$/i;
 
@@ -255,6 +258,44 @@ const logShape = {
   access: flag(true, 'Write one JSON access-log line per request to stdout.'),
 };
 
+const identityTokenShape = {
+  enabled: flag(
+    false,
+    'Send every authenticated request a signed ES256 JWT of the caller, verifiable with the JWKS the admin listener serves.',
+  ),
+  header: matching(
+    HEADER_NAME,
+    'must be an HTTP header name',
+    'x-auth-identity-token',
+    'Header carrying the identity JWT; the gateway strips it from every inbound request.',
+  ),
+  ttl_seconds: integer(
+    10,
+    3600,
+    60,
+    'Lifetime of one identity JWT (reused for at most half of it); a retired key stays published this long.',
+    'seconds',
+  ),
+  audience: nullableText(
+    "The JWT's aud; null means the origin of upstream.url.",
+    checked((v) => v.length > 0, NON_EMPTY),
+  ),
+  issuer: nullableText(
+    "The JWT's iss; null means scopegate:<service_id>.",
+    checked((v) => v.length > 0, NON_EMPTY),
+  ),
+  key_file: nullableText(
+    'JWK Set of EC P-256 private keys (the last signs, all are published), shared by replicas; null generates a key in memory.',
+  ),
+  rotate_hours: integer(
+    1,
+    8760,
+    24,
+    'How often a key generated in memory is replaced (without key_file).',
+    'hours',
+  ),
+};
+
 const upstreamShape = {
   url: checked(isHttpUrl, 'must be an http:// or https:// URL')
     .default('http://127.0.0.1:8081')
@@ -299,6 +340,7 @@ const upstreamShape = {
     'HMAC-SHA256 key: when set, x-auth-signature accompanies x-auth-context. With embedded and null, serve generates one per process; with embedded, restart-only.',
     checked((key) => key.length >= 16, 'must be a string of at least 16 characters, or null'),
   ),
+  identity_token: section(identityTokenShape, 'A signed identity JWT for the upstream.'),
 };
 
 const a2aShape = {
@@ -570,6 +612,7 @@ const SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
   admin: Object.keys(adminShape),
   log: Object.keys(logShape),
   upstream: Object.keys(upstreamShape),
+  'upstream.identity_token': Object.keys(identityTokenShape),
   a2a: Object.keys(a2aShape),
   cors: Object.keys(corsShape),
   auth: Object.keys(authShape),

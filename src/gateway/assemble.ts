@@ -50,6 +50,8 @@ import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/rec
 import { createTrustedProxies } from './trusted-proxies.js';
 import { createGatewayMetrics } from '../admin/metrics.js';
 import { isTlsProblem, readTlsOptions, tlsFilesOf, type TlsServerOptions } from './tls.js';
+import type { IdentityKeyRing } from './identity-token/keys.js';
+import { identityTokenOf, readIdentityTokenKeys } from './identity-token/settings.js';
 
 /** The longest a dynamic-dispatch catalogue read may take (bounded further by `timeout_ms`). */
 const CATALOGUE_TIMEOUT_MS = 10_000;
@@ -306,6 +308,8 @@ export interface AssembleDeps {
    * every generation signs with the key the runtime verifies. Default: the configured one.
    */
   readonly identitySecret?: string | undefined;
+  /** The running state's identity-token key ring, kept across a reload. */
+  readonly previousIdentityKeys?: IdentityKeyRing | null | undefined;
 }
 
 /**
@@ -354,6 +358,15 @@ export async function assembleGateway(
         message: read.message,
       });
     } else tls = read;
+  }
+  const tokenKeys = readIdentityTokenKeys(loaded);
+  if (tokenKeys.problem !== null) {
+    problems.push({
+      file: loaded.file,
+      key: 'upstream.identity_token.key_file',
+      line: loaded.lineOf(['upstream', 'identity_token', 'key_file']),
+      message: tokenKeys.problem,
+    });
   }
   const storeWarnings: Problem[] = [];
   const accounts = await openAccounts(loaded, deps, problems, storeWarnings);
@@ -411,6 +424,12 @@ export async function assembleGateway(
     deps.previousUpstream,
   );
   const identitySecret = deps.identitySecret ?? config.upstream.identity_secret;
+  const identityToken = identityTokenOf(
+    loaded,
+    tokenKeys.keys,
+    deps.previousIdentityKeys,
+    deps.clock,
+  );
   const identitySettings = {
     rbacEnabled: policy.state.rbacEnabled,
     userIsolation: config.auth.user_isolation,
@@ -433,7 +452,9 @@ export async function assembleGateway(
       tokenHeader: config.auth.token_header_key.toLowerCase(),
       tokenCookie: config.auth.cookie_name,
       identitySecret,
+      identityToken: identityToken.signer,
     },
+    identityKeys: identityToken.ring,
     trustedProxies: createTrustedProxies(config.listen.trusted_proxies),
     upstream: fresh,
     serviceAccounts:

@@ -202,6 +202,7 @@ export async function buildNextGeneration(
     // The same metrics and log in every generation: counters keep counting across reloads.
     telemetry: running.state.telemetry,
     identitySecret: deps.identitySecret,
+    previousIdentityKeys: running.state.identityKeys,
   });
   if (assembly.state === null) {
     return { ok: false, problems: assembly.problems, warnings: assembly.warnings };

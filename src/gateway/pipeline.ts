@@ -53,6 +53,7 @@ import { checkDispatch, isDispatchRoute, type DispatchSettings } from './stages/
 import { isExemptRoute } from './stages/exempt.js';
 import { forwardRequest, type ForwardOutcome, type Upstream } from './stages/forward.js';
 import { forwardUpgrade } from './stages/forward-upgrade.js';
+import type { IdentityKeyRing } from './identity-token/keys.js';
 import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-identity.js';
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
 import { answerPreflight, isPreflight } from './stages/preflight.js';
@@ -74,6 +75,11 @@ export interface GatewayState extends DecisionState {
   /** Encoded identities, cached per principal and route. */
   readonly identities: IdentityCache;
   readonly forwardHeaders: ForwardHeaderSettings;
+  /**
+   * The identity-token keys (`upstream.identity_token`), the same ring in every state of a
+   * gateway instance; null when off. The admin listener publishes its JWK Set.
+   */
+  readonly identityKeys?: IdentityKeyRing | null | undefined;
   /** `listen.trusted_proxies`, compiled (null when empty). */
   readonly trustedProxies: TrustedProxies;
   readonly upstream: Upstream;

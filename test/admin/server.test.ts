@@ -109,9 +109,18 @@ t.test('other methods are 405, other paths 404', async (t) => {
     const answer = await httpCall(`${url}${path}`);
     t.equal(answer.status, 404, `${path}: 404`);
     t.same(JSON.parse(answer.body), {
-      detail: 'Not Found: the admin listener serves /metrics, /healthz and /readyz',
+      detail:
+        'Not Found: the admin listener serves /metrics, /healthz, /readyz and /.well-known/jwks.json',
     });
   }
+});
+
+t.test('/.well-known/jwks.json without identity tokens is 404', async (t) => {
+  const { url } = await start(t);
+  const answer = await httpCall(`${url}/.well-known/jwks.json`);
+  t.equal(answer.status, 404);
+  t.same(JSON.parse(answer.body), { detail: 'Not Found: upstream.identity_token is not enabled' });
+  t.equal(answer.headers['cache-control'], 'no-store');
 });
 
 t.test('a metric that fails to collect is a 500, and the listener keeps serving', async (t) => {

@@ -53,6 +53,8 @@ async function serveWith(
 t.test('serve: admin listener, process metrics, one access line per request', async (t) => {
   const { child, gateway, admin } = await serveWith(t, configText('UPSTREAM'));
   t.same(JSON.parse((await httpCall(`${admin}/healthz`)).body), { status: 'ok' });
+  const jwks = await httpCall(`${admin}/.well-known/jwks.json`);
+  t.equal(jwks.status, 404, 'no JWKS with identity tokens off');
   const ready = await httpCall(`${admin}/readyz`);
   t.equal(ready.status, 200, ready.body);
   t.same(JSON.parse(ready.body), { status: 'ready', checks: { config: 'ok', upstream: 'ok' } });

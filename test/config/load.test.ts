@@ -378,6 +378,15 @@ t.test('the committed gateway.yaml loads with no problem and no warning', async 
     max_in_flight_per_principal: 64,
     forward_authorization: true,
     identity_secret: null,
+    identity_token: {
+      enabled: false,
+      header: 'x-auth-identity-token',
+      ttl_seconds: 60,
+      audience: null,
+      issuer: null,
+      key_file: null,
+      rotate_hours: 24,
+    },
   });
   t.strictSame(config.policies, [
     'policies/defaults.yaml',

@@ -54,12 +54,17 @@ function gatewayYaml(auth: Record<string, unknown> = {}): string {
 async function gatewayFor(
   t: Test,
   upstreamUrl: string,
-  options: { auth?: Record<string, unknown>; timeoutMs?: number } = {},
+  options: {
+    auth?: Record<string, unknown>;
+    timeoutMs?: number;
+    upstream?: Record<string, unknown>;
+  } = {},
 ): Promise<RunningGateway> {
   return startGateway(t, {
     upstreamUrl,
     clock: createTestClock(),
     yaml: gatewayYaml(options.auth),
+    ...(options.upstream === undefined ? {} : { upstream: options.upstream }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
 }
@@ -135,6 +140,28 @@ function contextOf(headers: IncomingHttpHeaders | undefined): IdentityContext {
   if (typeof value !== 'string') throw new Error('no x-auth-context');
   return JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as IdentityContext;
 }
+
+t.test("an upgrade carries the identity JWT, never the caller's own", async (t) => {
+  const upstream = await startEchoUpstream(t);
+  const gateway = await gatewayFor(t, upstream.url, {
+    upstream: { identity_token: { enabled: true } },
+  });
+  const token = await goodToken({ sub: 'alice', scopes: ['ws:connect'] });
+  const ws = await open(wsUrl(gateway, '/ws/echo'), {
+    ...bearer(token),
+    'x-auth-identity-token': 'spoofed',
+  });
+  t.equal(await echo(ws, 'hi'), 'hi');
+  ws.close();
+  await closed(ws);
+  const sent = upstream.seen[0]?.['x-auth-identity-token'];
+  t.type(sent, 'string');
+  t.not(sent, 'spoofed', "not the caller's");
+  const payload = JSON.parse(
+    Buffer.from((sent as string).split('.')[1] as string, 'base64url').toString(),
+  );
+  t.match(payload, { sub: 'alice', scopes: ['ws:connect'] });
+});
 
 t.test(
   'an echo through the gateway with a valid token; the upstream saw the identity',

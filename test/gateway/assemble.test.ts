@@ -275,6 +275,7 @@ t.test('the state carries the settings the pipeline reads', async (t) => {
     identitySecret: 'sixteen-characters!',
     tokenHeader: 'x-token',
     tokenCookie: 'sg',
+    identityToken: null,
   });
   t.match(state.upstream, { origin: 'http://127.0.0.1:9', basePath: '/base', timeoutMs: 1234 });
   t.equal(state.trustedProxies, null, 'no trusted proxies: nothing compiled');

@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { IdentityContext } from '../../shared/identity-context.js';
 import { encodeIdentity, type EncodedIdentity } from '../identity.js';
 import type { ClientCert } from '../tls.js';
+import type { IdentityTokenSigner } from '../identity-token/sign.js';
 
 /** Header settings fixed at load. */
 export interface ForwardHeaderSettings {
@@ -23,6 +24,11 @@ export interface ForwardHeaderSettings {
   readonly tokenCookie: string;
   /** HMAC key for `x-auth-signature`; null sends none. */
   readonly identitySecret: string | null;
+  /**
+   * `upstream.identity_token`: its header is stripped from every inbound request and set to a
+   * signed JWT of each authenticated caller. Absent or null: off.
+   */
+  readonly identityToken?: IdentityTokenSigner | null | undefined;
 }
 
 /** Facts about the inbound connection the forwarding headers describe. */
@@ -154,10 +160,16 @@ export function upstreamHeadersFor(
 ): Record<string, string | string[]> {
   const withhold = !settings.forwardAuthorization;
   const untrusted = !client.peerTrusted;
+  const signer = settings.identityToken ?? null;
+  const tokenHeader = signer === null ? null : signer.headerKey;
   const headers = endToEndHeaders(
     inbound,
     (name) =>
       isAuthHeaderName(name) ||
+      // The assertion's header, also spelled with `_`: only the gateway ever sets it.
+      (tokenHeader !== null &&
+        name.length === tokenHeader.length &&
+        normalName(name) === tokenHeader) ||
       // undici refuses `expect` on a request it sends; it never crosses a proxy anyway.
       name === 'expect' ||
       (withhold && (name === 'authorization' || name === settings.tokenHeader)) ||
@@ -172,6 +184,9 @@ export function upstreamHeadersFor(
   if (identity.signature !== null) headers['x-auth-signature'] = identity.signature;
   if (identity.userIdHeader !== null) headers['x-auth-user-id'] = identity.userIdHeader;
   if (identity.scopesHeader !== null) headers['x-auth-scopes'] = identity.scopesHeader;
+  // Only an authenticated caller is asserted: an excluded route's anonymous caller gets none.
+  if (signer !== null && identity.context.authenticated)
+    headers[signer.header] = signer.tokenFor(identity.context);
   headers['x-request-id'] = client.requestId;
   // Only a verified certificate, and never the caller's word: inbound `x-auth-*` went above.
   const cert = client.clientCert;
