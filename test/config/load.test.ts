@@ -372,6 +372,7 @@ t.test('the committed gateway.yaml loads with no problem and no warning', async 
   t.strictSame(config.upstream, {
     url: 'http://127.0.0.1:8081',
     embedded: true,
+    api: 'agent_os',
     timeout_ms: 300000,
     max_connections: 256,
     queue_timeout_ms: 5000,
