@@ -16,8 +16,12 @@ export interface AdminSources {
   /** The gateway instance's registry (kept across reloads). */
   readonly registry: Registry;
   readonly readiness: Readiness;
-  /** The identity-token JWK Set (public keys only), or null when `upstream.identity_token` is off. */
-  readonly jwks?: (() => { readonly keys: readonly object[] } | null) | undefined;
+  /**
+   * The serving state's identity-token keys, whose JWK Set (public keys only) is published; null
+   * when `upstream.identity_token` is off.
+   */
+  readonly identityKeys?:
+    (() => { jwks(): { readonly keys: readonly object[] } } | null | undefined) | undefined;
 }
 
 /** A running admin listener. */
@@ -73,7 +77,7 @@ function routesOf(sources: AdminSources): ReadonlyMap<string, Route> {
     [
       '/.well-known/jwks.json',
       (req, res) => {
-        const jwks = sources.jwks?.() ?? null;
+        const jwks = sources.identityKeys?.()?.jwks() ?? null;
         if (jwks === null) {
           writeJson(req, res, 404, { detail: 'Not Found: upstream.identity_token is not enabled' });
           return;

@@ -229,7 +229,7 @@ export const serve: Command = async (args, io) => {
       {
         registry: telemetry.metrics.registry,
         readiness: createReadiness({ current: () => slot.current(), clock: systemClock }),
-        jwks: () => slot.current().identityKeys?.jwks() ?? null,
+        identityKeys: () => slot.current().identityKeys,
       },
       config.admin,
     );

@@ -40,7 +40,7 @@ async function startSigned(
     {
       registry: pair.gateway.state.telemetry.metrics.registry,
       readiness: createReadiness({ current: () => pair.gateway.state, clock }),
-      jwks: () => pair.gateway.state.identityKeys?.jwks() ?? null,
+      identityKeys: () => pair.gateway.state.identityKeys,
     },
     { host: '127.0.0.1', port: 0 },
   );
