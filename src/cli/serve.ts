@@ -1,7 +1,9 @@
 /**
  * `scopegate serve [--config gateway.yaml] [--port N] [--admin-port N]`: start the gateway and run
  * until SIGTERM/SIGINT.
- * Argv and process wiring only; the gateway itself is assembled in gateway/.
+ * Argv and process wiring only; the gateway itself is assembled in gateway/. Standard output
+ * carries the JSON log alone (one object per line, for log shippers); every line written for a
+ * person (where it listens, the development token, warnings, shutdown) goes to standard error.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -105,8 +107,8 @@ function drainSummary(report: DrainReport, graceMs: number): string {
 function jwksFetchLogger(io: CommandIo): (result: JwksFetchResult, detail: string) => void {
   let failing = false;
   return (result, detail) => {
-    if (result === 'error') io.out(`scopegate: auth.jwks_url: fetch failed (${detail})`);
-    else if (failing) io.out('scopegate: auth.jwks_url: fetched again');
+    if (result === 'error') io.err(`scopegate: auth.jwks_url: fetch failed (${detail})`);
+    else if (failing) io.err('scopegate: auth.jwks_url: fetched again');
     failing = result === 'error';
   };
 }
@@ -164,9 +166,9 @@ export const serve: Command = async (args, io) => {
       io.err('the gateway did not start');
       return 1;
     }
-    io.out(`bundled runtime listening on ${runtime.url} (loopback only)`);
+    io.err(`bundled runtime listening on ${runtime.url} (loopback only)`);
     if (config.auth.internal_service_token === null) {
-      io.out(
+      io.err(
         'bundled runtime: schedules cannot run: auth.internal_service_token is not set ' +
           '(due runs are recorded as failed)',
       );
@@ -213,7 +215,8 @@ export const serve: Command = async (args, io) => {
     jwks,
     identitySecret,
     overrides,
-    log: io,
+    // Its lines are for a person too: standard output is the JSON log's.
+    log: { ...io, out: io.err },
     signals: ['SIGHUP'],
     onReload: (result) => {
       telemetry.metrics.countConfigReload(result);
@@ -260,10 +263,10 @@ export const serve: Command = async (args, io) => {
       }),
     );
   }
-  io.out(
+  io.err(
     `scopegate listening on ${config.listen.host}:${port}, forwarding to ${config.upstream.url}`,
   );
-  io.out(
+  io.err(
     `admin listening on ${config.admin.host}:${admin.address().port} (/metrics, /healthz, /readyz)`,
   );
   if (assembly.devKeys !== null) {
@@ -277,29 +280,29 @@ export const serve: Command = async (args, io) => {
       },
       systemClock,
     );
-    io.out('');
-    io.out(
+    io.err('');
+    io.err(
       `development keys: ${assembly.devKeys.path}${assembly.devKeys.created ? ' (created)' : ''}`,
     );
-    io.out('admin token (development only, valid 12 h):');
-    io.out(`  export TOKEN=${token}`);
-    io.out(`  curl -H "Authorization: Bearer $TOKEN" ${base}/agents`);
+    io.err('admin token (development only, valid 12 h):');
+    io.err(`  export TOKEN=${token}`);
+    io.err(`  curl -H "Authorization: Bearer $TOKEN" ${base}/agents`);
     const demo = firstAgentId(config.runtime);
     if (config.upstream.embedded && demo !== null) {
-      io.out('stream a run:');
-      io.out(
+      io.err('stream a run:');
+      io.err(
         `  curl -N -H "Authorization: Bearer $TOKEN" -d message=hello ${base}/agents/${demo}/runs`,
       );
     }
-    io.out('');
+    io.err('');
   }
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
   // Stop accepting first, then say so: once the line is out, new connections are refused.
   const graceMs = config.listen.shutdown_grace_ms;
   const drained = server.close(graceMs);
-  io.out(`scopegate: ${signal}, closing`);
+  io.err(`scopegate: ${signal}, closing`);
   await reloader.close();
-  io.out(drainSummary(await drained, graceMs));
+  io.err(drainSummary(await drained, graceMs));
   // After the drain: /healthz keeps answering (and /readyz says not ready) while requests finish.
   await admin.close();
   await slot.close();

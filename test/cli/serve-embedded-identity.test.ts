@@ -35,10 +35,10 @@ t.test(
     const dir = t.testdir({ 'gateway.yaml': configText(runtimeUrl, auth) });
     const config = join(dir, 'gateway.yaml');
     const child = spawnScopegate(t, ['serve', '--config', config]);
-    await child.line(/^bundled runtime listening on /);
-    const listening = await child.line(/^scopegate listening on /);
+    await child.errLine(/^bundled runtime listening on /);
+    const listening = await child.errLine(/^scopegate listening on /);
     const gateway = `http://127.0.0.1:${Number(/:(\d+), forwarding/.exec(listening)?.[1])}`;
-    const adminLine = await child.line(/^admin listening on /);
+    const adminLine = await child.errLine(/^admin listening on /);
     const admin = `http://127.0.0.1:${Number(/:(\d+) \(/.exec(adminLine)?.[1])}`;
     const json = { 'content-type': 'application/json' };
     const written = await httpCall(`${gateway}/memories`, {
@@ -90,7 +90,7 @@ t.test(
     // A reload keeps the process's generated secret: the gateway and runtime still agree.
     writeFileSync(config, configText(runtimeUrl, [...auth, 'allow_anonymous: false']));
     child.child.kill('SIGHUP');
-    await child.line(/^scopegate: config reloaded from /);
+    await child.errLine(/^scopegate: config reloaded from /);
     t.same(await listed(), ['bob likes tea'], 'after a reload');
     // Setting a secret while the runtime runs with another is refused: restart-only.
     writeFileSync(

@@ -42,10 +42,10 @@ function configText(options: {
 
 /** The banner of a started `serve`: ports, token and the printed curl lines. */
 async function banner(child: Child) {
-  const runtimeLine = await child.line(/^bundled runtime listening on /);
-  const listening = await child.line(/^scopegate listening on /);
-  const exported = await child.line(/^ {2}export TOKEN=/);
-  await child.line(/^ {2}curl -H /);
+  const runtimeLine = await child.errLine(/^bundled runtime listening on /);
+  const listening = await child.errLine(/^scopegate listening on /);
+  const exported = await child.errLine(/^ {2}export TOKEN=/);
+  await child.errLine(/^ {2}curl -H /);
   return {
     runtimeLine,
     gatewayPort: Number(/:(\d+), forwarding to /.exec(listening)?.[1]),
@@ -60,8 +60,12 @@ t.test('serve starts the bundled runtime and prints a working stream-a-run curl'
   const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
   const { runtimeLine, gatewayPort, token } = await banner(child);
   t.equal(runtimeLine, `bundled runtime listening on ${runtimeUrl} (loopback only)`);
-  await child.line(/^stream a run:$/);
-  const curl = await child.line(/^ {2}curl -N /);
+  await child.errLine(/^stream a run:$/);
+  const curl = await child.errLine(/^ {2}curl -N /);
+  // The banner's closing blank line may come in a later chunk than the curl line.
+  while (!child.stderr().endsWith('\n\n')) {
+    await new Promise((resolve) => child.child.stderr?.once('data', resolve));
+  }
   const base = `http://127.0.0.1:${gatewayPort}`;
   t.equal(
     curl,
@@ -69,7 +73,7 @@ t.test('serve starts the bundled runtime and prints a working stream-a-run curl'
     'the first agent, through the gateway',
   );
   t.match(
-    child.stdout(),
+    child.stderr(),
     new RegExp(
       `^bundled runtime listening on .*\n` +
         'bundled runtime: schedules cannot run: auth\\.internal_service_token is not set \\(due runs are recorded as failed\\)\n' +
@@ -103,8 +107,9 @@ t.test('serve starts the bundled runtime and prints a working stream-a-run curl'
 
   child.child.kill('SIGTERM');
   t.same(await child.exited, { code: 0, signal: null });
-  t.match(child.stdout(), /^scopegate: SIGTERM, closing$/m);
-  t.equal(child.stderr(), '');
+  t.match(child.stderr(), /^scopegate: SIGTERM, closing$/m);
+  t.notMatch(child.stderr(), /^(warning|error):/m, 'no warning or error');
+  t.notMatch(child.stdout(), /^[^{]/m, 'standard output holds the JSON log alone');
   t.ok(await canBind(runtimePort, '127.0.0.1'), 'the runtime closed with the gateway');
 });
 
@@ -125,8 +130,8 @@ t.test('embedded without agents: no stream-a-run line; SIGINT closes', async (t)
   t.same(JSON.parse(agents.body), [], 'the runtime answers, with no agents');
   child.child.kill('SIGINT');
   t.same(await child.exited, { code: 0, signal: null });
-  t.notMatch(child.stdout(), /stream a run/);
-  t.match(child.stdout(), /^scopegate: SIGINT, closing$/m);
+  t.notMatch(child.stderr(), /stream a run/);
+  t.match(child.stderr(), /^scopegate: SIGINT, closing$/m);
   t.ok(await canBind(runtimePort, '127.0.0.1'));
 });
 
@@ -139,8 +144,8 @@ t.test('embedded without development keys: no token, no curl lines', async (t) =
     }),
   });
   const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
-  await child.line(/^bundled runtime listening on /);
-  const listening = await child.line(/^scopegate listening on /);
+  await child.errLine(/^bundled runtime listening on /);
+  const listening = await child.errLine(/^scopegate listening on /);
   const port = Number(/:(\d+), forwarding/.exec(listening)?.[1]);
   const health = await httpCall(`http://127.0.0.1:${port}/agents`, {
     headers: { authorization: 'Bearer a-root-key-for-tests' },
@@ -149,7 +154,7 @@ t.test('embedded without development keys: no token, no curl lines', async (t) =
   t.match(JSON.parse(health.body), [{ id: 'helper' }]);
   child.child.kill('SIGTERM');
   t.equal((await child.exited).code, 0);
-  t.notMatch(child.stdout(), /TOKEN|curl|stream a run/);
+  t.notMatch(child.stderr(), /TOKEN|curl|stream a run/);
 });
 
 t.test("the bundled runtime serves A2A under the gateway's a2a.prefix", async (t) => {
@@ -162,8 +167,8 @@ t.test("the bundled runtime serves A2A under the gateway's a2a.prefix", async (t
       }) + 'a2a: { prefix: /api/a2a }\n',
   });
   const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
-  await child.line(/^bundled runtime listening on /);
-  const listening = await child.line(/^scopegate listening on /);
+  await child.errLine(/^bundled runtime listening on /);
+  const listening = await child.errLine(/^scopegate listening on /);
   const base = `http://127.0.0.1:${Number(/:(\d+), forwarding/.exec(listening)?.[1])}`;
   const card = await httpCall(`${base}/api/a2a/agents/helper/.well-known/agent-card.json`, {
     headers: { authorization: 'Bearer a-root-key-for-tests' },
@@ -191,9 +196,9 @@ t.test("the bundled runtime never fetches the gateway's or its own listeners", a
     }),
   });
   const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
-  await child.line(/^bundled runtime listening on /);
-  const listening = await child.line(/^scopegate listening on /);
-  const admin = await child.line(/^admin listening on /);
+  await child.errLine(/^bundled runtime listening on /);
+  const listening = await child.errLine(/^scopegate listening on /);
+  const admin = await child.errLine(/^admin listening on /);
   const gatewayPort = Number(/:(\d+), forwarding/.exec(listening)?.[1]);
   const adminPort = Number(/:(\d+) \(/.exec(admin)?.[1]);
   const base = `http://127.0.0.1:${gatewayPort}`;
@@ -307,8 +312,9 @@ t.test('a gateway that does not assemble closes the runtime it started', async (
     });
     const r = await serveInProcess(join(dir, 'gateway.yaml'));
     t.equal(r.code, 1, `${row.name}: exit 1`);
+    t.equal(r.out, '', `${row.name}: nothing on standard output`);
     t.match(
-      r.out,
+      r.err,
       /^bundled runtime listening on http:\/\/\S+ \(loopback only\)\nbundled runtime: schedules cannot run: /,
       `${row.name}: it had started`,
     );
@@ -333,7 +339,7 @@ t.test('a gateway that cannot listen closes the runtime it started', async (t) =
   });
   const r = await serveInProcess(join(dir, 'gateway.yaml'));
   t.equal(r.code, 1);
-  t.match(r.out, /^bundled runtime listening on /);
+  t.match(r.err, /^bundled runtime listening on /);
   t.match(
     r.err,
     new RegExp(`listen: listen EADDRINUSE: .*:${gatewayPort}\nthe gateway did not start$`),
@@ -355,11 +361,14 @@ t.test('an upstream.url without a port means port 80', async (t) => {
   const r = await serveInProcess(join(dir, 'gateway.yaml'));
   t.equal(r.code, 1);
   if (free) {
-    t.equal(
-      r.out,
-      'bundled runtime listening on http://127.0.0.1:80 (loopback only)\n' +
-        'bundled runtime: schedules cannot run: auth.internal_service_token is not set ' +
-        '(due runs are recorded as failed)',
+    t.equal(r.out, '');
+    t.ok(
+      r.err.startsWith(
+        'bundled runtime listening on http://127.0.0.1:80 (loopback only)\n' +
+          'bundled runtime: schedules cannot run: auth.internal_service_token is not set ' +
+          '(due runs are recorded as failed)\n',
+      ),
+      'it had started',
     );
     t.match(r.err, /cannot read key file "missing\.pem"/);
     t.ok(await canBind(80, '127.0.0.1'), 'port 80 is free again');
@@ -385,7 +394,7 @@ t.test(
     });
     const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
     const { gatewayPort, token } = await banner(child);
-    t.notMatch(child.stdout(), /schedules cannot run/);
+    t.notMatch(child.stderr(), /schedules cannot run/);
     const base = `http://127.0.0.1:${gatewayPort}`;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const created = await httpCall(`${base}/schedules`, {

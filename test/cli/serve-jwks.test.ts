@@ -33,9 +33,9 @@ t.test('down at start: warning, 401, then the keys arrive and tokens pass', asyn
   });
   const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
   const closed = new Promise<void>((r) => child.child.once('close', () => r()));
-  const listening = await child.line(/^scopegate listening on /);
+  const listening = await child.errLine(/^scopegate listening on /);
   const port = Number(/:(\d+), forwarding to /.exec(listening)?.[1]);
-  t.match(child.stdout(), /^scopegate: auth\.jwks_url: fetch failed \(HTTP 503\)$/m);
+  t.match(child.stderr(), /^scopegate: auth\.jwks_url: fetch failed \(HTTP 503\)$/m);
 
   const token = await mintTestToken({ now: Math.floor(Date.now() / 1000), aud: 'jwks-test' });
   const call = () =>
@@ -43,7 +43,7 @@ t.test('down at start: warning, 401, then the keys arrive and tokens pass', asyn
   t.equal((await call()).status, 401, 'no keys yet: 401');
 
   jwks.serve([RSA_KEY.publicJwk]);
-  await child.line(/^scopegate: auth\.jwks_url: fetched again$/);
+  await child.errLine(/^scopegate: auth\.jwks_url: fetched again$/);
   t.equal((await call()).status, 200, 'the keys arrived: accepted');
 
   child.child.kill('SIGTERM');

@@ -42,10 +42,10 @@ t.test('--port 0 and --admin-port 0 override taken ports, and a reload keeps the
     '--admin-port',
     '0',
   ]);
-  const listening = await served.line(/^scopegate listening on /);
+  const listening = await served.errLine(/^scopegate listening on /);
   const port = Number(/:(\d+), forwarding to /.exec(listening)?.[1]);
   t.not(port, taken, 'the gateway listens where --port says, not where the file says');
-  const admin = await served.line(/^admin listening on /);
+  const admin = await served.errLine(/^admin listening on /);
   const adminPort = Number(/:(\d+) \(/.exec(admin)?.[1]);
   t.not(adminPort, takenAdmin);
   t.equal((await httpCall(`http://127.0.0.1:${adminPort}/healthz`)).status, 200);
@@ -59,7 +59,7 @@ t.test('--port 0 and --admin-port 0 override taken ports, and a reload keeps the
   );
   renameSync(`${config}.tmp`, config);
   served.child.kill('SIGHUP');
-  await served.line(/^scopegate: config reloaded from /);
+  await served.errLine(/^scopegate: config reloaded from /);
   t.equal((await httpCall(`http://127.0.0.1:${port}/x`)).status, 200, 'the reload applied');
   t.notMatch(served.stderr(), /only a restart applies/);
   served.child.kill('SIGTERM');

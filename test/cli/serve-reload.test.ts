@@ -27,19 +27,19 @@ function configText(upstreamUrl: string, excluded: readonly string[], extra = ''
 }
 
 /**
- * The first stdout line matching `re` printed after the first line matching `marker`, both
- * printed after `from` (an offset into stdout taken before the action).
+ * The first stderr line matching `re` printed after the first line matching `marker`, both
+ * printed after `from` (an offset into stderr taken before the action).
  */
 async function lineAfter(served: Child, from: number, marker: RegExp, re: RegExp): Promise<string> {
-  const stdout = served.child.stdout;
-  if (stdout === null) throw new Error('no stdout');
+  const stderr = served.child.stderr;
+  if (stderr === null) throw new Error('no stderr');
   // Bounded: each try waits for more output; the test's own time-out ends a silent child.
   for (let tries = 0; tries < 10_000; tries++) {
-    const lines = served.stdout().slice(from).split('\n').slice(0, -1);
+    const lines = served.stderr().slice(from).split('\n').slice(0, -1);
     const at = lines.findIndex((l) => marker.test(l));
     const found = at === -1 ? undefined : lines.slice(at + 1).find((l) => re.test(l));
     if (found !== undefined) return found;
-    await new Promise((r) => stdout.once('data', r));
+    await new Promise((r) => stderr.once('data', r));
   }
   throw new Error(`no ${re} after ${marker}`);
 }
@@ -56,13 +56,13 @@ t.test(
       renameSync(`${config}.tmp`, config);
     };
     const served = spawnScopegate(t, ['serve', '--config', config]);
-    const listening = await served.line(/^scopegate listening on /);
+    const listening = await served.errLine(/^scopegate listening on /);
     const port = Number(/:(\d+), forwarding to /.exec(listening)?.[1]);
     const publicUrl = `http://127.0.0.1:${port}/public`;
     t.equal((await httpCall(publicUrl)).status, 401, 'generation 1: /public needs a credential');
 
     // SIGHUP: /public becomes an excluded route.
-    let from = served.stdout().length;
+    let from = served.stderr().length;
     replace(configText(up.url, ['/public']));
     served.child.kill('SIGHUP');
     const reloaded = await lineAfter(
@@ -88,7 +88,7 @@ t.test(
     t.equal((await httpCall(publicUrl)).status, 200, 'the old decision stands');
 
     // No signal: the watched file changing is enough.
-    from = served.stdout().length;
+    from = served.stderr().length;
     replace(configText(up.url, []));
     await lineAfter(
       served,
@@ -100,6 +100,6 @@ t.test(
 
     served.child.kill('SIGTERM');
     t.same(await served.exited, { code: 0, signal: null });
-    t.match(served.stdout(), /^scopegate: SIGTERM, closing$/m);
+    t.match(served.stderr(), /^scopegate: SIGTERM, closing$/m);
   },
 );

@@ -79,7 +79,7 @@ async function serve(
   const child = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
   // 'close' comes after the last output was read ('exit' may come before it).
   const closed = new Promise<void>((r) => child.child.once('close', () => r()));
-  const listening = await child.line(/^scopegate listening on /);
+  const listening = await child.errLine(/^scopegate listening on /);
   return { child, port: Number(/:(\d+), forwarding to /.exec(listening)?.[1]), closed };
 }
 
@@ -113,7 +113,7 @@ t.test('SIGTERM mid-stream: new connections refused, the stream completes, exit 
   t.equal(stream.first, CHUNKS[0], 'the stream has begun');
 
   child.child.kill('SIGTERM');
-  await child.line(/^scopegate: SIGTERM, closing$/);
+  await child.errLine(/^scopegate: SIGTERM, closing$/);
   await t.rejects(
     httpCall(`http://127.0.0.1:${port}/stream`, { headers: { authorization: `Bearer ${KEY}` } }),
     { code: 'ECONNREFUSED' },
@@ -124,8 +124,8 @@ t.test('SIGTERM mid-stream: new connections refused, the stream completes, exit 
   t.equal(await stream.rest, CHUNKS.slice(1).join(''), 'every byte of the stream arrived');
   t.same(await child.exited, { code: 0, signal: null });
   await closed;
-  t.match(child.stdout(), /^scopegate: drained 1 in-flight request\(s\), none cut off$/m);
-  t.equal(child.stderr(), '');
+  t.match(child.stderr(), /^scopegate: drained 1 in-flight request\(s\), none cut off$/m);
+  t.notMatch(child.stderr(), /^(warning|error):/m, 'no warning or error');
 });
 
 t.test('a stream longer than the bound is cut off at the bound; exit 0', async (t) => {
@@ -143,7 +143,7 @@ t.test('a stream longer than the bound is cut off at the bound; exit 0', async (
   t.equal(await outcome, 'cut off', 'the client saw the stream cut off, not ended');
   await closed;
   t.match(
-    child.stdout(),
+    child.stderr(),
     /^scopegate: drained 1 in-flight request\(s\): 1 request\(s\) and 0 other connection\(s\) cut off at the 50 ms bound$/m,
   );
 });

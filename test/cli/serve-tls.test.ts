@@ -61,14 +61,14 @@ t.test('serve: https, a replaced certificate on reload, a broken one kept out', 
   copyFileSync(join(certs, 'server.pem'), join(dir, 'cert.pem'));
   copyFileSync(join(certs, 'server.key'), join(dir, 'key.pem'));
   const served = spawnScopegate(t, ['serve', '--config', join(dir, 'gateway.yaml')]);
-  const listening = await served.line(/^scopegate listening on /);
+  const listening = await served.errLine(/^scopegate listening on /);
   const port = Number(/:(\d+), forwarding to /.exec(listening)?.[1]);
   t.same(await call(port), { status: 200, cn: 'localhost' });
 
   replace('key.pem', readFileSync(join(certs, 'server2.key')));
   replace('cert.pem', readFileSync(join(certs, 'server2.pem')));
   served.child.kill('SIGHUP');
-  await served.line(/^scopegate: config reloaded from /);
+  await served.errLine(/^scopegate: config reloaded from /);
   t.same(await call(port), { status: 200, cn: 'replaced.localhost' }, 'the new certificate');
 
   replace('cert.pem', 'not a certificate');

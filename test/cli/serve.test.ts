@@ -57,10 +57,10 @@ function configText(options: { host: string; upstreamUrl: string; auth: string[]
 
 /** Waits for the start-up banner; returns the listening port, the token and the curl URL. */
 async function banner(served: Served): Promise<{ port: number; token: string; curlUrl: string }> {
-  const listening = await served.line(/^scopegate listening on /);
+  const listening = await served.errLine(/^scopegate listening on /);
   const port = Number(/:(\d+), forwarding to /.exec(listening)?.[1]);
-  const exported = await served.line(/^ {2}export TOKEN=/);
-  const curl = await served.line(/^ {2}curl /);
+  const exported = await served.errLine(/^ {2}export TOKEN=/);
+  const curl = await served.errLine(/^ {2}curl /);
   const curlUrl = /^ {2}curl -H "Authorization: Bearer \$TOKEN" (\S+)$/.exec(curl)?.[1] ?? '';
   return { port, token: exported.replace(/^ {2}export TOKEN=/, ''), curlUrl };
 }
@@ -78,7 +78,7 @@ t.test('serve prints a working admin token and closes on SIGTERM', async (t) => 
   const { port, token, curlUrl } = await banner(served);
   t.ok(port > 0, 'a real port');
   t.match(
-    served.stdout(),
+    served.stderr(),
     new RegExp(
       `^scopegate listening on 127\\.0\\.0\\.1:${port}, forwarding to ${up.url.replace(/\./g, '\\.')}\n` +
         'admin listening on 127\\.0\\.0\\.1:\\d+ \\(/metrics, /healthz, /readyz\\)\n' +
@@ -97,8 +97,9 @@ t.test('serve prints a working admin token and closes on SIGTERM', async (t) => 
 
   served.child.kill('SIGTERM');
   t.same(await served.exited, { code: 0, signal: null });
-  t.match(served.stdout(), /^scopegate: SIGTERM, closing$/m);
-  t.equal(served.stderr(), '');
+  t.match(served.stderr(), /^scopegate: SIGTERM, closing$/m);
+  t.notMatch(served.stderr(), /^(warning|error):/m, 'no warning or error');
+  t.notMatch(served.stdout(), /^[^{]/m, 'standard output holds the JSON log alone');
 });
 
 t.test('an existing development key is reused; an IPv6 host is bracketed in the URL', async (t) => {
@@ -118,8 +119,8 @@ t.test('an existing development key is reused; an IPv6 host is bracketed in the 
 
   const second = spawnServe(t, config);
   const { port, token, curlUrl } = await banner(second);
-  t.match(second.stdout(), new RegExp(`^development keys: .*dev\\.json$`, 'm'));
-  t.notMatch(second.stdout(), /\(created\)/, 'the key file was read, not created again');
+  t.match(second.stderr(), new RegExp(`^development keys: .*dev\\.json$`, 'm'));
+  t.notMatch(second.stderr(), /\(created\)/, 'the key file was read, not created again');
   t.equal(curlUrl, `http://[::1]:${port}/agents`);
   const ok = await get(curlUrl, { authorization: `Bearer ${token}` });
   t.equal(ok.status, 200, ok.body);
@@ -142,7 +143,7 @@ t.test('without development keys no token is printed; SIGINT closes too', async 
       }),
     });
     const served = spawnServe(t, join(dir, 'gateway.yaml'));
-    const listening = await served.line(/^scopegate listening on /);
+    const listening = await served.errLine(/^scopegate listening on /);
     t.match(
       listening,
       new RegExp(`^scopegate listening on ${row.host.replace(/\./g, '\\.')}:\\d+, `),
@@ -154,8 +155,8 @@ t.test('without development keys no token is printed; SIGINT closes too', async 
     t.equal(ok.status, 200, `${row.host}: reachable on loopback`);
     served.child.kill(row.signal);
     t.same(await served.exited, { code: 0, signal: null }, `${row.host}: exit 0`);
-    t.notMatch(served.stdout(), /TOKEN|development keys/, `${row.host}: no token banner`);
-    t.match(served.stdout(), new RegExp(`^scopegate: ${row.signal}, closing$`, 'm'));
+    t.notMatch(served.stderr(), /TOKEN|development keys/, `${row.host}: no token banner`);
+    t.match(served.stderr(), new RegExp(`^scopegate: ${row.signal}, closing$`, 'm'));
   }
 });
 

@@ -64,8 +64,8 @@ async function startGateway(
     ].join('\n'),
   );
   const child = spawnScopegate(t, ['serve', '--config', config]);
-  const listening = await child.line(/^scopegate listening on /);
-  const admin = await child.line(/^admin listening on /);
+  const listening = await child.errLine(/^scopegate listening on /);
+  const admin = await child.errLine(/^admin listening on /);
   return {
     child,
     config,
