@@ -88,14 +88,17 @@ async function gateway(configFile: string): Promise<{ port: number; adminPort: n
   const { serve } = await import('../src/cli/serve.js');
   return new Promise((resolve) => {
     let port = 0;
+    // serve's lines for a person (where it listens among them) go to standard error; its
+    // standard output is the access log alone.
     const io = {
       out: (line: string): void => {
+        process.stdout.write(line + '\n');
+      },
+      err: (line: string): void => {
         const listening = /^scopegate listening on .*:(\d+), forwarding/.exec(line);
         const admin = /^admin listening on .*:(\d+) /.exec(line);
         if (listening !== null) port = Number(listening[1]);
         if (admin !== null) resolve({ port, adminPort: Number(admin[1]) });
-      },
-      err: (line: string): void => {
         process.stderr.write(line + '\n');
       },
       env: {},
