@@ -90,19 +90,14 @@ async function gateway(configFile: string): Promise<{ port: number; adminPort: n
     let port = 0;
     // serve's lines for a person (where it listens among them) go to standard error; its
     // standard output is the access log alone.
-    const io = {
-      out: (line: string): void => {
-        process.stdout.write(line + '\n');
-      },
-      err: (line: string): void => {
-        const listening = /^scopegate listening on .*:(\d+), forwarding/.exec(line);
-        const admin = /^admin listening on .*:(\d+) /.exec(line);
-        if (listening !== null) port = Number(listening[1]);
-        if (admin !== null) resolve({ port, adminPort: Number(admin[1]) });
-        process.stderr.write(line + '\n');
-      },
-      env: {},
+    const print = (line: string): void => {
+      const listening = /^scopegate listening on .*:(\d+), forwarding/.exec(line);
+      const admin = /^admin listening on .*:(\d+) /.exec(line);
+      if (listening !== null) port = Number(listening[1]);
+      if (admin !== null) resolve({ port, adminPort: Number(admin[1]) });
+      process.stderr.write(line + '\n');
     };
+    const io = { out: print, err: print, env: {} };
     // serve returns on SIGINT/SIGTERM once drained (or at once, non-zero, when it cannot
     // start); exiting then writes a --cpu-prof profile.
     void serve(['--config', configFile], io).then((code) => process.exit(code));
