@@ -322,7 +322,7 @@ export async function handleRequest(
   res: ServerResponse,
 ): Promise<void> {
   const context = createRequestContext(req, state.trustedProxies);
-  const record = state.recorder.begin(req, res, context.requestId, context.clientAddress);
+  const record = state.recorder.begin(req, res, context);
   // Null, and free, for a request without a body.
   const watch = watchBody(req, res, state.limits.body);
   const responseHeaders = responseHeadersOf(state.cors, req.headers.origin, context.requestId);

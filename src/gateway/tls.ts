@@ -109,16 +109,26 @@ export interface ClientCert {
   readonly fingerprint256: string;
 }
 
+// One entry per TLS connection, for as long as it lives: a keep-alive connection's requests share
+// the certificate its handshake verified, so it is parsed once.
+const certOfSocket = new WeakMap<object, ClientCert>();
+
 /**
  * The verified client certificate of a request's socket: only when the handshake verified it
  * against `listen.tls.client_ca` (`authorized`); a plain socket or an unverified one gives null.
+ * The same object for every request of one connection.
  */
 export function verifiedClientCert(socket: unknown): ClientCert | null {
   // Only a TLSSocket has `authorized`, and only after the handshake verified the peer.
   const tlsSocket = socket as TLSSocket;
   if (tlsSocket.authorized !== true) return null;
-  const peer = new X509Certificate(tlsSocket.getPeerCertificate().raw);
-  return { subject: peer.subject.split('\n').join(','), fingerprint256: peer.fingerprint256 };
+  let cert = certOfSocket.get(tlsSocket);
+  if (cert === undefined) {
+    const peer = new X509Certificate(tlsSocket.getPeerCertificate().raw);
+    cert = { subject: peer.subject.split('\n').join(','), fingerprint256: peer.fingerprint256 };
+    certOfSocket.set(tlsSocket, cert);
+  }
+  return cert;
 }
 
 /**

@@ -28,6 +28,19 @@ export interface IdentityContext {
   readonly scoped_user_id: string | null;
   readonly required_scopes: readonly string[];
   readonly service_account_name: string | null;
+  /**
+   * Only on a request whose TLS connection presented a client certificate the gateway verified
+   * against `listen.tls.client_ca`: its subject and SHA-256 fingerprint. Absent otherwise.
+   */
+  readonly client_certificate?: ClientCertificateClaim;
+}
+
+/** The verified client certificate as the identity context carries it. */
+export interface ClientCertificateClaim {
+  /** The subject, its attributes joined by `,` (e.g. `O=Example,CN=billing-worker`). */
+  readonly subject: string;
+  /** SHA-256 of the certificate's DER, as upper-case hex pairs joined by `:`. */
+  readonly fingerprint256: string;
 }
 
 /** Encodes a context as the header value: base64url of its JSON. */

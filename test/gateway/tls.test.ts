@@ -4,9 +4,11 @@
  * on a reload, and the config problems naming the key and the file. Certificates are made in
  * the test with the `openssl` CLI.
  */
+import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request, type RequestOptions } from 'node:https';
 import { join } from 'node:path';
+import { decodeJwt } from 'jose';
 import t, { type Test } from 'tap';
 import { parseConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/shared/problem.js';
@@ -15,6 +17,12 @@ import { startGatewayServer } from '../../src/gateway/server.js';
 import { reloadSecureContext, tlsFilesOf } from '../../src/gateway/tls.js';
 import { makeCertificates, requireOpenssl } from '../fixtures/tls-certs.js';
 import { startRecordingUpstream } from '../fixtures/upstream.js';
+import { captureTelemetry } from '../fixtures/observability.js';
+import type { Telemetry } from '../../src/gateway/stages/record.js';
+import {
+  decodeIdentityContext,
+  verifyIdentitySignature,
+} from '../../src/shared/identity-context.js';
 
 const KEY = 'tls-test-security-key';
 
@@ -28,19 +36,19 @@ function load(text: string) {
   return parseConfig(text, join(certs, 'gateway.yaml'), { env: {} });
 }
 
-async function gateway(t: Test, tls: string) {
+async function gateway(t: Test, tls: string, upstream = '', telemetry?: Telemetry) {
   const up = await startRecordingUpstream();
   t.teardown(() => up.close());
   const loaded = load(
     [
-      `upstream: { url: "${up.url}", timeout_ms: 5000 }`,
+      `upstream: { url: "${up.url}", timeout_ms: 5000${upstream} }`,
       `listen: { tls: ${tls} }`,
       'auth:',
       `  security_key: ${KEY}`,
       '  service_accounts: { enabled: false }',
     ].join('\n'),
   );
-  const assembly = await assembleGateway(loaded, { clock: { now: () => Date.now() } });
+  const assembly = await assembleGateway(loaded, { clock: { now: () => Date.now() }, telemetry });
   if (assembly.state === null) throw new Error(JSON.stringify(assembly.problems));
   const state = assembly.state;
   const server = await startGatewayServer(
@@ -143,6 +151,50 @@ t.test('client_auth require', async (t) => {
   const noToken = await get(port, {}, CLIENT);
   t.equal(noToken.status, 401, 'a certificate is no credential by itself');
   t.equal(up.received.length, 2, 'the upstream was not reached');
+});
+
+t.test(
+  'a verified certificate joins the signed context, the identity token and the log',
+  async (t) => {
+    const { telemetry, log } = captureTelemetry();
+    const secret = 'tls-test-identity-secret';
+    const signed = `, identity_secret: ${secret}, identity_token: { enabled: true }`;
+    const { up, port } = await gateway(t, REQUIRE, signed, telemetry);
+    for (const tls of [CLIENT, CLIENT]) t.equal((await get(port, TOKEN, tls)).status, 200);
+    const der = new X509Certificate(pem('client.pem')).raw;
+    const fingerprint256 = new X509Certificate(pem('client.pem')).fingerprint256;
+    for (const { headers } of up.received) {
+      const value = headers['x-auth-context'] as string;
+      t.ok(verifyIdentitySignature(value, headers['x-auth-signature'] as string, secret), 'signed');
+      t.same(decodeIdentityContext(value)?.client_certificate, {
+        subject: 'O=Example,CN=billing-worker',
+        fingerprint256,
+      });
+      const token = decodeJwt(headers['x-auth-identity-token'] as string);
+      t.same(token['cnf'], { 'x5t#S256': createHash('sha256').update(der).digest('base64url') });
+    }
+    const completed = (): Record<string, unknown>[] =>
+      log.lines().filter((l) => l['msg'] === 'request completed');
+    // A line is written when the response closes, which may be after the client read it.
+    while (completed().length < 2) await log.count(log.lines().length + 1);
+    const lines = completed();
+    t.match(lines, [
+      {
+        client_cert_subject: 'O=Example,CN=billing-worker',
+        client_cert_fingerprint256: fingerprint256,
+      },
+      { client_cert_subject: 'O=Example,CN=billing-worker' },
+    ]);
+  },
+);
+
+t.test('without a certificate the context and the token carry none', async (t) => {
+  const { up, port } = await gateway(t, REQUEST, ', identity_token: { enabled: true }');
+  t.equal((await get(port, TOKEN)).status, 200);
+  const { headers } = up.received[0] as (typeof up.received)[number];
+  const context = decodeIdentityContext(headers['x-auth-context'] as string);
+  t.notOk(context !== null && 'client_certificate' in context);
+  t.notOk('cnf' in decodeJwt(headers['x-auth-identity-token'] as string));
 });
 
 t.test('client_auth request: only a verified certificate is passed on', async (t) => {

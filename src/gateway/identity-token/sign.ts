@@ -1,7 +1,8 @@
 /**
  * Signs the identity assertion the upstream may verify instead of the HMAC'd `x-auth-context`:
  * a compact ES256 JWT with `iss`, `aud`, `sub`, `scopes`, `principal_type`, `session_id` (when
- * there is one), `iat` and `exp`. Signing is synchronous (node:crypto) and cached per identity
+ * there is one), `cnf` (`x5t#S256`, the verified client certificate's thumbprint, RFC 8705) when
+ * the connection presented one, `iat` and `exp`. Signing is synchronous (node:crypto) and cached per identity
  * and key for at most half the lifetime, so a cached caller's request costs one lookup.
  */
 import { sign } from 'node:crypto';
@@ -40,6 +41,14 @@ export const TOKEN_CACHE_MAX = 10_000;
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+/**
+ * RFC 8705's certificate thumbprint (`x5t#S256`): base64url of the SHA-256 of the certificate's
+ * DER, here read back from its `AB:CD:…` fingerprint.
+ */
+function thumbprintOf(fingerprint256: string): string {
+  return Buffer.from(fingerprint256.replaceAll(':', ''), 'hex').toString('base64url');
+}
+
 /** Signs one assertion with `key` at `nowSeconds`. */
 export function signIdentityToken(
   context: IdentityContext,
@@ -55,6 +64,9 @@ export function signIdentityToken(
     scopes: context.scopes,
     principal_type: context.principal_type,
     ...(context.session_id === null ? {} : { session_id: context.session_id }),
+    ...(context.client_certificate === undefined
+      ? {}
+      : { cnf: { 'x5t#S256': thumbprintOf(context.client_certificate.fingerprint256) } }),
     iat: nowSeconds,
     exp: nowSeconds + settings.ttlSeconds,
   });

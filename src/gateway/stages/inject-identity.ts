@@ -180,16 +180,18 @@ export function upstreamHeadersFor(
     if (kept === '') delete headers.cookie;
     else headers.cookie = kept;
   }
-  headers['x-auth-context'] = identity.value;
-  if (identity.signature !== null) headers['x-auth-signature'] = identity.signature;
-  if (identity.userIdHeader !== null) headers['x-auth-user-id'] = identity.userIdHeader;
-  if (identity.scopesHeader !== null) headers['x-auth-scopes'] = identity.scopesHeader;
-  // Only an authenticated caller is asserted: an excluded route's anonymous caller gets none.
-  if (signer !== null && identity.context.authenticated)
-    headers[signer.header] = signer.tokenFor(identity.context);
-  headers['x-request-id'] = client.requestId;
-  // Only a verified certificate, and never the caller's word: inbound `x-auth-*` went above.
+  // A verified client certificate joins the signed context (and the assertion): never the
+  // caller's word, since inbound `x-auth-*` went above.
   const cert = client.clientCert;
+  const sent = cert == null ? identity : withClientCert(identity, cert, settings.identitySecret);
+  headers['x-auth-context'] = sent.value;
+  if (sent.signature !== null) headers['x-auth-signature'] = sent.signature;
+  if (sent.userIdHeader !== null) headers['x-auth-user-id'] = sent.userIdHeader;
+  if (sent.scopesHeader !== null) headers['x-auth-scopes'] = sent.scopesHeader;
+  // Only an authenticated caller is asserted: an excluded route's anonymous caller gets none.
+  if (signer !== null && sent.context.authenticated)
+    headers[signer.header] = signer.tokenFor(sent.context);
+  headers['x-request-id'] = client.requestId;
   if (cert != null) {
     headers['x-auth-client-cert-subject'] = headerSafe(cert.subject);
     headers['x-auth-client-cert-fingerprint256'] = cert.fingerprint256;
@@ -207,6 +209,29 @@ export function upstreamHeadersFor(
   }
   if (host !== undefined) headers['x-forwarded-host'] = host;
   return headers;
+}
+
+// Per encoded identity, the last certificate it was joined with and the result: a keep-alive
+// connection's requests (one certificate object per connection) reuse it, and so does the
+// identity token's cache, which is keyed by the context object. Entries live as long as the
+// encoded identity.
+const joinedWithCert = new WeakMap<
+  EncodedIdentity,
+  { readonly cert: ClientCert; readonly joined: EncodedIdentity }
+>();
+
+/** `identity` with `client_certificate` set to `cert`, encoded (and signed) again. */
+export function withClientCert(
+  identity: EncodedIdentity,
+  cert: ClientCert,
+  secret: string | null,
+): EncodedIdentity {
+  const last = joinedWithCert.get(identity);
+  if (last?.cert === cert) return last.joined;
+  const client_certificate = { subject: cert.subject, fingerprint256: cert.fingerprint256 };
+  const joined = encodeIdentity({ ...identity.context, client_certificate }, secret);
+  joinedWithCert.set(identity, { cert, joined });
+  return joined;
 }
 
 /** A header's value as one string (node:http joins repeated forwarding headers with ", "). */

@@ -12,6 +12,7 @@ import { lookupRoute, type Decision } from '../../policy/decide.js';
 import { lineWriterOf, type Logger, type LogLevel } from '../../shared/log.js';
 import { isLimitRefusal, REJECTIONS, type Refusal } from '../rejections.js';
 import { writtenRefusalOf } from '../respond.js';
+import type { ClientCert } from '../tls.js';
 import type { UpstreamTiming } from './forward.js';
 import { normalizePath, type NormalizedPath } from './normalize.js';
 
@@ -48,6 +49,8 @@ export interface RequestRecord extends UpstreamTiming {
   readonly requestId: string;
   /** The client address (the socket's peer, or the one derived behind a trusted proxy). */
   readonly clientAddress: string;
+  /** The client certificate the TLS handshake verified, or null. */
+  readonly clientCert: ClientCert | null;
   readonly method: string;
   /** The request target as received: used only when the request never reached a decision. */
   readonly target: string;
@@ -57,18 +60,16 @@ export interface RequestRecord extends UpstreamTiming {
   evaluation: RecordedEvaluation | null;
 }
 
+/** The facts of the request's connection a record keeps (a `RequestContext` is one). */
+export type RecordedClient = Pick<RequestRecord, 'requestId' | 'clientAddress' | 'clientCert'>;
+
 /** Starts the record of each request of one gateway state. */
 export interface RequestRecorder {
   /**
-   * Starts recording `req` from `clientAddress`; its metrics and log line are written once, when
-   * `res` closes.
+   * Starts recording `req` (its id, client address and certificate from `client`); its metrics
+   * and log line are written once, when `res` closes.
    */
-  begin(
-    req: IncomingMessage,
-    res: ServerResponse,
-    requestId: string,
-    clientAddress: string,
-  ): RequestRecord;
+  begin(req: IncomingMessage, res: ServerResponse, client: RecordedClient): RequestRecord;
 }
 
 /**
@@ -185,6 +186,10 @@ export interface AccessLogEntry {
   readonly required_scopes?: readonly string[];
   /** On a refusal for missing scopes only: the scopes the caller held. */
   readonly held_scopes?: readonly string[];
+  /** Only over mutual TLS: the verified client certificate's subject. */
+  readonly client_cert_subject?: string;
+  /** Only over mutual TLS: the verified client certificate's SHA-256 fingerprint. */
+  readonly client_cert_fingerprint256?: string;
 }
 
 /** The most of a raw path an access-log line keeps (only paths that failed normalization). */
@@ -228,7 +233,16 @@ export function accessLogEntryOf(record: RequestRecord, facts: ResponseFacts): A
     aborted: facts.aborted,
   };
   const a2aMethod = record.evaluation?.a2aMethod ?? null;
-  const withMethod = a2aMethod === null ? entry : { ...entry, a2a_method: a2aMethod };
+  const cert = record.clientCert;
+  const withCert =
+    cert === null
+      ? entry
+      : {
+          ...entry,
+          client_cert_subject: cert.subject,
+          client_cert_fingerprint256: cert.fingerprint256,
+        };
+  const withMethod = a2aMethod === null ? withCert : { ...withCert, a2a_method: a2aMethod };
   // Why a caller was refused is the first question a deny raises: what was needed, what it had.
   const refusal = record.evaluation?.refusal ?? null;
   if (refusal?.code !== 'SG_ERR_SCOPE_INSUFFICIENT') return withMethod;
@@ -307,10 +321,11 @@ export function createRequestRecorder(
     access.writeLine(level, entry, entry.aborted ? 'request aborted' : 'request completed');
   };
   return {
-    begin(req, res, requestId, clientAddress) {
+    begin(req, res, client) {
       const record: RequestRecord = {
-        requestId,
-        clientAddress,
+        requestId: client.requestId,
+        clientAddress: client.clientAddress,
+        clientCert: client.clientCert,
         // node:http always sets both on a parsed request.
         method: req.method as string,
         target: req.url as string,

@@ -9,11 +9,12 @@ import {
   isAuthHeaderName,
   isForwardingHeaderName,
   upstreamHeaders,
+  withClientCert,
   withoutCookie,
   type ClientFacts,
   type ForwardHeaderSettings,
 } from '../../../src/gateway/stages/inject-identity.js';
-import { anonymousContext } from '../../../src/gateway/identity.js';
+import { anonymousContext, encodeIdentity } from '../../../src/gateway/identity.js';
 import {
   decodeIdentityContext,
   encodeIdentityContext,
@@ -190,6 +191,21 @@ t.test('x-auth-signature is sent only with an identity secret', async (t) => {
     signIdentityContext(signed['x-auth-context'] as string, secret),
     'the HMAC of the exact x-auth-context value, not the forged one',
   );
+});
+
+t.test('a verified client certificate joins the context, encoded once per identity', async (t) => {
+  const secret = 'a-secret-of-16-chars';
+  const base = encodeIdentity(context(), secret);
+  const cert = { subject: 'CN=worker', fingerprint256: 'AB:CD' };
+  const joined = withClientCert(base, cert, secret);
+  t.same(joined.context.client_certificate, cert);
+  t.equal(joined.signature, signIdentityContext(joined.value, secret), 'signed again');
+  t.equal(withClientCert(base, cert, secret), joined, 'the same certificate: reused');
+  const other = { subject: 'CN=other', fingerprint256: 'EF:01' };
+  t.same(withClientCert(base, other, secret).context.client_certificate, other, 'another: rebuilt');
+  const sent = upstreamHeaders({}, context(), { ...CLIENT, clientCert: cert }, PLAIN);
+  t.same(decodeIdentityContext(sent['x-auth-context'] as string)?.client_certificate, cert);
+  t.equal(sent['x-auth-client-cert-subject'], 'CN=worker');
 });
 
 t.test('x-auth-user-id is encodeURIComponent of the user id, absent without one', async (t) => {

@@ -131,6 +131,7 @@ t.test('the access-log entry: identifiers and outcomes only', async (t) => {
   const record: RequestRecord = {
     requestId: 'req-1',
     clientAddress: '203.0.113.9',
+    clientCert: null,
     method: 'GET',
     target: '/agents/a-1?access_token=secret',
     startedAt: 0,
@@ -180,6 +181,13 @@ t.test('the access-log entry: identifiers and outcomes only', async (t) => {
     'a deny for missing scopes names what was required and what the caller held',
   );
   t.notOk('required_scopes' in accessLogEntryOf(record, facts), 'only on such a deny');
+  const clientCert = { subject: 'O=Example,CN=worker', fingerprint256: 'AB:CD' };
+  t.match(
+    accessLogEntryOf({ ...record, clientCert }, facts),
+    { client_cert_subject: 'O=Example,CN=worker', client_cert_fingerprint256: 'AB:CD' },
+    'a verified client certificate is named',
+  );
+  t.notOk('client_cert_subject' in accessLogEntryOf(record, facts), 'only over mutual TLS');
   const anonymous = accessLogEntryOf(
     { ...record, evaluation: null },
     { ...facts, upstreamMs: null, aborted: true },
@@ -216,7 +224,11 @@ async function serveWith(
   let markArrived: () => void = () => {};
   const arrived = new Promise<void>((r) => (markArrived = r));
   const server = createServer((req, res) => {
-    const record = recorder.begin(req, res, 'req-test', '198.51.100.4');
+    const record = recorder.begin(req, res, {
+      requestId: 'req-test',
+      clientAddress: '198.51.100.4',
+      clientCert: null,
+    });
     handle(req, res, record);
     markArrived();
   });
