@@ -3,13 +3,19 @@
  * - `upstream`: answers GET with a small JSON document and POST /agui with an SSE stream of
  *   {@link SSE_EVENTS} events;
  * - `plain`: a bare Node proxy (node:http server + keep-alive agent, no auth);
+ * - `floor <upstream> <public key file>`: the least a Node JWT proxy can pay — node:http, one
+ *   `node:crypto` RS256 check per token not seen before (verified tokens remembered), a fixed
+ *   401, undici's `Pool.dispatch` to the upstream; no claims, scopes, log, metrics or limits;
  * - `gateway <config file>`: scopegate run exactly as `scopegate serve --config <file>` runs it
  *   (same function, so the real access log goes to this process's stdout and the real metrics
  *   registry is scraped on the admin port).
  * Speaks to the bench over IPC: ready{port, adminPort} → start → started → stop → cpu{micros}.
  */
+import { createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, request, Agent, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
 
 /** Events in the upstream's SSE answer to POST /agui (the scenario's stream of 10 events). */
 const SSE_EVENTS = 10;
@@ -82,6 +88,79 @@ function plain(upstreamUrl: string): Promise<number> {
   );
 }
 
+/** Whether `token` is a compact JWS whose RS256 signature `key` verifies. */
+function rs256Valid(token: string, key: KeyObject): boolean {
+  const dot = token.lastIndexOf('.');
+  return (
+    dot > 0 &&
+    verify(
+      'sha256',
+      Buffer.from(token.slice(0, dot)),
+      key,
+      Buffer.from(token.slice(dot + 1), 'base64url'),
+    )
+  );
+}
+
+/** Tokens the floor remembers as verified; the set starts over when it is full. */
+const FLOOR_REMEMBERED = 100_000;
+const REFUSED = Buffer.from('{"detail":"Invalid token"}');
+
+function floor(upstreamUrl: string, publicKeyFile: string): Promise<number> {
+  const key = createPublicKey(readFileSync(publicKeyFile));
+  const verified = new Set<string>();
+  const pool = new Pool(upstreamUrl, { connections: 256 });
+  return listen(
+    createServer((req, res) => {
+      // Every bench request has one; a missing header reads as "undefined", which never verifies.
+      const token = String(req.headers.authorization).slice('Bearer '.length);
+      if (!verified.has(token)) {
+        if (!rs256Valid(token, key)) {
+          res.writeHead(401, {
+            'content-type': 'application/json',
+            'content-length': REFUSED.length,
+            'www-authenticate': 'Bearer',
+          });
+          res.end(REFUSED);
+          return;
+        }
+        /* c8 ignore next: the bench sends fewer distinct tokens than this */
+        if (verified.size === FLOOR_REMEMBERED) verified.clear();
+        verified.add(token);
+      }
+      const headers: Record<string, string | string[]> = {};
+      for (const name in req.headers) {
+        if (name !== 'connection' && name !== 'host') headers[name] = req.headers[name] as string;
+      }
+      pool.dispatch(
+        {
+          path: req.url as string,
+          method: req.method as string,
+          headers,
+          body: req.method === 'GET' ? null : req,
+        },
+        {
+          onRequestStart() {},
+          onResponseStart(_controller, status, upstreamHeaders) {
+            const { connection: _c, 'keep-alive': _k, ...rest } = upstreamHeaders;
+            res.writeHead(status, rest as Record<string, string>);
+          },
+          onResponseData(_controller, chunk) {
+            res.write(chunk);
+          },
+          onResponseEnd() {
+            res.end();
+          },
+          /* c8 ignore next 3: the bench's upstream never fails */
+          onResponseError() {
+            res.destroy();
+          },
+        },
+      );
+    }),
+  );
+}
+
 /** Runs `scopegate serve`; resolves with its listener and admin ports once both are up. */
 async function gateway(configFile: string): Promise<{ port: number; adminPort: number }> {
   // Loaded here only: the other roles stay small processes.
@@ -104,10 +183,11 @@ async function gateway(configFile: string): Promise<{ port: number; adminPort: n
   });
 }
 
-async function main(role: string | undefined, arg: string): Promise<void> {
+async function main(role: string | undefined, arg: string, arg2: string): Promise<void> {
   let ports: { port: number; adminPort?: number };
   if (role === 'upstream') ports = { port: await upstream() };
   else if (role === 'plain') ports = { port: await plain(arg) };
+  else if (role === 'floor') ports = { port: await floor(arg, arg2) };
   else if (role === 'gateway') ports = await gateway(arg);
   else throw new Error(`unknown bench child role ${role}`);
   if (role !== 'gateway') process.on('SIGINT', () => process.exit(0));
@@ -129,7 +209,9 @@ async function main(role: string | undefined, arg: string): Promise<void> {
   send({ type: 'ready', ...ports });
 }
 
-main(process.argv[2], process.argv[3] as string).catch((err: unknown) => {
-  process.stderr.write(`${(err as Error).stack}\n`);
-  process.exit(1);
-});
+main(process.argv[2], process.argv[3] as string, process.argv[4] as string).catch(
+  (err: unknown) => {
+    process.stderr.write(`${(err as Error).stack}\n`);
+    process.exit(1);
+  },
+);

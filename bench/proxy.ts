@@ -1,6 +1,7 @@
 /**
  * Proxy benchmark, one process tree: the same upstream reached directly, through a plain Node
- * keep-alive proxy (no auth), through HAProxy verifying every JWT (when installed) and through
+ * keep-alive proxy (no auth), through the least a Node JWT proxy pays (the "Node floor": node:http,
+ * node:crypto RS256, undici, nothing else), through HAProxy verifying every JWT (when installed) and through
  * scopegate run as `scopegate serve` runs it (access log to a file, metrics registry, admin
  * listener). The scenarios (bench/scenarios.ts) run in interleaved rounds; each figure is a
  * median. With `taskset`, the proxies run on CPU 0, this process (the load generator) and the
@@ -149,6 +150,7 @@ export async function runProxyBench(
       targets.push(haproxy);
       proxies.set('haproxy', haproxy);
     }
+    proxies.set('floor', await node('floor', ['floor', upstreamUrl, publicKeyFile], [], PROXY_CPU));
     proxies.set('plain', await node('plain', ['plain', upstreamUrl], traceGc, PROXY_CPU));
     proxies.set(
       'scopegate',

@@ -2,7 +2,8 @@
  * The proxy benchmark's printed report: one table of CPU µs per request (scenario × proxy, the
  * latency rows in ms), one of requests/s, then each target of the performance work as met or
  * MISSED with its ratio. Ratios are against HAProxy when it ran, against the plain Node proxy
- * otherwise. Pure: figures in, lines out.
+ * otherwise; beside each HAProxy target, the Node floor's own ratio (the least any Node proxy
+ * pays there). Pure: figures in, lines out.
  */
 import { PROXIES, type Measurement, type ProxyName, type Scenario } from './scenarios.js';
 
@@ -24,11 +25,17 @@ export interface BenchResults {
 
 const HEADINGS: Record<ProxyName, string> = {
   haproxy: 'HAProxy',
+  floor: 'Node floor',
   plain: 'plain Node',
   scopegate: 'scopegate',
 };
 
-const SHORT: Record<ProxyName, string> = { haproxy: 'HAProxy', plain: 'plain', scopegate: '' };
+const SHORT: Record<ProxyName, string> = {
+  haproxy: 'HAProxy',
+  floor: 'floor',
+  plain: 'plain',
+  scopegate: '',
+};
 
 /** Each target: the row, the figure compared, the largest ratio that meets it. */
 const TARGETS: ReadonlyArray<{
@@ -136,7 +143,12 @@ export function formatReport(results: BenchResults): string[] {
       continue;
     }
     const ratio = ours / theirs;
-    out.push(`${what}${ratioText(ratio)} ${ratio <= target.max ? 'met' : 'MISSED'}`);
+    // Where the least a Node proxy pays is already above the target, say so: that part of the
+    // gap is node:http's, undici's and OpenSSL's, not scopegate's.
+    const floor = baseline === 'haproxy' ? row.cells.floor?.[target.figure] : undefined;
+    const below =
+      floor === undefined ? '' : ` (Node floor: ${ratioText(floor / theirs)} ${against}'s)`;
+    out.push(`${what}${ratioText(ratio)} ${ratio <= target.max ? 'met' : 'MISSED'}${below}`);
   }
   const plain = cached.cells.plain as Measurement;
   for (const target of PLAIN_TARGETS) {

@@ -8,7 +8,7 @@ import type { Target } from './processes.js';
 import { forgedTokens } from './tokens.js';
 
 /** The proxies compared, in table order. */
-export const PROXIES = ['haproxy', 'plain', 'scopegate'] as const;
+export const PROXIES = ['haproxy', 'floor', 'plain', 'scopegate'] as const;
 
 /** One of {@link PROXIES}. */
 export type ProxyName = (typeof PROXIES)[number];
@@ -148,7 +148,7 @@ export function scenarios(sizes: Sizes, credentials: Credentials): Scenario[] {
     {
       key: 'forged',
       label: 'forged tokens (bad signature) → 401',
-      proxies: ['haproxy', 'scopegate'],
+      proxies: ['haproxy', 'floor', 'scopegate'],
       load: async (port, proxy, warmup) => {
         // New tokens for every run: each one is never seen before.
         const tokens = forgedTokens(warmup ? Math.min(sizes.warmup, sizes.forged) : sizes.forged);

@@ -22,5 +22,5 @@ t.test('no HAProxy, no pinning: plain Node is the baseline', async (t) => {
   t.match(text, 'pinning: not applied (needs taskset and 2 CPUs)');
   t.notMatch(text, '--trace-gc');
   t.match(text, "target: CPU/request, forged tokens ≤ 1.50× plain Node's: no plain Node figure");
-  t.same(Object.keys(rows[0]?.cells ?? {}).sort(), ['plain', 'scopegate']);
+  t.same(Object.keys(rows[0]?.cells ?? {}).sort(), ['floor', 'plain', 'scopegate']);
 });

@@ -35,7 +35,8 @@ t.test('a tiny run with every peer available here', async (t) => {
     t.equal(affinityOf(TASKSET, process.pid), affinity, "this process's CPUs are given back");
   }
   if (HAPROXY === null) t.match(text, 'haproxy not installed: HAProxy columns skipped');
-  const proxies = HAPROXY === null ? ['plain', 'scopegate'] : ['haproxy', 'plain', 'scopegate'];
+  const proxies =
+    HAPROXY === null ? ['floor', 'plain', 'scopegate'] : ['floor', 'haproxy', 'plain', 'scopegate'];
   t.same(
     rows.map((row) => [row.key, Object.keys(row.cells).sort()]),
     [
@@ -62,7 +63,10 @@ t.test('a tiny run with every peer available here', async (t) => {
   }
   t.match(text, /\n {2}one cached RS256 token, 50 connections +[\d.]+ +[\d.]+/);
   t.match(text, /\n {2}many tokens, cache hit 85 % \(measured 85\.0 %\) /);
-  t.match(text, /\n {2}target: CPU\/request, forged tokens ≤ 1\.50× \S+ [^\n]+(met|MISSED)\n/);
+  t.match(
+    text,
+    /\n {2}target: CPU\/request, forged tokens ≤ 1\.50× \S+ [^\n]+(met|MISSED)( \(Node floor: [^)]+\))?\n/,
+  );
   const logLines = Number(
     /access log \(its stdout, to a file\): ([\d,]+) lines/.exec(text)?.[1]?.replace(/,/g, ''),
   );
