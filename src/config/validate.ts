@@ -55,6 +55,15 @@ export function validateConfig(tree: unknown, env: Env): Validation {
   if (effective !== undefined) checkAuth(effective, errors, warnings);
 
   if (!parsed.success || effective === undefined || errors.length > 0) return { ok: false, errors };
+  if (parsed.data.upstream.embedded && parsed.data.upstream.api === 'generic') {
+    warnings.push({
+      path: ['upstream', 'api'],
+      code: 'SGWRN014',
+      message:
+        'generic in front of the bundled agent runtime (upstream.embedded: true): its agent, ' +
+        'team and workflow routes get none of the agent_os rules; use api: agent_os for it',
+    });
+  }
   const config = deepFreeze({ ...parsed.data, auth: effective }) as GatewayConfig;
   return { ok: true, config, warnings };
 }

@@ -18,7 +18,10 @@ export interface DrainReport {
   readonly inFlight: number;
   /** Requests still unfinished at the bound: their connections were closed under them. */
   readonly cutOff: number;
-  /** Other connections still open at the bound (upgraded ones, half-sent requests), closed too. */
+  /**
+   * Other connections still open at the bound (upgraded ones, half-sent requests, TLS handshakes
+   * never finished), closed too.
+   */
   readonly otherConnections: number;
 }
 
@@ -111,6 +114,16 @@ export async function startGatewayServer(
     open.set(socket, 0);
     socket.once('close', () => open.delete(socket));
   });
+  // Under TLS, every TCP connection too, from its accept: one whose handshake never finishes
+  // (a client that connects and sends nothing) is in no other list, and would otherwise hold
+  // the drain open until Node's 120-second handshake timeout.
+  const accepted = new Set<Socket>();
+  if (tls !== null) {
+    server.on('connection', (socket: Socket) => {
+      accepted.add(socket);
+      socket.once('close', () => accepted.delete(socket));
+    });
+  }
   // An upgraded connection (WebSocket) stays in `open` with no unfinished response: the drain
   // counts it among the other connections and closes it at the bound.
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
@@ -138,12 +151,16 @@ export async function startGatewayServer(
         let cutOff = 0;
         let otherConnections = 0;
         const bound = setTimeout(() => {
+          // Each TLS connection in `open` has its TCP connection in `accepted`: the rest of
+          // `accepted` are still in their handshake.
+          otherConnections += Math.max(0, accepted.size - open.size);
           // A socket leaves `open` on 'close', which comes before any timer after its destroy.
           for (const [socket, unfinished] of open) {
             if (unfinished > 0) cutOff += unfinished;
             else otherConnections += 1;
             socket.destroy();
           }
+          for (const socket of accepted) socket.destroy();
         }, graceMs);
         bound.unref();
         server.close(() => {

@@ -45,6 +45,9 @@ const NO_JWT_FOR_RBAC =
 const SGWRN001 =
   'ignored: a JWT source is configured; the key is answered 401 like any other invalid JWT';
 const SGDEP001 = 'deprecated: use verification_keys (the value is added to them)';
+const SGWRN014 =
+  'generic in front of the bundled agent runtime (upstream.embedded: true): its agent, ' +
+  'team and workflow routes get none of the agent_os rules; use api: agent_os for it';
 
 const NO_ACCOUNTS = '  service_accounts: {enabled: false}\n';
 
@@ -405,6 +408,12 @@ t.test('warnings have a code and a line, and leave the config valid', async (t) 
         warning('auth.secret_key', 3, 'SGDEP001', SGDEP001),
       ],
     ],
+    [
+      'generic in front of the bundled agent runtime',
+      'upstream:\n  embedded: true\n  api: generic\n',
+      [warning('upstream.api', 3, 'SGWRN014', SGWRN014)],
+    ],
+    ['generic in front of another service', 'upstream:\n  api: generic\n', []],
     ['no warnings by default', '', []],
   ];
   for (const [name, text, expected] of rows) t.strictSame(load(text).warnings, expected, name);

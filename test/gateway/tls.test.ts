@@ -5,7 +5,9 @@
  * the test with the `openssl` CLI.
  */
 import { createHash, X509Certificate } from 'node:crypto';
+import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { request, type RequestOptions } from 'node:https';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
@@ -210,6 +212,17 @@ t.test('client_auth request: only a verified certificate is passed on', async (t
     t.equal(answer.status, 200, `${name}: token auth`);
     t.equal(up.received.at(-1)?.headers['x-auth-client-cert-subject'], subject, name);
   }
+});
+
+t.test('a drain closes a connection stalled in its TLS handshake at the bound', async (t) => {
+  const { server, port } = await gateway(t, TLS_ONLY);
+  // Connects and sends nothing: no handshake, no request, in no list but the TCP one.
+  const stalled = connect(port, '127.0.0.1');
+  await once(stalled, 'connect');
+  const closed = once(stalled, 'close');
+  const report = await server.close(50);
+  t.same(report, { inFlight: 0, cutOff: 0, otherConnections: 1 });
+  await closed;
 });
 
 t.test('a reload serves a replaced certificate; a broken one keeps the running one', async (t) => {
