@@ -47,6 +47,9 @@ const FILTERS: readonly (readonly [string, LearningFilter])[] = [
   ['entity_type', 'entityType'],
 ];
 
+/** A route whose query is read by its handler. */
+type Query = { Querystring: RawQuery };
+
 type OneLearning = { Params: z.infer<typeof learningParams>; Querystring: RawQuery };
 
 /**
@@ -103,7 +106,7 @@ export function registerLearningRoutes(
       ...errors('403', '404', '422'),
     },
   };
-  app.get<{ Querystring: RawQuery }>('/learnings', { schema: listSchema }, async (request) => {
+  app.get<Query>('/learnings', { schema: listSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const params = listParams(q, {
       defaultLimit: 100,
@@ -137,44 +140,40 @@ export function registerLearningRoutes(
     body: createLearningBody,
     response: { 201: ok('Created', learningSchema), ...errors('403', '404', '409', '422') },
   };
-  app.post<{ Querystring: RawQuery }>(
-    '/learnings',
-    { schema: createSchema },
-    async (request, reply) => {
-      const body = parseBody(createLearningBody, request.body);
-      checkDatabase(dbId, scalarQuery(request.query).db_id);
-      const caller = callerOf(request);
-      checkNamedUser(caller, body.user_id, 'Cannot create learnings for another user');
-      const identity = {
-        learning_type: body.learning_type,
-        // (ours) a confined caller's learning is its own: it could not change a shared one later.
-        user_id: caller.scopedUserId ?? body.user_id ?? null,
-        session_id: body.session_id ?? null,
-        namespace: body.namespace ?? null,
-        entity_id: body.entity_id ?? null,
-        entity_type: body.entity_type ?? null,
-      };
-      const now = nowSeconds();
-      const learning: LearningRecord = {
-        ...identity,
-        learning_id: learningIdOf(identity) ?? deps.newId(),
-        agent_id: body.agent_id ?? null,
-        team_id: body.team_id ?? null,
-        content: body.content,
-        metadata: body.metadata ?? null,
-        created_at: now,
-        updated_at: now,
-      };
-      if (!store.insert(learning)) {
-        throw new HttpError(
-          409,
-          `Learning '${learning.learning_id}' already exists. ` +
-            `Use PATCH /learnings/${learning.learning_id} to update it.`,
-        );
-      }
-      return reply.code(201).send(learningResponse(learning));
-    },
-  );
+  app.post<Query>('/learnings', { schema: createSchema }, async (request, reply) => {
+    const body = parseBody(createLearningBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const caller = callerOf(request);
+    checkNamedUser(caller, body.user_id, 'Cannot create learnings for another user');
+    const identity = {
+      learning_type: body.learning_type,
+      // (ours) a confined caller's learning is its own: it could not change a shared one later.
+      user_id: caller.scopedUserId ?? body.user_id ?? null,
+      session_id: body.session_id ?? null,
+      namespace: body.namespace ?? null,
+      entity_id: body.entity_id ?? null,
+      entity_type: body.entity_type ?? null,
+    };
+    const now = nowSeconds();
+    const learning: LearningRecord = {
+      ...identity,
+      learning_id: learningIdOf(identity) ?? deps.newId(),
+      agent_id: body.agent_id ?? null,
+      team_id: body.team_id ?? null,
+      content: body.content,
+      metadata: body.metadata ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    if (!store.insert(learning)) {
+      throw new HttpError(
+        409,
+        `Learning '${learning.learning_id}' already exists. ` +
+          `Use PATCH /learnings/${learning.learning_id} to update it.`,
+      );
+    }
+    return reply.code(201).send(learningResponse(learning));
+  });
 
   const usersSchema = {
     tags: LEARNING_TAGS,
@@ -182,24 +181,20 @@ export function registerLearningRoutes(
     querystring: learningUsersQuery,
     response: { 200: ok('Users', paginatedOf(learningUser)), ...errors('403', '404', '422') },
   };
-  app.get<{ Querystring: RawQuery }>(
-    '/learnings/users',
-    { schema: usersSchema },
-    async (request) => {
-      const q = scalarQuery(request.query);
-      const { page, limit } = pageParams(q, 20, 1000);
-      checkDatabase(dbId, q.db_id);
-      const caller = callerOf(request);
-      checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
-      const { rows, total } = store.users({
-        userId: caller.scopedUserId ?? q.user_id,
-        learningType: q.learning_type,
-        page,
-        limit,
-      });
-      return paginated(rows, page, limit, total);
-    },
-  );
+  app.get<Query>('/learnings/users', { schema: usersSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = pageParams(q, 20, 1000);
+    checkDatabase(dbId, q.db_id);
+    const caller = callerOf(request);
+    checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
+    const { rows, total } = store.users({
+      userId: caller.scopedUserId ?? q.user_id,
+      learningType: q.learning_type,
+      page,
+      limit,
+    });
+    return paginated(rows, page, limit, total);
+  });
 
   const deleteUserSchema = {
     tags: LEARNING_TAGS,

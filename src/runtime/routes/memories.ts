@@ -35,6 +35,9 @@ export interface MemoryDeps {
   readonly newId: () => string;
 }
 
+/** A route whose query is read by its handler. */
+type Query = { Querystring: RawQuery };
+
 type OneMemory = { Params: z.infer<typeof memoryParams>; Querystring: RawQuery };
 
 /**
@@ -70,7 +73,7 @@ export function registerMemoryRoutes(
     querystring: listMemoriesQuery,
     response: { 200: ok('Memories', paginatedOf(userMemory)), ...errors('404', '422') },
   };
-  app.get<{ Querystring: RawQuery }>('/memories', { schema: listSchema }, async (request) => {
+  app.get<Query>('/memories', { schema: listSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const params = listParams(q, {
       defaultLimit: 20,
@@ -100,7 +103,7 @@ export function registerMemoryRoutes(
     body: memoryBody,
     response: { 200: ok('Created', userMemory), ...errors('400', '404', '422') },
   };
-  app.post<{ Querystring: RawQuery }>('/memories', { schema: createSchema }, async (request) => {
+  app.post<Query>('/memories', { schema: createSchema }, async (request) => {
     const body = parseMemoryBody(memoryBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     const userId = memoryUserOf(callerOf(request), body.user_id);
@@ -198,17 +201,13 @@ export function registerMemoryRoutes(
     body: bulkDeleteBody,
     response: { 204: empty('Deleted'), ...errors('404', '422') },
   };
-  app.delete<{ Querystring: RawQuery }>(
-    '/memories',
-    { schema: bulkDeleteSchema },
-    async (request, reply) => {
-      const body = parseMemoryBody(bulkDeleteBody, request.body);
-      checkDatabase(dbId, scalarQuery(request.query).db_id);
-      const owner = callerOf(request).scopedUserId ?? body.user_id ?? undefined;
-      store.delete(body.memory_ids, owner);
-      return reply.code(204).send();
-    },
-  );
+  app.delete<Query>('/memories', { schema: bulkDeleteSchema }, async (request, reply) => {
+    const body = parseMemoryBody(bulkDeleteBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const owner = callerOf(request).scopedUserId ?? body.user_id ?? undefined;
+    store.delete(body.memory_ids, owner);
+    return reply.code(204).send();
+  });
 
   registerMemoryInsightRoutes(app, store, dbId, deps);
 }

@@ -26,6 +26,9 @@ import { errors, ok } from '../http/openapi.js';
 import { DB_ONLY, paginatedOf } from '../http/openapi-shapes.js';
 import { checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
 
+/** A route whose query is read by its handler. */
+type Query = { Querystring: RawQuery };
+
 /** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
 export function registerMemoryInsightRoutes(
   app: FastifyInstance,
@@ -39,15 +42,11 @@ export function registerMemoryInsightRoutes(
     querystring: ownerQuery,
     response: { 200: ok('Topics', z.array(z.string())), ...errors('404') },
   };
-  app.get<{ Querystring: RawQuery }>(
-    '/memory_topics',
-    { schema: topicsSchema },
-    async (request) => {
-      const q = scalarQuery(request.query);
-      checkDatabase(dbId, q.db_id);
-      return store.topics(callerOf(request).scopedUserId ?? q.user_id);
-    },
-  );
+  app.get<Query>('/memory_topics', { schema: topicsSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    checkDatabase(dbId, q.db_id);
+    return store.topics(callerOf(request).scopedUserId ?? q.user_id);
+  });
 
   const statsSchema = {
     tags: MEMORY_TAGS,
@@ -58,23 +57,19 @@ export function registerMemoryInsightRoutes(
       ...errors('404', '422'),
     },
   };
-  app.get<{ Querystring: RawQuery }>(
-    '/user_memory_stats',
-    { schema: statsSchema },
-    async (request) => {
-      const q = scalarQuery(request.query);
-      const { page, limit } = pageParams(q, 20, 1000);
-      checkDatabase(dbId, q.db_id);
-      const userId = callerOf(request).scopedUserId ?? q.user_id;
-      const { rows, total } = store.userStats(userId, page, limit);
-      const data = rows.map((row): z.infer<typeof userMemoryStats> => ({
-        user_id: row.user_id,
-        total_memories: row.total_memories,
-        last_memory_updated_at: isoOfSeconds(row.last_memory_updated_at),
-      }));
-      return paginated(data, page, limit, total);
-    },
-  );
+  app.get<Query>('/user_memory_stats', { schema: statsSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = pageParams(q, 20, 1000);
+    checkDatabase(dbId, q.db_id);
+    const userId = callerOf(request).scopedUserId ?? q.user_id;
+    const { rows, total } = store.userStats(userId, page, limit);
+    const data = rows.map((row): z.infer<typeof userMemoryStats> => ({
+      user_id: row.user_id,
+      total_memories: row.total_memories,
+      last_memory_updated_at: isoOfSeconds(row.last_memory_updated_at),
+    }));
+    return paginated(data, page, limit, total);
+  });
 
   const optimizeSchema = {
     tags: MEMORY_TAGS,
@@ -83,41 +78,37 @@ export function registerMemoryInsightRoutes(
     body: optimizeBody,
     response: { 200: ok('The optimized memories', optimizeResponse), ...errors('404', '422') },
   };
-  app.post<{ Querystring: RawQuery }>(
-    '/optimize-memories',
-    { schema: optimizeSchema },
-    async (request) => {
-      const body = parseMemoryBody(optimizeBody, request.body);
-      checkDatabase(dbId, scalarQuery(request.query).db_id);
-      // A confined caller optimizes its own memories, whoever the body names.
-      const userId = callerOf(request).scopedUserId ?? body.user_id;
-      const memories = store.ofUser(userId);
-      if (memories.length === 0) throw new HttpError(404, `No memories found for user ${userId}`);
-      const result = optimizeMemories(memories);
-      const now = Math.floor(deps.clock.now() / 1000);
-      const summary: MemoryRecord = {
-        memory_id: deps.newId(),
-        memory: result.memory,
-        topics: result.topics,
-        user_id: userId,
-        // The summary speaks for the user, not for any one agent or team.
-        agent_id: null,
-        team_id: null,
-        created_at: now,
-        updated_at: now,
-      };
-      // apply=false only reports what optimizing would do.
-      if (body.apply) store.replaceUser(userId, [summary]);
-      const answer: z.infer<typeof optimizeResponse> = {
-        memories: [memorySchema(summary)],
-        memories_before: result.memoriesBefore,
-        memories_after: result.memoriesAfter,
-        tokens_before: result.tokensBefore,
-        tokens_after: result.tokensAfter,
-        tokens_saved: result.tokensSaved,
-        reduction_percentage: result.reductionPercentage,
-      };
-      return answer;
-    },
-  );
+  app.post<Query>('/optimize-memories', { schema: optimizeSchema }, async (request) => {
+    const body = parseMemoryBody(optimizeBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    // A confined caller optimizes its own memories, whoever the body names.
+    const userId = callerOf(request).scopedUserId ?? body.user_id;
+    const memories = store.ofUser(userId);
+    if (memories.length === 0) throw new HttpError(404, `No memories found for user ${userId}`);
+    const result = optimizeMemories(memories);
+    const now = Math.floor(deps.clock.now() / 1000);
+    const summary: MemoryRecord = {
+      memory_id: deps.newId(),
+      memory: result.memory,
+      topics: result.topics,
+      user_id: userId,
+      // The summary speaks for the user, not for any one agent or team.
+      agent_id: null,
+      team_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    // apply=false only reports what optimizing would do.
+    if (body.apply) store.replaceUser(userId, [summary]);
+    const answer: z.infer<typeof optimizeResponse> = {
+      memories: [memorySchema(summary)],
+      memories_before: result.memoriesBefore,
+      memories_after: result.memoriesAfter,
+      tokens_before: result.tokensBefore,
+      tokens_after: result.tokensAfter,
+      tokens_saved: result.tokensSaved,
+      reduction_percentage: result.reductionPercentage,
+    };
+    return answer;
+  });
 }
