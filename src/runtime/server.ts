@@ -20,6 +20,7 @@ import { HttpError } from './errors.js';
 import { registerIdentityCheck } from './identity-check.js';
 import { createLiveCatalogue } from './live-catalogue.js';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.js';
+import { registerRouteDocs } from './http/openapi.js';
 import { registerOpenApiRoutes } from './openapi/routes.js';
 import { registerCatalogueRoutes } from './routes/catalogue.js';
 import { registerComponentRoutes } from './routes/components.js';
@@ -72,6 +73,8 @@ export interface RuntimeParts {
 /** Builds the Fastify app (not listening). */
 export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  // Before any route: the route-schema compilers and the hook the OpenAPI document is built from.
+  registerRouteDocs(app);
   // First: no route, parser or plugin sees a request before its caller is known.
   registerIdentityCheck(app, parts.identitySecret);
   void app.register(formbody);

@@ -1,18 +1,19 @@
 /**
- * The runtime's OpenAPI 3.1.0 document: every route of every
- * path module, the AG-UI input schemas and those of the records, the shared error responses. Built
- * once when the app is built; the A2A paths sit under the configured prefix. No I/O.
+ * The runtime's OpenAPI 3.1.0 document: the paths and schemas generated from the routes' own
+ * zod schemas (http/openapi.ts) merged with the hand-written path modules of the sections not
+ * converted yet, the shared error responses, operation ids for all. Built once when the app is
+ * ready; the A2A paths sit under the configured prefix. No I/O.
  */
+import { ERROR_RESPONSES, type GeneratedDocument } from '../http/openapi.js';
 import { AGNO_VERSION } from '../routes/system.js';
 import { a2aPaths } from './paths-a2a.js';
 import { CATALOGUE_PATHS } from './paths-catalogue.js';
 import { AGUI_PATHS, CORE_PATHS } from './paths-core.js';
 import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
-import { LEARNING_PATHS, MEMORY_PATHS } from './paths-memories.js';
 import { EVAL_PATHS, METRICS_PATHS, TRACE_PATHS } from './paths-metrics.js';
 import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
 import { COMPONENT_PATHS, SESSION_PATHS } from './paths-sessions.js';
-import { json, ref, type Json, type PathItem, type Paths } from './parts.js';
+import type { Json, PathItem, Paths } from './parts.js';
 import { AGUI_SCHEMAS } from './schemas-agui.js';
 import { CORE_SCHEMAS } from './schemas-core.js';
 import { DATA_SCHEMAS } from './schemas-data.js';
@@ -42,31 +43,15 @@ export interface OpenApiDocument {
   readonly security: readonly Json[];
 }
 
+/** The document's title. */
+export const TITLE = 'Agno AgentOS';
+
 const DESCRIPTION =
   'The scopegate agent runtime: agents, teams and workflows with their runs, sessions, ' +
   'memories, learnings, knowledge, metrics, evals, traces, schedules and approvals, plus the ' +
   'AG-UI and A2A interfaces (Agno AgentOS 2.7.2 compatible). Every route except /, /health, ' +
   '/info and the documentation pages is reached through the scopegate gateway with a bearer ' +
   'token carrying the scope the route requires.';
-
-/** A `{detail}` error response. */
-const detailError = (description: string): Json => ({
-  description,
-  content: json(ref('ErrorDetail')),
-});
-
-const RESPONSES: Json = {
-  BadRequest: detailError('Bad request'),
-  Forbidden: detailError('Forbidden'),
-  NotFound: detailError('Not found'),
-  Conflict: detailError('Conflict'),
-  ValidationFailed: {
-    description: 'Validation error (a FastAPI error list, or a string detail on some routes)',
-    content: json({ anyOf: [ref('HTTPValidationError'), ref('ErrorDetail')] }),
-  },
-  ServerError: detailError('Internal error'),
-  Unavailable: detailError('Feature not available'),
-};
 
 /** Operation ids from method and path (`get_agents_agent_id`); `/` is `root`. */
 function withOperationIds(paths: Paths): Paths {
@@ -86,15 +71,24 @@ function withOperationIds(paths: Paths): Paths {
   );
 }
 
-/** Builds the document for one runtime. */
-export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
-  const paths: Paths = {
-    ...CORE_PATHS,
-    ...CATALOGUE_PATHS,
-    ...SESSION_PATHS,
-    ...COMPONENT_PATHS,
-    ...MEMORY_PATHS,
-    ...LEARNING_PATHS,
+const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
+  ...AGUI_SCHEMAS,
+  ...CORE_SCHEMAS,
+  ...DATA_SCHEMAS,
+};
+
+/**
+ * Builds the document for one runtime from what its routes generated.
+ *
+ * @throws {Error} when a generated path or schema is also written by hand
+ */
+export function buildOpenApiDocument(
+  options: OpenApiOptions,
+  generated: GeneratedDocument,
+): OpenApiDocument {
+  // The generated sections keep the place their hand-written paths had: after the components.
+  const before: Paths = { ...CORE_PATHS, ...CATALOGUE_PATHS, ...SESSION_PATHS, ...COMPONENT_PATHS };
+  const after: Paths = {
     ...KNOWLEDGE_PATHS,
     ...METRICS_PATHS,
     ...EVAL_PATHS,
@@ -104,13 +98,19 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     ...(options.agui ? AGUI_PATHS : {}),
     ...a2aPaths(options.a2aPrefix),
   };
+  const twice = [
+    ...Object.keys(generated.paths).filter((path) => path in before || path in after),
+    ...Object.keys(generated.schemas).filter((name) => name in HAND_WRITTEN_SCHEMAS),
+  ];
+  if (twice.length > 0) throw new Error(`documented twice: ${twice.join(', ')}`);
+  const paths: Paths = { ...before, ...generated.paths, ...after };
   return {
     openapi: '3.1.0',
-    info: { title: 'Agno AgentOS', description: DESCRIPTION, version: AGNO_VERSION },
+    info: { title: TITLE, description: DESCRIPTION, version: AGNO_VERSION },
     paths: withOperationIds(paths),
     components: {
-      schemas: { ...AGUI_SCHEMAS, ...CORE_SCHEMAS, ...DATA_SCHEMAS },
-      responses: RESPONSES,
+      schemas: { ...HAND_WRITTEN_SCHEMAS, ...generated.schemas },
+      responses: ERROR_RESPONSES,
       securitySchemes: {
         HTTPBearer: {
           type: 'http',

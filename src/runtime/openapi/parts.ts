@@ -3,6 +3,7 @@
  * query parameters and the error responses every route shares. Pure data constructors: no I/O,
  * nothing here knows a route.
  */
+import { ERROR_RESPONSE_NAMES, type ErrorStatus } from '../http/openapi.js';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses) or any other OpenAPI object. */
 export type Json = Readonly<Record<string, unknown>>;
@@ -142,20 +143,9 @@ export const DB_PARAMS: readonly Json[] = [DB_ID, query('table', STRING, 'Table 
 /** An optional `user_id` filter (replaced by the caller's own id under user isolation). */
 export const USER_ID = query('user_id', STRING, 'Filter by user id');
 
-/** The error responses, by status, as `components.responses` names them. */
-export const ERROR_RESPONSES = {
-  '400': 'BadRequest',
-  '403': 'Forbidden',
-  '404': 'NotFound',
-  '409': 'Conflict',
-  '422': 'ValidationFailed',
-  '500': 'ServerError',
-  '503': 'Unavailable',
-} as const;
-
 /** References to the shared error responses for `statuses`. */
-export function errors(...statuses: (keyof typeof ERROR_RESPONSES)[]): Record<string, Json> {
+export function errors(...statuses: ErrorStatus[]): Record<string, Json> {
   return Object.fromEntries(
-    statuses.map((s) => [s, { $ref: `#/components/responses/${ERROR_RESPONSES[s]}` }]),
+    statuses.map((s) => [s, { $ref: `#/components/responses/${ERROR_RESPONSE_NAMES[s]}` }]),
   );
 }

@@ -1,22 +1,26 @@
 /**
  * `GET /openapi.json`, `/docs`, `/redoc` and `/docs/oauth2-redirect`. The
- * document and the pages are built once, when the app is built, and every request gets the same
- * bytes. Never checks anything: the gateway leaves these routes open.
+ * document is built once, when the app is ready (every route registered by then, in plugins
+ * too), the pages when the app is built, and every request gets the same bytes. Never checks
+ * anything: the gateway leaves these routes open.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './document.js';
+import { buildRoutePaths, routesOf } from '../http/openapi.js';
+import { buildOpenApiDocument, TITLE, type OpenApiOptions } from './document.js';
 import { buildDocsPages } from './pages.js';
 
 const HTML = 'text/html; charset=utf-8';
 
-/** Registers the document and its pages; answers the document it serves. */
-export function registerOpenApiRoutes(
-  app: FastifyInstance,
-  options: OpenApiOptions,
-): OpenApiDocument {
-  const document = buildOpenApiDocument(options);
-  const body = JSON.stringify(document);
-  const pages = buildDocsPages(document.info.title, '/openapi.json');
+/**
+ * Registers the document and its pages. The app must have called `registerRouteDocs` first; a
+ * document that cannot be built fails the app's startup.
+ */
+export function registerOpenApiRoutes(app: FastifyInstance, options: OpenApiOptions): void {
+  let body = '';
+  app.addHook('onReady', async () => {
+    body = JSON.stringify(buildOpenApiDocument(options, buildRoutePaths(routesOf(app))));
+  });
+  const pages = buildDocsPages(TITLE, '/openapi.json');
   app.get('/openapi.json', async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(body),
   );
@@ -25,5 +29,4 @@ export function registerOpenApiRoutes(
   app.get('/docs/oauth2-redirect', async (_request, reply) =>
     reply.type(HTML).send(pages.oauth2Redirect),
   );
-  return document;
 }

@@ -12,7 +12,6 @@ import {
   INTEGER,
   ISO_TIME,
   nullable,
-  NUMBER,
   object,
   OBJECT,
   ref,
@@ -51,17 +50,6 @@ const CONTINUE_FIELDS: Json = {
 
 /** Core schemas by name. */
 export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
-  ErrorDetail: object({ detail: STRING }, ['detail']),
-  PaginationInfo: object(
-    {
-      page: INTEGER,
-      limit: INTEGER,
-      total_pages: INTEGER,
-      total_count: INTEGER,
-      search_time_ms: NUMBER,
-    },
-    ['page', 'limit', 'total_pages', 'total_count', 'search_time_ms'],
-  ),
   Root: object({ name: STRING, id: STRING, version: STRING }, ['name', 'id', 'version']),
   Health: object({ status: { const: 'ok' }, instantiated_at: ISO_TIME }, [
     'status',

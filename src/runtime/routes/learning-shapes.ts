@@ -1,34 +1,119 @@
 /**
- * The shapes of the learning routes: their JSON bodies, the deterministic
- * ids of the identity-keyed learning types, and LearningResponse. Pure: never reads the store or
- * the caller.
+ * The shapes of the learning routes: their path and query parameters, their JSON bodies, their
+ * answers (LearningResponse and the users page), as zod schemas the routes declare and the
+ * OpenAPI document is generated from; and the deterministic ids of the identity-keyed learning
+ * types. Pure: never reads the store or the caller.
  */
 import { z } from 'zod';
 import { HttpError } from '../errors.js';
+import {
+  DB_QUERY,
+  EPOCH,
+  limit,
+  NULLABLE_STRING,
+  PAGE,
+  QUERY_STRING,
+  SORT_ORDER,
+  sortBy,
+  USER_ID,
+} from '../http/openapi-shapes.js';
 import type { LearningRecord } from '../store/learnings.js';
+
+/** The document's section of the learning routes. */
+export const LEARNING_TAGS = ['Learnings'] as const;
 
 const json = z.record(z.string(), z.unknown());
 const optionalString = z.string().nullable().optional();
 
 /** `POST /learnings`. */
-export const createLearningBody = z.object({
-  learning_type: z.string(),
-  content: json,
-  namespace: optionalString,
-  user_id: optionalString,
-  agent_id: optionalString,
-  team_id: optionalString,
-  session_id: optionalString,
-  entity_id: optionalString,
-  entity_type: optionalString,
-  metadata: json.nullable().optional(),
+export const createLearningBody = z
+  .object({
+    learning_type: z.string(),
+    content: json,
+    namespace: optionalString,
+    user_id: optionalString,
+    agent_id: optionalString,
+    team_id: optionalString,
+    session_id: optionalString,
+    entity_id: optionalString,
+    entity_type: optionalString,
+    metadata: json.nullable().optional(),
+  })
+  .meta({ id: 'LearningCreate' });
+
+/** `PATCH /learnings/{learning_id}`: given fields replace (`content` may not be null). */
+export const updateLearningBody = z
+  .object({
+    content: json.optional(),
+    metadata: json.nullable().optional(),
+  })
+  .meta({ id: 'LearningUpdate' });
+
+/** `/learnings/{learning_id}`. */
+export const learningParams = z.object({
+  learning_id: z.string().meta({ description: 'Learning id' }),
 });
 
-/** `PATCH /learnings/{id}`: given fields replace (`content` may not be null). */
-export const updateLearningBody = z.object({
-  content: json.optional(),
-  metadata: json.nullable().optional(),
+/** `/learnings/users/{user_id}`. */
+export const learningUserParams = z.object({
+  user_id: z.string().meta({ description: 'User id' }),
 });
+
+/** The query of `GET /learnings`: its filters, then page and sort. */
+export const listLearningsQuery = z.object({
+  learning_type: QUERY_STRING,
+  user_id: USER_ID,
+  agent_id: QUERY_STRING,
+  team_id: QUERY_STRING,
+  session_id: QUERY_STRING,
+  namespace: QUERY_STRING,
+  entity_id: QUERY_STRING,
+  entity_type: QUERY_STRING,
+  limit: limit(100, 1000),
+  page: PAGE,
+  sort_by: sortBy('updated_at'),
+  sort_order: SORT_ORDER,
+  ...DB_QUERY,
+});
+
+/** The query of `GET /learnings/users`. */
+export const learningUsersQuery = z.object({
+  learning_type: QUERY_STRING,
+  user_id: USER_ID,
+  limit: limit(20, 1000),
+  page: PAGE,
+  ...DB_QUERY,
+});
+
+/** The query of `DELETE /learnings/users/{user_id}`. */
+export const learningTypeQuery = z.object({ learning_type: QUERY_STRING, ...DB_QUERY });
+
+/** `LearningResponse` (epoch-second times). */
+export const learningSchema = z
+  .object({
+    learning_id: z.string(),
+    learning_type: z.string(),
+    namespace: NULLABLE_STRING,
+    user_id: NULLABLE_STRING,
+    agent_id: NULLABLE_STRING,
+    team_id: NULLABLE_STRING,
+    session_id: NULLABLE_STRING,
+    entity_id: NULLABLE_STRING,
+    entity_type: NULLABLE_STRING,
+    content: json,
+    metadata: json.nullable(),
+    created_at: EPOCH,
+    updated_at: EPOCH,
+  })
+  .meta({ id: 'Learning' });
+
+/** A learning as the routes answer it. */
+export type LearningResponse = z.infer<typeof learningSchema>;
+
+/** One owner in `GET /learnings/users`. */
+export const learningUser = z
+  .object({ user_id: z.string(), last_learning_updated_at: EPOCH })
+  .meta({ id: 'LearningUser' });
 
 /** The fields a learning's id is derived from. */
 export interface LearningIdentity {
@@ -74,8 +159,8 @@ export function learningIdOf(identity: LearningIdentity): string | null {
   }
 }
 
-/** `LearningResponse` (epoch-second times). */
-export function learningResponse(l: LearningRecord): Record<string, unknown> {
+/** A stored learning as {@link learningSchema} writes it. */
+export function learningResponse(l: LearningRecord): LearningResponse {
   return {
     learning_id: l.learning_id,
     learning_type: l.learning_type,

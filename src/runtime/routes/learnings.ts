@@ -2,9 +2,12 @@
  * Learnings: list, create, read, update, delete, and the per-user listing
  * and delete. A confined caller (`scoped_user_id`) sees its own learnings and the ownerless
  * (shared) ones, is refused (403) when it names another user, finds another user's learning
- * missing (404), and may not change a shared one (403). Never checks scopes: the gateway did.
+ * missing (404), and may not change a shared one (403). Each route declares its document part
+ * (learning-shapes.ts); the handlers still check their own input. Never checks scopes: the
+ * gateway did.
  */
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { callerOf, type Caller } from '../caller.js';
 import { HttpError } from '../errors.js';
 import {
@@ -16,11 +19,21 @@ import {
 import { parseBody } from '../validation.js';
 import {
   createLearningBody,
+  LEARNING_TAGS,
   learningIdOf,
+  learningParams,
   learningResponse,
+  learningSchema,
+  learningTypeQuery,
+  learningUser,
+  learningUserParams,
+  learningUsersQuery,
+  listLearningsQuery,
   updateLearningBody,
 } from './learning-shapes.js';
 import { listParams, pageParams, paginated } from './list-query.js';
+import { empty, errors, ok } from '../http/openapi.js';
+import { DB_ONLY, paginatedOf } from '../http/openapi-shapes.js';
 import { checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
 
 /** Query parameter → store filter of GET /learnings (user_id is handled apart). */
@@ -34,7 +47,10 @@ const FILTERS: readonly (readonly [string, LearningFilter])[] = [
   ['entity_type', 'entityType'],
 ];
 
-type OneLearning = { Params: { id: string }; Querystring: RawQuery };
+/** A route whose query is read by its handler. */
+type Query = { Querystring: RawQuery };
+
+type OneLearning = { Params: z.infer<typeof learningParams>; Querystring: RawQuery };
 
 /**
  * The user a confined caller may name: none, or itself; another is 403 `detail`. Unconfined
@@ -81,7 +97,16 @@ export function registerLearningRoutes(
     return learning;
   }
 
-  app.get<{ Querystring: RawQuery }>('/learnings', async (request) => {
+  const listSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'List learnings (own and ownerless under user isolation)',
+    querystring: listLearningsQuery,
+    response: {
+      200: ok('Learnings', paginatedOf(learningSchema)),
+      ...errors('403', '404', '422'),
+    },
+  };
+  app.get<Query>('/learnings', { schema: listSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const params = listParams(q, {
       defaultLimit: 100,
@@ -108,7 +133,14 @@ export function registerLearningRoutes(
     return paginated(rows.map(learningResponse), params.page, params.limit, total);
   });
 
-  app.post<{ Querystring: RawQuery }>('/learnings', async (request, reply) => {
+  const createSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'Create a learning',
+    querystring: DB_ONLY,
+    body: createLearningBody,
+    response: { 201: ok('Created', learningSchema), ...errors('403', '404', '409', '422') },
+  };
+  app.post<Query>('/learnings', { schema: createSchema }, async (request, reply) => {
     const body = parseBody(createLearningBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     const caller = callerOf(request);
@@ -143,7 +175,13 @@ export function registerLearningRoutes(
     return reply.code(201).send(learningResponse(learning));
   });
 
-  app.get<{ Querystring: RawQuery }>('/learnings/users', async (request) => {
+  const usersSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'Users with learnings',
+    querystring: learningUsersQuery,
+    response: { 200: ok('Users', paginatedOf(learningUser)), ...errors('403', '404', '422') },
+  };
+  app.get<Query>('/learnings/users', { schema: usersSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const { page, limit } = pageParams(q, 20, 1000);
     checkDatabase(dbId, q.db_id);
@@ -158,8 +196,16 @@ export function registerLearningRoutes(
     return paginated(rows, page, limit, total);
   });
 
-  app.delete<{ Params: { user_id: string }; Querystring: RawQuery }>(
+  const deleteUserSchema = {
+    tags: LEARNING_TAGS,
+    summary: "Delete a user's learnings",
+    params: learningUserParams,
+    querystring: learningTypeQuery,
+    response: { 204: empty('Deleted'), ...errors('403', '404') },
+  };
+  app.delete<{ Params: z.infer<typeof learningUserParams>; Querystring: RawQuery }>(
     '/learnings/users/:user_id',
+    { schema: deleteUserSchema },
     async (request, reply) => {
       const q = scalarQuery(request.query);
       checkDatabase(dbId, q.db_id);
@@ -170,15 +216,30 @@ export function registerLearningRoutes(
     },
   );
 
-  app.get<OneLearning>('/learnings/:id', async (request) => {
+  const getSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'One learning',
+    params: learningParams,
+    querystring: DB_ONLY,
+    response: { 200: ok('The learning', learningSchema), ...errors('404') },
+  };
+  app.get<OneLearning>('/learnings/:learning_id', { schema: getSchema }, async (request) => {
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    return learningResponse(visible(request.params.id, callerOf(request)));
+    return learningResponse(visible(request.params.learning_id, callerOf(request)));
   });
 
-  app.patch<OneLearning>('/learnings/:id', async (request) => {
+  const updateSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'Update a learning (given fields replace)',
+    params: learningParams,
+    querystring: DB_ONLY,
+    body: updateLearningBody,
+    response: { 200: ok('Updated', learningSchema), ...errors('403', '404', '422') },
+  };
+  app.patch<OneLearning>('/learnings/:learning_id', { schema: updateSchema }, async (request) => {
     const body = parseBody(updateLearningBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    const learning = writable(request.params.id, callerOf(request));
+    const learning = writable(request.params.learning_id, callerOf(request));
     const updated: LearningRecord = {
       ...learning,
       content: body.content ?? learning.content,
@@ -189,9 +250,20 @@ export function registerLearningRoutes(
     return learningResponse(updated);
   });
 
-  app.delete<OneLearning>('/learnings/:id', async (request, reply) => {
-    checkDatabase(dbId, scalarQuery(request.query).db_id);
-    store.delete(writable(request.params.id, callerOf(request)).learning_id);
-    return reply.code(204).send();
-  });
+  const deleteSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'Delete a learning',
+    params: learningParams,
+    querystring: DB_ONLY,
+    response: { 204: empty('Deleted'), ...errors('403', '404') },
+  };
+  app.delete<OneLearning>(
+    '/learnings/:learning_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      checkDatabase(dbId, scalarQuery(request.query).db_id);
+      store.delete(writable(request.params.learning_id, callerOf(request)).learning_id);
+      return reply.code(204).send();
+    },
+  );
 }

@@ -2,16 +2,30 @@
  * User memories: list, create, read, replace and delete, each confined to
  * the caller's `scoped_user_id` when the gateway set one: another user's memory looks
  * missing (404, or a 204 that deletes nothing). Topics, stats and optimization are registered
- * from memory-insights.ts. Never checks scopes: the gateway did.
+ * from memory-insights.ts. Each route declares its document part (memory-shapes.ts); the
+ * handlers still check their own input. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { Clock } from '../../shared/clock.js';
 import { callerOf, type Caller } from '../caller.js';
 import { HttpError } from '../errors.js';
 import { MEMORY_SORTS, type MemoryRecord, type MemoryStore } from '../store/memories.js';
 import { listParams, paginated } from './list-query.js';
 import { registerMemoryInsightRoutes } from './memory-insights.js';
-import { bulkDeleteBody, memoryBody, memorySchema, parseMemoryBody } from './memory-shapes.js';
+import {
+  bulkDeleteBody,
+  listMemoriesQuery,
+  memoryBody,
+  memoryParams,
+  MEMORY_TAGS,
+  memorySchema,
+  ownerQuery,
+  parseMemoryBody,
+  userMemory,
+} from './memory-shapes.js';
+import { empty, errors, ok } from '../http/openapi.js';
+import { DB_ONLY, paginatedOf } from '../http/openapi-shapes.js';
 import { checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
 
 /** What the memory routes take from the runtime besides the store. */
@@ -21,7 +35,10 @@ export interface MemoryDeps {
   readonly newId: () => string;
 }
 
-type OneMemory = { Params: { id: string }; Querystring: RawQuery };
+/** A route whose query is read by its handler. */
+type Query = { Querystring: RawQuery };
+
+type OneMemory = { Params: z.infer<typeof memoryParams>; Querystring: RawQuery };
 
 /**
  * Who a written memory belongs to: the confined principal, else the context's user, else the
@@ -50,7 +67,13 @@ export function registerMemoryRoutes(
 ): void {
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
 
-  app.get<{ Querystring: RawQuery }>('/memories', async (request) => {
+  const listSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'List memories',
+    querystring: listMemoriesQuery,
+    response: { 200: ok('Memories', paginatedOf(userMemory)), ...errors('404', '422') },
+  };
+  app.get<Query>('/memories', { schema: listSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const params = listParams(q, {
       defaultLimit: 20,
@@ -73,7 +96,14 @@ export function registerMemoryRoutes(
     return paginated(rows.map(memorySchema), params.page, params.limit, total);
   });
 
-  app.post<{ Querystring: RawQuery }>('/memories', async (request) => {
+  const createSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'Create a memory',
+    querystring: DB_ONLY,
+    body: memoryBody,
+    response: { 200: ok('Created', userMemory), ...errors('400', '404', '422') },
+  };
+  app.post<Query>('/memories', { schema: createSchema }, async (request) => {
     const body = parseMemoryBody(memoryBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     const userId = memoryUserOf(callerOf(request), body.user_id);
@@ -93,24 +123,40 @@ export function registerMemoryRoutes(
     return memorySchema(memory);
   });
 
-  app.get<OneMemory>('/memories/:id', async (request) => {
+  const getSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'One memory',
+    params: memoryParams,
+    querystring: ownerQuery,
+    response: { 200: ok('The memory', userMemory), ...errors('404') },
+  };
+  app.get<OneMemory>('/memories/:memory_id', { schema: getSchema }, async (request) => {
     const q = scalarQuery(request.query);
     checkDatabase(dbId, q.db_id);
     const owner = callerOf(request).scopedUserId ?? q.user_id;
-    const memory = store.get(request.params.id);
+    const id = request.params.memory_id;
+    const memory = store.get(id);
     if (memory === null || (owner !== undefined && memory.user_id !== owner)) {
-      throw new HttpError(404, `Memory with ID ${request.params.id} not found`);
+      throw new HttpError(404, `Memory with ID ${id} not found`);
     }
     return memorySchema(memory);
   });
 
-  app.patch<OneMemory>('/memories/:id', async (request) => {
+  const replaceSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'Replace a memory',
+    params: memoryParams,
+    querystring: DB_ONLY,
+    body: memoryBody,
+    response: { 200: ok('Updated', userMemory), ...errors('400', '404', '422') },
+  };
+  app.patch<OneMemory>('/memories/:memory_id', { schema: replaceSchema }, async (request) => {
     const body = parseMemoryBody(memoryBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     const caller = callerOf(request);
     const userId = memoryUserOf(caller, body.user_id);
     if (userId === null) throw new HttpError(400, 'User ID is required');
-    const memory = store.get(request.params.id);
+    const memory = store.get(request.params.memory_id);
     // (ours) an unknown id is 404 for everyone; Agno's upsert would create it.
     if (
       memory === null ||
@@ -129,15 +175,33 @@ export function registerMemoryRoutes(
     return memorySchema(updated);
   });
 
-  app.delete<OneMemory>('/memories/:id', async (request, reply) => {
-    const q = scalarQuery(request.query);
-    checkDatabase(dbId, q.db_id);
-    // One conditional delete: another user's memory is simply not matched (204, no-op).
-    store.delete([request.params.id], callerOf(request).scopedUserId ?? q.user_id);
-    return reply.code(204).send();
-  });
+  const deleteSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'Delete a memory',
+    params: memoryParams,
+    querystring: ownerQuery,
+    response: { 204: empty('Deleted') },
+  };
+  app.delete<OneMemory>(
+    '/memories/:memory_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      const q = scalarQuery(request.query);
+      checkDatabase(dbId, q.db_id);
+      // One conditional delete: another user's memory is simply not matched (204, no-op).
+      store.delete([request.params.memory_id], callerOf(request).scopedUserId ?? q.user_id);
+      return reply.code(204).send();
+    },
+  );
 
-  app.delete<{ Querystring: RawQuery }>('/memories', async (request, reply) => {
+  const bulkDeleteSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'Delete memories',
+    querystring: DB_ONLY,
+    body: bulkDeleteBody,
+    response: { 204: empty('Deleted'), ...errors('404', '422') },
+  };
+  app.delete<Query>('/memories', { schema: bulkDeleteSchema }, async (request, reply) => {
     const body = parseMemoryBody(bulkDeleteBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     const owner = callerOf(request).scopedUserId ?? body.user_id ?? undefined;

@@ -5,14 +5,29 @@
  * Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { callerOf } from '../caller.js';
 import { HttpError } from '../errors.js';
 import { optimizeMemories } from '../memory-optimizer.js';
 import type { MemoryRecord, MemoryStore } from '../store/memories.js';
 import { isoOfSeconds } from '../engine/time.js';
 import { pageParams, paginated } from './list-query.js';
-import { memorySchema, optimizeBody, parseMemoryBody } from './memory-shapes.js';
+import {
+  MEMORY_TAGS,
+  memorySchema,
+  memoryStatsQuery,
+  optimizeBody,
+  optimizeResponse,
+  ownerQuery,
+  parseMemoryBody,
+  userMemoryStats,
+} from './memory-shapes.js';
+import { errors, ok } from '../http/openapi.js';
+import { DB_ONLY, paginatedOf } from '../http/openapi-shapes.js';
 import { checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
+
+/** A route whose query is read by its handler. */
+type Query = { Querystring: RawQuery };
 
 /** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
 export function registerMemoryInsightRoutes(
@@ -21,19 +36,34 @@ export function registerMemoryInsightRoutes(
   dbId: string,
   deps: { readonly clock: { now(): number }; readonly newId: () => string },
 ): void {
-  app.get<{ Querystring: RawQuery }>('/memory_topics', async (request) => {
+  const topicsSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'The topics of the memories',
+    querystring: ownerQuery,
+    response: { 200: ok('Topics', z.array(z.string())), ...errors('404') },
+  };
+  app.get<Query>('/memory_topics', { schema: topicsSchema }, async (request) => {
     const q = scalarQuery(request.query);
     checkDatabase(dbId, q.db_id);
     return store.topics(callerOf(request).scopedUserId ?? q.user_id);
   });
 
-  app.get<{ Querystring: RawQuery }>('/user_memory_stats', async (request) => {
+  const statsSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'Memory counts per user',
+    querystring: memoryStatsQuery,
+    response: {
+      200: ok('Per-user statistics', paginatedOf(userMemoryStats)),
+      ...errors('404', '422'),
+    },
+  };
+  app.get<Query>('/user_memory_stats', { schema: statsSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const { page, limit } = pageParams(q, 20, 1000);
     checkDatabase(dbId, q.db_id);
     const userId = callerOf(request).scopedUserId ?? q.user_id;
     const { rows, total } = store.userStats(userId, page, limit);
-    const data = rows.map((row) => ({
+    const data = rows.map((row): z.infer<typeof userMemoryStats> => ({
       user_id: row.user_id,
       total_memories: row.total_memories,
       last_memory_updated_at: isoOfSeconds(row.last_memory_updated_at),
@@ -41,7 +71,14 @@ export function registerMemoryInsightRoutes(
     return paginated(data, page, limit, total);
   });
 
-  app.post<{ Querystring: RawQuery }>('/optimize-memories', async (request) => {
+  const optimizeSchema = {
+    tags: MEMORY_TAGS,
+    summary: "Merge a user's memories into fewer",
+    querystring: DB_ONLY,
+    body: optimizeBody,
+    response: { 200: ok('The optimized memories', optimizeResponse), ...errors('404', '422') },
+  };
+  app.post<Query>('/optimize-memories', { schema: optimizeSchema }, async (request) => {
     const body = parseMemoryBody(optimizeBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     // A confined caller optimizes its own memories, whoever the body names.
@@ -63,7 +100,7 @@ export function registerMemoryInsightRoutes(
     };
     // apply=false only reports what optimizing would do.
     if (body.apply) store.replaceUser(userId, [summary]);
-    return {
+    const answer: z.infer<typeof optimizeResponse> = {
       memories: [memorySchema(summary)],
       memories_before: result.memoriesBefore,
       memories_after: result.memoriesAfter,
@@ -72,5 +109,6 @@ export function registerMemoryInsightRoutes(
       tokens_saved: result.tokensSaved,
       reduction_percentage: result.reductionPercentage,
     };
+    return answer;
   });
 }

@@ -1,16 +1,27 @@
 /**
- * The runtime's OpenAPI document (RUNTIME_API.md §2, SPEC.md §2, §4.2, §9): valid OpenAPI 3.1 by
- * a validator library, the SPEC.md §2 shapes with their required fields, every SPEC.md §4.2 and
- * §4.3 route, the A2A prefix and the AG-UI switch.
+ * The runtime's OpenAPI document as a runtime app serves it (RUNTIME_API.md §2, SPEC.md §2, §4.2,
+ * §9): valid OpenAPI 3.1 by a validator library, the SPEC.md §2 shapes with their required
+ * fields, every SPEC.md §4.2 and §4.3 route, the A2A prefix and the AG-UI switch, and no path or
+ * schema both generated and written by hand.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import {
   buildOpenApiDocument,
   type OpenApiDocument,
 } from '../../../src/runtime/openapi/document.js';
+import { runtimeApp } from '../fixtures/runtime.js';
 
-const DOC = buildOpenApiDocument({ a2aPrefix: '/a2a', agui: true });
+/** The document a runtime built with `settings` (default: the route tests') serves. */
+async function servedDocument(test: Test, settings?: unknown): Promise<OpenApiDocument> {
+  const rt = runtimeApp(test, settings === undefined ? {} : { settings });
+  return (await rt.app.inject({ url: '/openapi.json' })).json() as OpenApiDocument;
+}
+
+/** No agent, so no AG-UI; the A2A interface under another prefix. */
+const CUSTOM = { workflows: [], a2a_prefix: '/x/agents2' };
+
+const DOC = await servedDocument(t);
 const schemas = DOC.components['schemas'] as Record<string, Record<string, unknown>>;
 
 /** `METHOD path` of every documented operation, path parameters written `*`. */
@@ -25,7 +36,7 @@ function operations(doc: OpenApiDocument): Set<string> {
 t.test('the document is valid OpenAPI 3.1 (validator library), refs resolving', async (t) => {
   for (const [name, doc] of [
     ['default', DOC],
-    ['custom prefix, no AG-UI', buildOpenApiDocument({ a2aPrefix: '/x/agents2', agui: false })],
+    ['custom prefix, no AG-UI', await servedDocument(t, CUSTOM)],
   ] as const) {
     const validator = new Validator();
     const result = await validator.validate(
@@ -214,7 +225,7 @@ t.test('every SPEC.md §4.2 and §4.3 route is documented', async (t) => {
 });
 
 t.test('the A2A paths follow the configured prefix; AG-UI only when mounted', async (t) => {
-  const custom = operations(buildOpenApiDocument({ a2aPrefix: '/x/agents2', agui: false }));
+  const custom = operations(await servedDocument(t, CUSTOM));
   t.ok(custom.has('POST /x/agents2/agents/*/v1/message:send'));
   t.ok(custom.has('POST /x/agents2/message/stream'));
   t.notOk(
@@ -251,4 +262,15 @@ t.test('the open routes need no token; the others name the bearer scheme', async
   t.same(DOC.security, [{ HTTPBearer: [] }]);
   for (const path of ['/', '/health', '/info']) t.same(DOC.paths[path]?.['get']?.['security'], []);
   t.match(DOC.components, { securitySchemes: { HTTPBearer: { type: 'http', scheme: 'bearer' } } });
+});
+
+t.test('a path or schema both generated and written by hand is refused, by name', async (t) => {
+  t.throws(
+    () =>
+      buildOpenApiDocument(
+        { a2aPrefix: '/a2a', agui: true },
+        { paths: { '/health': {} }, schemas: { RunAgentInput: {} } },
+      ),
+    { message: 'documented twice: /health, RunAgentInput' },
+  );
 });

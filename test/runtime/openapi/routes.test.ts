@@ -1,13 +1,16 @@
 /**
  * `GET /openapi.json`, `/docs`, `/redoc`, `/docs/oauth2-redirect` on the real runtime app
- * (RUNTIME_API.md §2), and the route-coverage property: every route the app registers is in the
- * document with its method, so a route added without documenting it fails here by name.
+ * (RUNTIME_API.md §2), and the route-coverage property both ways, over the routes the app's
+ * `onRoute` hook collected: every route the app registers is in the document with its method
+ * (a route added without documenting it fails here by name), and every documented operation is
+ * served.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import t from 'tap';
+import { buildRoutePaths, routesOf } from '../../../src/runtime/http/openapi.js';
 import {
   buildOpenApiDocument,
   DOCS_ROUTES,
@@ -18,27 +21,24 @@ import { runtimeApp, SETTINGS } from '../fixtures/runtime.js';
 
 const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/**
- * `METHOD /path` of every route the app registered, read from Fastify's route tree
- * (`printRoutes({commonPrefix: false})`: one node per line, children indented by 4).
- */
-function registeredRoutes(app: FastifyInstance): string[] {
-  const routes: string[] = [];
-  const prefixes: string[] = [];
-  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^((?:│ {3}| {4})*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (match === null) continue;
-    const depth = (match[1] as string).length / 4;
-    const path = (prefixes[depth - 1] ?? '') + (match[2] as string);
-    prefixes[depth] = path;
-    for (const method of match[3]?.split(', ') ?? []) routes.push(`${method} ${path}`);
-  }
-  return routes;
+/** `METHOD /path` of every route the app registered (HEAD, which Fastify adds, left out). */
+const registeredRoutes = (app: FastifyInstance): string[] =>
+  routesOf(app).map((route) => `${route.method} ${route.url}`);
+
+/** The document `app` serves. */
+async function servedDocument(app: FastifyInstance): Promise<OpenApiDocument> {
+  return (await app.inject({ url: '/openapi.json' })).json() as OpenApiDocument;
 }
 
-/** `/agents/:id` and `/agents/{agent_id}` alike: parameter names do not matter. */
+/**
+ * `/agents/:id` and `/agents/{agent_id}` alike: parameter names do not matter; Fastify's escaped
+ * colon (`message::send`) is a colon.
+ */
 const shapeOf = (path: string): string =>
-  path.replace(/\{[^}]+\}/g, '{}').replace(/(^|\/):[^/]+/g, '$1{}');
+  path
+    .replace(/\{[^}]+\}/g, '{}')
+    .replace(/(^|\/):[^/]+/g, '$1{}')
+    .replaceAll('::', ':');
 
 t.test(
   'GET /openapi.json: the document built for this runtime, the same bytes each time',
@@ -48,7 +48,13 @@ t.test(
     const second = await rt.app.inject({ url: '/openapi.json' });
     t.equal(first.statusCode, 200);
     t.equal(first.headers['content-type'], 'application/json; charset=utf-8');
-    t.same(first.json(), buildOpenApiDocument({ a2aPrefix: '/agents-a2a', agui: true }));
+    t.same(
+      first.json(),
+      buildOpenApiDocument(
+        { a2aPrefix: '/agents-a2a', agui: true },
+        buildRoutePaths(routesOf(rt.app)),
+      ),
+    );
     t.equal(second.body, first.body);
     t.ok('/agents-a2a/message/send' in first.json().paths);
   },
@@ -101,8 +107,8 @@ t.test('GET /docs/oauth2-redirect: Swagger UI redirect script inline', async (t)
 });
 
 /**
- * The app's routes missing from `doc`, as `METHOD /path/{param}`; HEAD and OPTIONS (added by
- * Fastify) and the documentation routes themselves are not asked for.
+ * The app's routes missing from `doc`, as `METHOD /path/{param}`; OPTIONS and the documentation
+ * routes themselves are not asked for.
  */
 function undocumentedRoutes(app: FastifyInstance, doc: OpenApiDocument): string[] {
   const documented = new Set(
@@ -114,10 +120,27 @@ function undocumentedRoutes(app: FastifyInstance, doc: OpenApiDocument): string[
   return registeredRoutes(app)
     .filter((route) => {
       const [method, path] = route.split(' ') as [string, string];
-      if (method === 'HEAD' || method === 'OPTIONS' || skipped.has(path)) return false;
+      if (method === 'OPTIONS' || skipped.has(path)) return false;
       return !documented.has(`${method} ${shapeOf(path)}`);
     })
-    .map((route) => route.replace(/:([^/]+)/g, '{$1}'))
+    .map((route) => route.replace(/(^|\/):([^/]+)/g, '$1{$2}').replaceAll('::', ':'))
+    .sort();
+}
+
+/** The operations of `doc` that `app` does not serve, as `METHOD /path/{param}`. */
+function unservedOperations(app: FastifyInstance, doc: OpenApiDocument): string[] {
+  const served = new Set(
+    registeredRoutes(app).map((route) => {
+      const [method, path] = route.split(' ') as [string, string];
+      return `${method} ${shapeOf(path)}`;
+    }),
+  );
+  return Object.entries(doc.paths)
+    .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
+    .filter((op) => {
+      const [method, path] = op.split(' ') as [string, string];
+      return !served.has(`${method} ${shapeOf(path)}`);
+    })
     .sort();
 }
 
@@ -132,10 +155,14 @@ t.test('every registered route is documented with its method', async (t) => {
     ],
   ] as const) {
     const rt = runtimeApp(t, { settings });
-    await rt.app.ready();
-    t.ok(registeredRoutes(rt.app).length > 80, `${name}: the route tree was read`);
-    const missing = undocumentedRoutes(rt.app, buildOpenApiDocument({ a2aPrefix: prefix, agui }));
+    const doc = await servedDocument(rt.app);
+    t.ok(registeredRoutes(rt.app).length > 80, `${name}: the routes were collected`);
+    t.ok(`${prefix}/message/send` in doc.paths, `${name}: the A2A prefix`);
+    t.equal('/agui' in doc.paths, agui, `${name}: AG-UI`);
+    const missing = undocumentedRoutes(rt.app, doc);
     t.same(missing, [], `${name}: routes missing from /openapi.json: ${missing.join(', ')}`);
+    const unserved = unservedOperations(rt.app, doc);
+    t.same(unserved, [], `${name}: documented but not served: ${unserved.join(', ')}`);
   }
 });
 
@@ -143,8 +170,7 @@ t.test('a route registered without documenting it is named, with its method', as
   const rt = runtimeApp(t);
   rt.app.get('/undocumented/:thing', async () => ({}));
   rt.app.delete('/memories/:id/pin', async () => ({}));
-  await rt.app.ready();
-  t.same(undocumentedRoutes(rt.app, buildOpenApiDocument({ a2aPrefix: '/a2a', agui: true })), [
+  t.same(undocumentedRoutes(rt.app, await servedDocument(rt.app)), [
     'DELETE /memories/{id}/pin',
     'GET /undocumented/{thing}',
   ]);

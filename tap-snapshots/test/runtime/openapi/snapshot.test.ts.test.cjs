@@ -4487,6 +4487,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -4849,6 +4850,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -5079,6 +5081,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 1000,
           "minimum": 1,
           "type": "integer",
         },
@@ -5090,6 +5093,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -8053,6 +8057,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 1000,
           "minimum": 1,
           "type": "integer",
         },
@@ -8064,6 +8069,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -11259,7 +11265,17 @@ Object {
         "required": Array [
           "learning_id",
           "learning_type",
+          "namespace",
+          "user_id",
+          "agent_id",
+          "team_id",
+          "session_id",
+          "entity_id",
+          "entity_type",
           "content",
+          "metadata",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -11388,6 +11404,7 @@ Object {
         },
         "required": Array [
           "user_id",
+          "last_learning_updated_at",
         ],
         "type": "object",
       },
@@ -11551,8 +11568,15 @@ Object {
             "type": "boolean",
           },
           "model": Object {
+            "anyOf": Array [
+              Object {
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
             "description": "provider:model_id",
-            "type": "string",
           },
           "user_id": Object {
             "type": "string",
@@ -11592,6 +11616,12 @@ Object {
         },
         "required": Array [
           "memories",
+          "memories_before",
+          "memories_after",
+          "tokens_before",
+          "tokens_after",
+          "tokens_saved",
+          "reduction_percentage",
         ],
         "type": "object",
       },
@@ -13531,6 +13561,11 @@ Object {
         "required": Array [
           "memory_id",
           "memory",
+          "topics",
+          "agent_id",
+          "team_id",
+          "user_id",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -13557,6 +13592,7 @@ Object {
         "required": Array [
           "user_id",
           "total_memories",
+          "last_memory_updated_at",
         ],
         "type": "object",
       },

@@ -1,0 +1,66 @@
+/**
+ * The zod pieces the data routes' schemas share: the list query parameters (page, limit,
+ * sort, the one database id), the common scalars (a nullable string, an ISO time, epoch seconds)
+ * and the `{data, meta}` envelope of every paginated answer. In this step they document the
+ * routes (see openapi.ts); the handlers still read their queries with http/query.ts, whose
+ * bounds these state. Pure data.
+ */
+import { z } from 'zod';
+
+/** A string or null (pydantic's `Optional[str]`). */
+export const NULLABLE_STRING = z.string().nullable();
+
+/** An ISO-8601 UTC time (`2025-07-31T12:38:52Z`). */
+export const ISO_TIME = z.string().meta({ format: 'date-time' });
+
+/** Epoch seconds. */
+export const EPOCH = z.int().meta({ description: 'Epoch seconds' });
+
+/** An optional string query parameter. */
+export const QUERY_STRING = z.string().optional();
+
+/** `page` (1-based; 0 is read as 1). */
+export const PAGE = z
+  .int()
+  .min(0)
+  .max(1_000_000)
+  .default(1)
+  .meta({ description: 'Page (1-based)' });
+
+/** `limit` with its default and its bound (above it is a 422). */
+export const limit = (fallback: number, max: number): z.ZodType =>
+  z.int().min(1).max(max).default(fallback).meta({ description: 'Page size' });
+
+/** `sort_by` with its default column (an unknown column is ignored). */
+export const sortBy = (fallback: string): z.ZodType =>
+  z.string().default(fallback).meta({ description: 'Column to sort by' });
+
+/** `sort_order`. */
+export const SORT_ORDER = z.enum(['asc', 'desc']).default('desc');
+
+/** An optional `user_id` filter (replaced by the caller's own id under user isolation). */
+export const USER_ID = z.string().optional().meta({ description: 'Filter by user id' });
+
+/** `db_id` and `table`, which every data route takes last. */
+export const DB_QUERY = {
+  db_id: z.string().optional().meta({ description: 'Database id (the runtime has one)' }),
+  table: z.string().optional().meta({ description: 'Table name (ignored)' }),
+};
+
+/** A query of only `db_id` and `table`. */
+export const DB_ONLY = z.object(DB_QUERY);
+
+/** The `meta` of a paginated answer. */
+export const PAGINATION_INFO = z
+  .object({
+    page: z.int(),
+    limit: z.int(),
+    total_pages: z.int(),
+    total_count: z.int(),
+    search_time_ms: z.number(),
+  })
+  .meta({ id: 'PaginationInfo' });
+
+/** The `{data, meta}` envelope of every paginated listing of `item`. */
+export const paginatedOf = (item: z.ZodType): z.ZodType =>
+  z.object({ data: z.array(item), meta: PAGINATION_INFO });
