@@ -17,11 +17,14 @@ import { assembleGateway } from '../gateway/assemble.js';
 import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/generation.js';
 import { startGatewayServer, type DrainReport } from '../gateway/server.js';
 import type { Telemetry } from '../gateway/stages/record.js';
+import { tracingSettingsOf, type RequestTracer } from '../gateway/tracing.js';
+import type { GatewayConfig } from '../config/schema.js';
 import { reloadSecureContext, tlsFilesOf } from '../gateway/tls.js';
 import type { RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { formatProblem } from '../shared/problem.js';
+import { printableUrl } from '../shared/store-location.js';
 import type { JwksFetchResult } from '../auth/chain.js';
 import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, reportProblems, runtimeSettingsOf } from './load.js';
@@ -176,7 +179,12 @@ export const serve: Command = async (args, io) => {
   }
   // One registry and one logger for the life of the process (reloads keep them).
   const log = createLogger({ level: config.log.level });
-  const telemetry: Telemetry = { metrics: createGatewayMetrics({ processMetrics: true }), log };
+  const tracer = await startTracer(config, io);
+  const telemetry: Telemetry = {
+    metrics: createGatewayMetrics({ processMetrics: true }),
+    log,
+    tracer,
+  };
   const jwks = { onFetch: jwksFetchLogger(io) };
   const assembly = await assembleGateway(loaded, {
     clock: systemClock,
@@ -307,5 +315,24 @@ export const serve: Command = async (args, io) => {
   await admin.close();
   await slot.close();
   await runtime?.close();
+  // Last: the spans of the requests drained above go out before the process ends.
+  await tracer?.shutdown();
   return 0;
 };
+
+/**
+ * The request tracer when `telemetry.tracing` is on (the OpenTelemetry SDK is loaded only
+ * then), registered for the whole process so the bundled runtime's spans join the same traces.
+ */
+async function startTracer(config: GatewayConfig, io: CommandIo): Promise<RequestTracer | null> {
+  const settings = tracingSettingsOf(config, io.env);
+  if (settings === null) return null;
+  const { createRequestTracer } = await import('../gateway/otel-tracer.js');
+  const tracer = createRequestTracer(settings);
+  tracer.registerGlobal();
+  io.err(
+    `tracing: spans of ${settings.serviceName} to ${printableUrl(settings.endpoint)} ` +
+      `(sample ratio ${settings.sampleRatio})`,
+  );
+  return tracer;
+}

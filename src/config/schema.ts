@@ -73,6 +73,19 @@ function integer(min: number, max: number, fallback: number, description: string
   return z.preprocess(integerFromText, schema).default(fallback).meta({ description, unit });
 }
 
+const NUMBER_TEXT = /^(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+
+function numberFromText(value: unknown): unknown {
+  return typeof value === 'string' && NUMBER_TEXT.test(value) ? Number(value) : value;
+}
+
+/** A number from 0 to 1 (an `${ENV}` text too). */
+function fraction(fallback: number, description: string) {
+  const message = 'must be a number from 0 to 1';
+  const schema = z.number({ error: message }).min(0, { error: message }).max(1, { error: message });
+  return z.preprocess(numberFromText, schema).default(fallback).meta({ description });
+}
+
 function flag(fallback: boolean, description: string) {
   return z
     .preprocess(booleanFromText, z.boolean({ error: 'must be true or false' }))
@@ -400,6 +413,24 @@ const serviceAccountsShape = {
   ),
 };
 
+const telemetryShape = {
+  tracing: flag(
+    false,
+    "Export one trace span per request (and the bundled runtime's runs) over OTLP/HTTP.",
+  ),
+  otlp_endpoint: nullableText(
+    'OTLP/HTTP traces URL; null: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, else OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces, else http://localhost:4318/v1/traces.',
+    checked(isHttpUrl, 'must be an http:// or https:// URL, or null'),
+  ),
+  service_name: nullableText(
+    'The service.name of the spans; null: OTEL_SERVICE_NAME, else scopegate.',
+  ),
+  sample_ratio: fraction(
+    1,
+    "Share of new traces recorded (a caller's sampled traceparent is always followed).",
+  ),
+};
+
 const clusterShape = {
   replica_id: nullableText(
     "This gateway's name among replicas (logs, Postgres application_name); null: <hostname>-<pid>.",
@@ -592,6 +623,7 @@ const topShape = {
   cors: section(corsShape, 'CORS.'),
   auth: section(authShape, 'Authentication and authorization.'),
   cluster: section(clusterShape, 'Replicas sharing one service-account store.'),
+  telemetry: section(telemetryShape, 'OpenTelemetry tracing; off by default.'),
   runtime: z
     .preprocess(
       nullAsAbsent,
@@ -619,6 +651,7 @@ const SECTION_KEYS: Readonly<Record<string, readonly string[]>> = {
   'auth.service_accounts': Object.keys(serviceAccountsShape),
   'auth.token_cache': Object.keys(tokenCacheShape),
   cluster: Object.keys(clusterShape),
+  telemetry: Object.keys(telemetryShape),
 };
 
 /**

@@ -488,6 +488,7 @@ export async function assembleGateway(
       policy.state.policy,
       telemetry.metrics,
       accessLogOf(telemetry.log, config.log),
+      telemetry.tracer ?? null,
     ),
     limits: {
       body: {

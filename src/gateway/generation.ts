@@ -111,6 +111,8 @@ export function restartOnlyChanges(running: LoadedConfig, next: LoadedConfig): P
   // so a reload applies them to the requests after it.
   compare(['listen'], boundListen(before.listen), boundListen(after.listen));
   compare(['admin'], before.admin, after.admin);
+  // One tracer per process, registered for the bundled runtime too.
+  compare(['telemetry'], before.telemetry, after.telemetry);
   compare(['upstream', 'embedded'], before.upstream.embedded, after.upstream.embedded);
   if (before.upstream.embedded && after.upstream.embedded) {
     compare(['upstream', 'url'], before.upstream.url, after.upstream.url);

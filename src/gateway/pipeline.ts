@@ -58,6 +58,7 @@ import { upstreamHeadersFor, type ForwardHeaderSettings } from './stages/inject-
 import { normalizePath, type NormalizedPath } from './stages/normalize.js';
 import { answerPreflight, isPreflight } from './stages/preflight.js';
 import type { RequestRecorder, Telemetry } from './stages/record.js';
+import type { RequestTrace } from './tracing.js';
 import type { TrustedProxies } from './trusted-proxies.js';
 
 /** What the decision stages need from the frozen gateway state. */
@@ -281,19 +282,34 @@ function refused(
   };
 }
 
-/** The decision stages for a live request: its credential comes from its own headers. */
+/**
+ * The decision stages for a live request: its credential comes from its own headers. With a
+ * `trace`, the times authentication started and ended are noted on it.
+ */
 function evaluateLive(
   state: GatewayState,
   req: IncomingMessage,
   method: string,
   context: RequestContext,
+  trace: RequestTrace | null = null,
 ): Evaluation | Promise<Evaluation> {
-  return evaluateRequest(state, method, req.url as string, () =>
+  const authenticate = (): Verdict<Principal> | Promise<Verdict<Principal>> =>
     authenticateRequest(state.chain, state.credentialNames, {
       headers: req.headers,
       clientAddress: context.clientAddress,
-    }),
-  );
+    });
+  if (trace === null) return evaluateRequest(state, method, req.url as string, authenticate);
+  return evaluateRequest(state, method, req.url as string, () => {
+    trace.authStartedAt = performance.now();
+    const verdict = authenticate();
+    if (!(verdict instanceof Promise)) trace.authEndedAt = performance.now();
+    return verdict instanceof Promise
+      ? verdict.then((settled) => {
+          trace.authEndedAt = performance.now();
+          return settled;
+        })
+      : verdict;
+  });
 }
 
 /** The identity the upstream receives for an allowed evaluation (anonymous when exempt). */
@@ -337,9 +353,13 @@ export async function handleRequest(
     else writeRefusal(res, answer, responseHeaders);
     return;
   }
-  const pending = evaluateLive(state, req, method, context);
+  const pending = evaluateLive(state, req, method, context, record.trace);
   const evaluation = pending instanceof Promise ? await pending : pending;
   record.evaluation = evaluation;
+  // Authorization follows an authenticated caller at once (an exempt route, or a credential
+  // refused, has none).
+  if (record.trace !== null && evaluation.principal !== null)
+    record.trace.decidedAt = performance.now();
   if (evaluation.refusal !== null) {
     writeRefusal(res, evaluation.refusal, responseHeaders);
     return;
@@ -404,6 +424,8 @@ export async function handleRequest(
   }
   const identity = identityOf(state, evaluation.principal, decision);
   const headers = upstreamHeadersFor(req.headers, identity, context, state.forwardHeaders);
+  // The upstream continues the gateway's trace, not the caller's span.
+  if (record.trace !== null) Object.assign(headers, record.trace.upstreamHeaders());
   const { upstream } = state;
   const caller = callerKeyOf(evaluation.principal, context.clientAddress);
   const pendingAdmission = admitRequest(upstream, state.limits.admission, caller, res, watch);

@@ -3,6 +3,7 @@
  * paused one with tool results, cancel one, and read them back, each confined to the caller the
  * gateway named. Persists every run it hands out once its events are drained. Never writes HTTP.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { recordRunApprovals, resolveByAnswers } from './approval-records.js';
 import { isReservedUserId, mayApprove, runUserOf, type Caller } from './caller.js';
@@ -25,6 +26,7 @@ import { HttpError } from './errors.js';
 import type { RunRecord, SessionRecord, SessionType } from './store/records.js';
 import type { RuntimeStore } from './store/store.js';
 import { recordTrace } from './traces/record.js';
+import { spanned, startRunSpan } from './run-span.js';
 
 export type { PendingCall } from './engine/continue.js';
 export type { ToolAnswer, ToolResult } from './engine/request.js';
@@ -67,6 +69,8 @@ export interface StartRun {
   readonly runId?: string | undefined;
   /** The run's dependencies (AG-UI `context[]`), shown to its agents in their system prompt. */
   readonly dependencies?: Readonly<Record<string, unknown>> | null | undefined;
+  /** The starting request's headers: the run's span continues the trace they carry. */
+  readonly traceHeaders?: IncomingHttpHeaders | undefined;
 }
 
 /** Names a stored run of an entity, as the caller sees it. */
@@ -269,7 +273,13 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         },
         deps,
       );
-      return activeRun(record, session, source, cancel, entity);
+      const span = startRunSpan(o.traceHeaders ?? {}, {
+        kind: entity.kind,
+        entityId: entity.id,
+        runId,
+        sessionId: session.session_id,
+      });
+      return activeRun(record, session, spanned(source, span), cancel, entity);
     },
 
     continue(ref, results) {

@@ -111,6 +111,7 @@ const DEFAULTS = {
     },
   },
   cluster: { replica_id: null, max_staleness_ms: 1000, feed_poll_ms: 500, pool_max: 5 },
+  telemetry: { tracing: false, otlp_endpoint: null, service_name: null, sample_ratio: 1 },
   runtime: {},
 };
 

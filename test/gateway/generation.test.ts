@@ -160,6 +160,14 @@ t.test('restartOnlyChanges: each key only a restart applies, by name and line', 
       ['auth.service_accounts.store', 'cluster'],
     ],
     [
+      'tracing: one tracer per process',
+      yaml(
+        '  service_accounts: { enabled: true, store: "sqlite:sa.db" }',
+        'telemetry: { tracing: true }',
+      ),
+      ['telemetry'],
+    ],
+    [
       'turning service accounts off (or on) is applied, not refused',
       yaml('  service_accounts: { enabled: false, store: "sqlite:other.db" }'),
       [],

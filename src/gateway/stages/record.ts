@@ -13,14 +13,17 @@ import { lineWriterOf, type Logger, type LogLevel } from '../../shared/log.js';
 import { isLimitRefusal, REJECTIONS, type Refusal } from '../rejections.js';
 import { writtenRefusalOf } from '../respond.js';
 import type { ClientCert } from '../tls.js';
+import { inboundTraceIdOf, type RequestTrace, type RequestTracer } from '../tracing.js';
 import type { UpstreamTiming } from './forward.js';
 import { normalizePath, type NormalizedPath } from './normalize.js';
 
-/** The gateway instance's metrics and logger: built once, kept across config reloads. */
+/** The gateway instance's metrics, logger and tracer: built once, kept across config reloads. */
 export interface Telemetry {
   readonly metrics: GatewayMetrics;
   /** The process logger, or null for none (access lines are then never built). */
   readonly log: Logger | null;
+  /** `telemetry.tracing`: the request tracer; absent or null when tracing is off. */
+  readonly tracer?: RequestTracer | null | undefined;
 }
 
 /** The `log:` settings of one config. */
@@ -51,6 +54,10 @@ export interface RequestRecord extends UpstreamTiming {
   readonly clientAddress: string;
   /** The client certificate the TLS handshake verified, or null. */
   readonly clientCert: ClientCert | null;
+  /** The request's span when tracing is on, else null. */
+  readonly trace: RequestTrace | null;
+  /** The trace id the access log names: the span's, else a well-formed inbound traceparent's. */
+  readonly traceId: string | null;
   readonly method: string;
   /** The request target as received: used only when the request never reached a decision. */
   readonly target: string;
@@ -190,6 +197,8 @@ export interface AccessLogEntry {
   readonly client_cert_subject?: string;
   /** Only over mutual TLS: the verified client certificate's SHA-256 fingerprint. */
   readonly client_cert_fingerprint256?: string;
+  /** The W3C trace id: of the gateway's span when tracing is on, else the caller's traceparent's. */
+  readonly trace_id?: string;
 }
 
 /** The most of a raw path an access-log line keeps (only paths that failed normalization). */
@@ -242,7 +251,8 @@ export function accessLogEntryOf(record: RequestRecord, facts: ResponseFacts): A
           client_cert_subject: cert.subject,
           client_cert_fingerprint256: cert.fingerprint256,
         };
-  const withMethod = a2aMethod === null ? withCert : { ...withCert, a2a_method: a2aMethod };
+  const withTrace = record.traceId === null ? withCert : { ...withCert, trace_id: record.traceId };
+  const withMethod = a2aMethod === null ? withTrace : { ...withTrace, a2a_method: a2aMethod };
   // Why a caller was refused is the first question a deny raises: what was needed, what it had.
   const refusal = record.evaluation?.refusal ?? null;
   if (refusal?.code !== 'SG_ERR_SCOPE_INSUFFICIENT') return withMethod;
@@ -269,6 +279,7 @@ export function createRequestRecorder(
   policy: CompiledPolicy,
   metrics: GatewayMetrics,
   log: Logger | null,
+  tracer: RequestTracer | null = null,
 ): RequestRecorder {
   // Lines bypass pino's serializer: the entry's fields are fixed and hold no credential.
   const access = log === null ? null : { log, writeLine: lineWriterOf(log) };
@@ -304,6 +315,17 @@ export function createRequestRecorder(
       metrics.countAuthFailure(REJECTIONS[evaluation.refusal.code].reason);
     }
     const reason = reasonOf(written, evaluation);
+    record.trace?.end({
+      method: record.method,
+      route,
+      status,
+      decision,
+      reason: reason ?? 'none',
+      principalType: evaluation?.principal?.type ?? null,
+      userId: evaluation?.principal?.userId ?? null,
+      requiredScopes: evaluation?.decision?.required.map((r) => r.raw) ?? [],
+      aborted: !res.writableFinished,
+    });
     // A refusal always has a reason; a deny without one is a CORS preflight the gateway answered.
     if (decision === 'deny' && reason !== null) metrics.countDenial(reason);
     if (access === null) return;
@@ -322,14 +344,18 @@ export function createRequestRecorder(
   };
   return {
     begin(req, res, client) {
+      const startedAt = performance.now();
+      const trace = tracer === null ? null : tracer.begin(req.headers, startedAt);
       const record: RequestRecord = {
         requestId: client.requestId,
         clientAddress: client.clientAddress,
         clientCert: client.clientCert,
+        trace,
+        traceId: trace === null ? inboundTraceIdOf(req.headers.traceparent) : trace.traceId,
         // node:http always sets both on a parsed request.
         method: req.method as string,
         target: req.url as string,
-        startedAt: performance.now(),
+        startedAt,
         evaluation: null,
         sentAt: Number.NaN,
         answeredAt: Number.NaN,

@@ -4,6 +4,7 @@
  * one continued — as AG-UI events (`data: <JSON>\n\n`). Everything that goes wrong after the
  * stream opened is a RUN_ERROR in it. Never checks scopes: the gateway did.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { AGUIEvent } from '@ag-ui/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -54,7 +55,12 @@ export function registerAguiRoutes(app: FastifyInstance, routes: AguiRoutes): vo
       if (clientUserId !== null && !caller.authenticated && isReservedUserId(clientUserId)) {
         throw new HttpError(403, 'Client-supplied user_id may not claim a reserved principal');
       }
-      await streamAgui(reply, routes, { input, caller, clientUserId });
+      await streamAgui(reply, routes, {
+        input,
+        caller,
+        clientUserId,
+        traceHeaders: request.headers,
+      });
     });
   });
 }
@@ -63,6 +69,8 @@ interface AguiCall {
   readonly input: RunAgentInput;
   readonly caller: Caller;
   readonly clientUserId: string | null;
+  /** The request's headers: the run's span continues their trace. */
+  readonly traceHeaders: IncomingHttpHeaders;
 }
 
 /** How the run goes: started (or refused, with the RUN_ERROR message), and its base state. */
@@ -142,6 +150,7 @@ function launchRun(routes: AguiRoutes, call: AguiCall, request: AguiRequest): La
         sessionState,
         clientTools: clientToolsOf(input.tools),
         runId: input.runId,
+        traceHeaders: call.traceHeaders,
         dependencies:
           dependencies === null && caller.dependencies === null
             ? null

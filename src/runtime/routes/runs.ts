@@ -81,6 +81,7 @@ export function registerRunRoutes(
         message,
         sessionState: sessionStateOf(form, caller, store, entity),
         dependencies: dependenciesOf(form, caller),
+        traceHeaders: request.headers,
       });
       if (background) return inBackground(reply, run);
       return answer(reply, run, stream);

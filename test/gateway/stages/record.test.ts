@@ -132,6 +132,8 @@ t.test('the access-log entry: identifiers and outcomes only', async (t) => {
     requestId: 'req-1',
     clientAddress: '203.0.113.9',
     clientCert: null,
+    trace: null,
+    traceId: null,
     method: 'GET',
     target: '/agents/a-1?access_token=secret',
     startedAt: 0,
@@ -188,6 +190,9 @@ t.test('the access-log entry: identifiers and outcomes only', async (t) => {
     'a verified client certificate is named',
   );
   t.notOk('client_cert_subject' in accessLogEntryOf(record, facts), 'only over mutual TLS');
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  t.match(accessLogEntryOf({ ...record, traceId }, facts), { trace_id: traceId }, 'a trace id');
+  t.notOk('trace_id' in accessLogEntryOf(record, facts), 'only with a trace');
   const anonymous = accessLogEntryOf(
     { ...record, evaluation: null },
     { ...facts, upstreamMs: null, aborted: true },
