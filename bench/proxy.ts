@@ -16,13 +16,22 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startHaproxy } from './haproxy.js';
 import { closedLoop, median } from './load.js';
 import { affinityOf, setAffinity, startNodeChild, type Pin, type Target } from './processes.js';
-import { formatReport, proxiesOf, type ResultRow } from './report.js';
+import {
+  formatReport,
+  formatVariants,
+  proxiesOf,
+  type ResultRow,
+  type VariantRow,
+} from './report.js';
 import {
   CONNECTIONS,
   count,
@@ -51,13 +60,54 @@ export interface ProxyBenchOptions {
 const PROXY_CPU = 0;
 const LOAD_CPU = 1;
 
-function configOf(upstreamUrl: string): string {
+/** Per-request features off by default, each measured on a scopegate of its own. */
+interface Variant {
+  readonly name: string;
+  readonly label: string;
+  /** Keys added inside `upstream: { … }`. */
+  readonly upstream: string;
+  /** Lines added at the end of the config. */
+  readonly lines: readonly string[];
+}
+
+function variantsOf(spanSinkUrl: string): Variant[] {
+  return [
+    {
+      name: 'scopegate-identity-token',
+      label: 'upstream.identity_token on',
+      upstream: ', identity_token: { enabled: true }',
+      lines: [],
+    },
+    {
+      name: 'scopegate-tracing',
+      label: 'telemetry.tracing on, sample ratio 1',
+      upstream: '',
+      lines: [`telemetry: { tracing: true, otlp_endpoint: "${spanSinkUrl}", sample_ratio: 1 }`],
+    },
+  ];
+}
+
+/** An OTLP/HTTP receiver that reads and drops every export (the tracing variant's collector). */
+async function startSpanSink(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+function configOf(upstreamUrl: string, variant?: Variant): string {
   return [
     'service_id: bench',
     'listen: { host: 127.0.0.1, port: 0, shutdown_grace_ms: 2000 }',
     'admin: { host: 127.0.0.1, port: 0 }',
     'log: { level: info, access: true }',
-    `upstream: { url: "${upstreamUrl}", embedded: false, timeout_ms: 30000 }`,
+    `upstream: { url: "${upstreamUrl}", embedded: false, timeout_ms: 30000${variant?.upstream ?? ''} }`,
     'auth:',
     '  authorization: true',
     '  algorithm: RS256',
@@ -65,6 +115,7 @@ function configOf(upstreamUrl: string): string {
     '  dev_keys: null',
     // Cache hot: one verification, then every request a cache hit (last_used_at once a minute).
     '  service_accounts: { enabled: true, store: "sqlite:sa.db", cache_ttl_seconds: 3600 }',
+    ...(variant?.lines ?? []),
     '',
   ].join('\n');
 }
@@ -220,6 +271,22 @@ export async function runProxyBench(
       ),
     }));
     rows.push(firstUseRow);
+    // The optional per-request features, each on a scopegate of its own, with one cached token.
+    const sink = await startSpanSink();
+    const cached = list.find((scenario) => scenario.key === 'cached') as (typeof list)[number];
+    const variantRows: VariantRow[] = [];
+    for (const variant of variantsOf(sink.url)) {
+      const file = join(dir, `${variant.name}.yaml`);
+      writeFileSync(file, configOf(upstreamUrl, variant));
+      const target = await node(variant.name, ['gateway', file], [], PROXY_CPU);
+      const runs: Measurement[] = [];
+      for (let round = 0; round < sizes.rounds; round++) {
+        runs.push(await measure(target, (warmup) => cached.load(target.port, 'scopegate', warmup)));
+      }
+      await target.close();
+      variantRows.push({ label: variant.label, measured: medianOf(runs) });
+    }
+    await sink.close();
     out(
       `proxy benchmark (GET /agents/a1 unless said, ${CONNECTIONS} keep-alive connections, ` +
         `each figure the median of ${sizes.rounds} interleaved rounds)`,
@@ -230,6 +297,8 @@ export async function runProxyBench(
       directRps: direct.requests / direct.seconds,
     }))
       out(text);
+    const base = (rows.find((row) => row.key === 'cached') as ResultRow).cells.scopegate;
+    for (const text of formatVariants(base as Measurement, variantRows)) out(text);
     // Stopped first, so that every line is written and a --cpu-prof profile too.
     for (const target of targets) await target.close();
     const log = readFileSync(join(dir, 'scopegate.stdout'), 'latin1');

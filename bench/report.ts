@@ -162,6 +162,29 @@ export function formatReport(results: BenchResults): string[] {
   return out;
 }
 
+/** scopegate with one optional per-request feature on, measured like the cached-token row. */
+export interface VariantRow {
+  readonly label: string;
+  readonly measured: Measurement;
+}
+
+/**
+ * The cost of each optional feature: its CPU per request with one cached token, and that over
+ * scopegate's own in the main table (the same scenario, features off).
+ */
+export function formatVariants(base: Measurement, variants: readonly VariantRow[]): string[] {
+  const out = [
+    '',
+    'scopegate with an optional feature on (one cached RS256 token; CPU µs per request, ÷ scopegate with it off)',
+  ];
+  for (const { label, measured } of variants) {
+    out.push(
+      `  ${label.padEnd(LABEL_WIDTH)}${cell(measured.cpuPerRequest.toFixed(1))}${cell(ratioText(measured.cpuPerRequest / base.cpuPerRequest))}`,
+    );
+  }
+  return out;
+}
+
 /** The proxies of a run, in table order. */
 export function proxiesOf(haproxy: boolean): ProxyName[] {
   return PROXIES.filter((proxy) => haproxy || proxy !== 'haproxy');
