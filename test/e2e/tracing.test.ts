@@ -109,6 +109,8 @@ t.test('one trace from the caller through the gateway to the run', async (t) => 
   const run = named('run agent');
   t.equal(run.parentSpanId, named('upstream').spanId, "the run continues the gateway's trace");
   t.equal(attribute(run, 'scopegate.run_status'), 'COMPLETED');
+  const chat = spans.find((s) => s.name.startsWith('chat '));
+  t.equal(chat?.parentSpanId, run.spanId, 'the model request is a child of the run');
   t.ok(receiver.services.has('scopegate-test'));
   const line = log.lines().find((l) => l['msg'] === 'request completed');
   t.equal(line?.['trace_id'], CALLER_TRACE, 'the access log names the trace');
