@@ -13,6 +13,7 @@ import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
 import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, runtimeSettingsOf } from './load.js';
+import { startTracer } from './tracer.js';
 import { untilSignal } from './signals.js';
 import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
 
@@ -144,6 +145,7 @@ export const runtime: Command = async (args, io) => {
     io,
   );
   if (identity === null) return 1;
+  const tracer = await startTracer(loaded.config, io, 'scopegate-runtime');
   let running: Awaited<ReturnType<typeof startRuntime>>;
   try {
     // Loaded on use, so `scopegate` and its other commands start without the runtime's modules.
@@ -180,5 +182,6 @@ export const runtime: Command = async (args, io) => {
   const signal = await untilSignal(['SIGTERM', 'SIGINT']);
   io.out(`scopegate runtime: ${signal}, closing`);
   await running.close();
+  await tracer?.shutdown();
   return 0;
 };

@@ -17,18 +17,16 @@ import { assembleGateway } from '../gateway/assemble.js';
 import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/generation.js';
 import { startGatewayServer, type DrainReport } from '../gateway/server.js';
 import type { Telemetry } from '../gateway/stages/record.js';
-import { tracingSettingsOf, type RequestTracer } from '../gateway/tracing.js';
-import type { GatewayConfig } from '../config/schema.js';
 import { reloadSecureContext, tlsFilesOf } from '../gateway/tls.js';
 import type { RunningRuntime } from '../runtime/server.js';
 import { systemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { formatProblem } from '../shared/problem.js';
-import { printableUrl } from '../shared/store-location.js';
 import type { JwksFetchResult } from '../auth/chain.js';
 import type { Command, CommandIo } from './io.js';
 import { DEFAULT_CONFIG, loadOrReport, reportProblems, runtimeSettingsOf } from './load.js';
 import { untilSignal } from './signals.js';
+import { startTracer } from './tracer.js';
 import { CONFIG_HELP, defineCommand, helpRequested, usageOf } from './usage.js';
 
 /** `scopegate serve`'s options. */
@@ -179,7 +177,7 @@ export const serve: Command = async (args, io) => {
   }
   // One registry and one logger for the life of the process (reloads keep them).
   const log = createLogger({ level: config.log.level });
-  const tracer = await startTracer(config, io);
+  const tracer = await startTracer(config, io, 'scopegate');
   const telemetry: Telemetry = {
     metrics: createGatewayMetrics({ processMetrics: true }),
     log,
@@ -319,20 +317,3 @@ export const serve: Command = async (args, io) => {
   await tracer?.shutdown();
   return 0;
 };
-
-/**
- * The request tracer when `telemetry.tracing` is on (the OpenTelemetry SDK is loaded only
- * then), registered for the whole process so the bundled runtime's spans join the same traces.
- */
-async function startTracer(config: GatewayConfig, io: CommandIo): Promise<RequestTracer | null> {
-  const settings = tracingSettingsOf(config, io.env);
-  if (settings === null) return null;
-  const { createRequestTracer } = await import('../gateway/otel-tracer.js');
-  const tracer = createRequestTracer(settings);
-  tracer.registerGlobal();
-  io.err(
-    `tracing: spans of ${settings.serviceName} to ${printableUrl(settings.endpoint)} ` +
-      `(sample ratio ${settings.sampleRatio})`,
-  );
-  return tracer;
-}

@@ -22,10 +22,14 @@ export interface TracingSettings {
   readonly sampleRatio: number;
 }
 
-/** The tracing settings of a config, or null when tracing is off. */
+/**
+ * The tracing settings of a config, or null when tracing is off. `serviceName` is the last
+ * default of `service.name`.
+ */
 export function tracingSettingsOf(
   config: GatewayConfig,
   env: Readonly<Record<string, string | undefined>>,
+  serviceName = 'scopegate',
 ): TracingSettings | null {
   const { telemetry } = config;
   if (!telemetry.tracing) return null;
@@ -34,7 +38,7 @@ export function tracingSettingsOf(
     endpoint:
       telemetry.otlp_endpoint ??
       (env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] || `${base.replace(/\/+$/, '')}/v1/traces`),
-    serviceName: telemetry.service_name ?? (env['OTEL_SERVICE_NAME'] || 'scopegate'),
+    serviceName: telemetry.service_name ?? (env['OTEL_SERVICE_NAME'] || serviceName),
     sampleRatio: telemetry.sample_ratio,
   };
 }
