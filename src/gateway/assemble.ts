@@ -48,7 +48,7 @@ import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
 import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/record.js';
 import { createTrustedProxies } from './trusted-proxies.js';
-import { createGatewayMetrics } from '../admin/metrics.js';
+import { createGatewayMetrics, type GatewayMetrics } from '../admin/metrics.js';
 import { isTlsProblem, readTlsOptions, tlsFilesOf, type TlsServerOptions } from './tls.js';
 import type { IdentityKeyRing } from './identity-token/keys.js';
 import { identityTokenOf, readIdentityTokenKeys } from './identity-token/settings.js';
@@ -382,7 +382,7 @@ export async function assembleGateway(
     resolvePath: (p) => loaded.resolvePath(p),
     serviceAccounts: accounts?.verifier ?? null,
     extraKeys,
-    jwks: deps.jwks,
+    jwks: jwksHooksOf(deps.jwks, telemetry.metrics),
     tokenCacheObserver: telemetry.metrics.tokenCache,
   });
   const withLine = (p: Problem): Problem => ({
@@ -664,6 +664,14 @@ async function discoverForCheck(loaded: LoadedConfig, remote: RemoteJwks): Promi
     line: loaded.lineOf(['auth', 'jwks_url']),
     message: `discovered: the JWK set is at ${String(remote.keysUrl())} (from ${remote.url})`,
   };
+}
+
+/**
+ * The `auth.jwks_url` hooks with the document listener set to the fetch counter: every document
+ * fetched is counted in `scopegate_jwks_fetches_total`.
+ */
+function jwksHooksOf(hooks: RemoteJwksHooks | undefined, metrics: GatewayMetrics): RemoteJwksHooks {
+  return { ...hooks, onDocument: (document, result) => metrics.countJwksFetch(document, result) };
 }
 
 /** SGWRN008: the JWKS of `auth.jwks_url` could not be fetched at start. */
