@@ -294,6 +294,10 @@ const identityTokenShape = {
     'How often a key generated in memory is replaced (without key_file).',
     'hours',
   ),
+  jwks_file: nullableText(
+    'Also write the public JWK Set to this file (relative to the config), at start and whenever the keys change, atomically; null writes none.',
+    checked((v) => v.length > 0, NON_EMPTY),
+  ),
 };
 
 const upstreamShape = {

@@ -407,7 +407,29 @@ export async function assembleGateway(
       assembledPolicy = { ...policy, notes: [...policy.notes, discovered] };
     } else warnings.push(discovered);
   }
-  if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
+  // The key ring is pointed at the new keys only when the state will be built (a rejected
+  // reload must leave the running ring alone); at start, a jwks_file that cannot be written
+  // stops it like any unreadable file.
+  const identityToken =
+    problems.length === 0 && policy.state !== null && deps.checkOnly !== true
+      ? identityTokenOf(loaded, tokenKeys.keys, deps.previousIdentityKeys, deps.clock, (message) =>
+          telemetry.log?.error({ key: 'upstream.identity_token.jwks_file' }, message),
+        )
+      : null;
+  if (identityToken?.problem != null) {
+    problems.push({
+      file: loaded.file,
+      key: 'upstream.identity_token.jwks_file',
+      line: loaded.lineOf(['upstream', 'identity_token', 'jwks_file']),
+      message: identityToken.problem,
+    });
+  }
+  if (
+    identityToken === null ||
+    problems.length > 0 ||
+    policy.state === null ||
+    deps.checkOnly === true
+  ) {
     // A store kept from the running state is still in use there: only a fresh one is closed.
     if (accounts !== null && accounts.store !== deps.previousAccounts?.store) {
       await accounts.feed.close();
@@ -424,12 +446,6 @@ export async function assembleGateway(
     deps.previousUpstream,
   );
   const identitySecret = deps.identitySecret ?? config.upstream.identity_secret;
-  const identityToken = identityTokenOf(
-    loaded,
-    tokenKeys.keys,
-    deps.previousIdentityKeys,
-    deps.clock,
-  );
   const identitySettings = {
     rbacEnabled: policy.state.rbacEnabled,
     userIsolation: config.auth.user_isolation,
@@ -477,6 +493,7 @@ export async function assembleGateway(
         basePath: fresh.basePath,
         token: config.auth.internal_service_token,
         identity: encodeIdentity(catalogueContext(identitySettings), identitySecret),
+        identityToken: identityToken.signer,
         ttlSeconds: config.a2a.catalogue_ttl_seconds,
         // A catalogue read is a few small listings: it never needs a run's long time-out.
         timeoutMs: Math.min(config.upstream.timeout_ms, CATALOGUE_TIMEOUT_MS),
