@@ -261,7 +261,7 @@ const logShape = {
 const identityTokenShape = {
   enabled: flag(
     false,
-    'Send every authenticated request a signed ES256 JWT of the caller, verifiable with the JWKS the admin listener serves.',
+    'Send every forwarded request a signed ES256 JWT of the caller (binding its x-auth-context), verifiable with the JWKS the admin listener serves.',
   ),
   header: matching(
     HEADER_NAME,
