@@ -415,8 +415,8 @@ export async function assembleGateway(
       ? identityTokenOf(loaded, tokenKeys.keys, deps.previousIdentityKeys, deps.clock, (message) =>
           telemetry.log?.error({ key: 'upstream.identity_token.jwks_file' }, message),
         )
-      : null;
-  if (identityToken?.problem != null) {
+      : NO_IDENTITY_TOKEN;
+  if (identityToken.problem !== null) {
     problems.push({
       file: loaded.file,
       key: 'upstream.identity_token.jwks_file',
@@ -424,12 +424,7 @@ export async function assembleGateway(
       message: identityToken.problem,
     });
   }
-  if (
-    identityToken === null ||
-    problems.length > 0 ||
-    policy.state === null ||
-    deps.checkOnly === true
-  ) {
+  if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
     // A store kept from the running state is still in use there: only a fresh one is closed.
     if (accounts !== null && accounts.store !== deps.previousAccounts?.store) {
       await accounts.feed.close();
@@ -682,6 +677,9 @@ async function discoverForCheck(loaded: LoadedConfig, remote: RemoteJwks): Promi
     message: `discovered: the JWK set is at ${String(remote.keysUrl())} (from ${remote.url})`,
   };
 }
+
+/** No identity token (none configured, or a state that will not be built). */
+const NO_IDENTITY_TOKEN = Object.freeze({ ring: null, signer: null, problem: null });
 
 /**
  * The `auth.jwks_url` hooks with the document listener set to the fetch counter: every document
