@@ -4,7 +4,7 @@
  * is a matched pattern or a fixed word, never a raw path. Never creates a
  * metric after construction.
  */
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry, type Metric } from 'prom-client';
 import { packageVersion } from '../shared/package-root.js';
 import { cellCounter, cellHistogram } from './metric-cells.js';
 
@@ -46,6 +46,7 @@ export interface RequestObservation {
 /**
  * What the `scopegate_store_up` gauge reads at each scrape: the state serving now (a
  * `GatewayState` is one), whose service-account store is null when service accounts are off.
+ * The `scopegate_jwks_*` gauges read its remote JWK set (`auth.jwks_url`) the same way.
  */
 export interface StoreSubject {
   readonly serviceAccounts: {
@@ -53,7 +54,20 @@ export interface StoreSubject {
     /** The store's change feed: seconds since it was last read successfully (null: never). */
     readonly feed?: { lagSeconds(): number | null } | null | undefined;
   } | null;
+  /** The authentication chain; its remote JWK set is null or absent without `auth.jwks_url`. */
+  readonly chain?: { readonly remoteJwks?: JwksSubject | null | undefined } | undefined;
 }
+
+/** What the `scopegate_jwks_*` gauges read from a remote JWK set (a `RemoteJwks` is one). */
+export interface JwksSubject {
+  /** The keys held now: null before the first success and once older than max stale. */
+  snapshot(): { readonly keys: readonly unknown[] } | null;
+  /** When the last fetch succeeded (milliseconds since the epoch), or null. */
+  lastSuccessMs(): number | null;
+}
+
+/** Which document a JWKS fetch read (the `document` label): the set, or the OpenID configuration. */
+export type JwksDocumentLabel = 'jwks' | 'discovery';
 
 /** The gateway's metrics: one instance per gateway, kept across config reloads. */
 export interface GatewayMetrics {
@@ -82,9 +96,16 @@ export interface GatewayMetrics {
   /** Counts one config reload, for the reload code to call. */
   countConfigReload(result: ReloadResult): void;
   /**
+   * Counts one fetch of `auth.jwks_url`'s documents: the JWK set, or with `jwks_url: discover`
+   * the issuer's OpenID configuration (`document="discovery"`), by result.
+   */
+  countJwksFetch(document: JwksDocumentLabel, result: 'success' | 'error'): void;
+  /**
    * Sets where `scopegate_store_up{store}` reads from at each scrape (the slot's current state,
    * kept across reloads): `store="service_accounts"` is 1 while the service-account store is
    * available, 0 while it is not, and absent when service accounts are off or nothing is watched.
+   * The same state's remote JWK set feeds `scopegate_jwks_keys` and
+   * `scopegate_jwks_last_success_timestamp_seconds` (absent without `auth.jwks_url`).
    */
   watchStores(current: () => StoreSubject | null): void;
 }
@@ -131,6 +152,30 @@ function childCache<C>(resolve: (key: string) => C): (key: string) => C {
     }
     return child;
   };
+}
+
+/**
+ * A gauge without labels read at each scrape, with no sample at all while `read` answers null
+ * (prom-client's own unlabelled gauge always exports one, 0 after a reset): a gateway without
+ * `auth.jwks_url` must not look as if its keys were fetched at the epoch.
+ */
+function optionalGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  read: () => number | null,
+): void {
+  const get = () => {
+    const value = read();
+    return {
+      name,
+      help,
+      type: 'gauge',
+      values: value === null ? [] : [{ labels: {}, value }],
+      aggregator: 'omit',
+    };
+  };
+  registry.registerMetric({ name, get, reset() {} } as unknown as Metric);
 }
 
 /** Builds the metrics in a new Registry. */
@@ -236,6 +281,38 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     },
   });
 
+  const jwksFetches = new Counter({
+    name: 'scopegate_jwks_fetches_total',
+    help:
+      "Fetches of auth.jwks_url's documents, by document (jwks: the JWK set; discovery: the " +
+      "issuer's OpenID configuration) and result.",
+    labelNames: ['document', 'result'] as const,
+    registers,
+  });
+  // Every series exists from the start, so `increase()` sees the first failure.
+  for (const document of ['jwks', 'discovery'] as const) {
+    for (const result of ['success', 'error'] as const) jwksFetches.inc({ document, result }, 0);
+  }
+  const remoteJwks = (): JwksSubject | null => stores()?.chain?.remoteJwks ?? null;
+  optionalGauge(
+    registry,
+    'scopegate_jwks_keys',
+    'Keys in the JWK set of auth.jwks_url the gateway holds now (0 before the first fetch and once stale).',
+    () => {
+      const remote = remoteJwks();
+      return remote === null ? null : (remote.snapshot()?.keys.length ?? 0);
+    },
+  );
+  optionalGauge(
+    registry,
+    'scopegate_jwks_last_success_timestamp_seconds',
+    'When the JWK set of auth.jwks_url was last fetched successfully (Unix time): key age is time() minus this.',
+    () => {
+      const at = remoteJwks()?.lastSuccessMs() ?? null;
+      return at === null ? null : at / 1000;
+    },
+  );
+
   // Label sets resolved once each: a request then costs a string key, a Map look-up and an
   // addition, instead of a labels object, its validation and its hash per metric.
   const SEP = '\u0000';
@@ -271,6 +348,9 @@ export function createGatewayMetrics(options: GatewayMetricsOptions = {}): Gatew
     },
     countConfigReload(result) {
       reloads.inc({ result });
+    },
+    countJwksFetch(document, result) {
+      jwksFetches.inc({ document, result });
     },
     watchStores(current) {
       stores = current;

@@ -31,13 +31,15 @@ const MIN_SECRET_LENGTH = 16;
 
 /**
  * The identity secret the runtime verifies with: `upstream.identity_secret`, else
- * SCOPEGATE_IDENTITY_SECRET; `{secret: null}` under the development switch without either (after
+ * SCOPEGATE_IDENTITY_SECRET; `{secret: null}` when `runtime.identity_token` is set without either
+ * (the token alone then proves each context), or under the development switch without any (after
  * the SGWRN010 warning); null when the runtime must not start (the reason printed).
  */
 function identitySecretOf(
   configured: string | null,
   file: string,
   insecure: boolean,
+  tokenCheck: boolean,
   io: CommandIo,
 ): { readonly secret: string | null } | null {
   const fromEnv = io.env[IDENTITY_SECRET_ENV];
@@ -47,6 +49,16 @@ function identitySecretOf(
       `error: scopegate runtime: ${IDENTITY_SECRET_ENV} must be at least ${MIN_SECRET_LENGTH} characters`,
     );
     return null;
+  }
+  if (secret === null && tokenCheck) {
+    // The identity token alone proves each context: nothing is believed unsigned.
+    if (insecure) {
+      io.err(
+        `scopegate runtime: --${INSECURE_UNSIGNED_FLAG} ignored: runtime.identity_token is set, ` +
+          'so every context must carry a valid identity token',
+      );
+    }
+    return { secret: null };
   }
   if (secret !== null) {
     if (insecure) {
@@ -60,7 +72,8 @@ function identitySecretOf(
   if (!insecure) {
     io.err(
       `error: scopegate runtime: no identity secret: set upstream.identity_secret in ${file} ` +
-        `or the ${IDENTITY_SECRET_ENV} environment variable to the gateway's ` +
+        `or the ${IDENTITY_SECRET_ENV} environment variable to the gateway's, or ` +
+        `runtime.identity_token to verify the gateway's identity token ` +
         `(or pass --${INSECURE_UNSIGNED_FLAG}, development only)`,
     );
     return null;
@@ -138,10 +151,13 @@ export const runtime: Command = async (args, io) => {
     );
     return 1;
   }
+  // Validated with the rest of `runtime:` when the runtime starts; here only whether it is set.
+  const tokenSetting = loaded.config.runtime['identity_token'];
   const identity = identitySecretOf(
     loaded.config.upstream.identity_secret,
     loaded.file,
     values[INSECURE_UNSIGNED_FLAG],
+    typeof tokenSetting === 'object' && tokenSetting !== null,
     io,
   );
   if (identity === null) return 1;

@@ -274,7 +274,7 @@ const logShape = {
 const identityTokenShape = {
   enabled: flag(
     false,
-    'Send every authenticated request a signed ES256 JWT of the caller, verifiable with the JWKS the admin listener serves.',
+    'Send every forwarded request a signed ES256 JWT of the caller (binding its x-auth-context), verifiable with the JWKS the admin listener serves.',
   ),
   header: matching(
     HEADER_NAME,
@@ -306,6 +306,10 @@ const identityTokenShape = {
     24,
     'How often a key generated in memory is replaced (without key_file).',
     'hours',
+  ),
+  jwks_file: nullableText(
+    'Also write the public JWK Set to this file (relative to the config), at start and whenever the keys change, atomically; null writes none.',
+    checked((v) => v.length > 0, NON_EMPTY),
   ),
 };
 

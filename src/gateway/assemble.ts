@@ -48,7 +48,7 @@ import { createUpstream, type Upstream } from './stages/forward.js';
 import { createGrantsCache } from './stages/authorize.js';
 import { accessLogOf, createRequestRecorder, type Telemetry } from './stages/record.js';
 import { createTrustedProxies } from './trusted-proxies.js';
-import { createGatewayMetrics } from '../admin/metrics.js';
+import { createGatewayMetrics, type GatewayMetrics } from '../admin/metrics.js';
 import { isTlsProblem, readTlsOptions, tlsFilesOf, type TlsServerOptions } from './tls.js';
 import type { IdentityKeyRing } from './identity-token/keys.js';
 import { identityTokenOf, readIdentityTokenKeys } from './identity-token/settings.js';
@@ -382,7 +382,7 @@ export async function assembleGateway(
     resolvePath: (p) => loaded.resolvePath(p),
     serviceAccounts: accounts?.verifier ?? null,
     extraKeys,
-    jwks: deps.jwks,
+    jwks: jwksHooksOf(deps.jwks, telemetry.metrics),
     tokenCacheObserver: telemetry.metrics.tokenCache,
   });
   const withLine = (p: Problem): Problem => ({
@@ -407,6 +407,23 @@ export async function assembleGateway(
       assembledPolicy = { ...policy, notes: [...policy.notes, discovered] };
     } else warnings.push(discovered);
   }
+  // The key ring is pointed at the new keys only when the state will be built (a rejected
+  // reload must leave the running ring alone); at start, a jwks_file that cannot be written
+  // stops it like any unreadable file.
+  const identityToken =
+    problems.length === 0 && policy.state !== null && deps.checkOnly !== true
+      ? identityTokenOf(loaded, tokenKeys.keys, deps.previousIdentityKeys, deps.clock, (message) =>
+          telemetry.log?.error({ key: 'upstream.identity_token.jwks_file' }, message),
+        )
+      : NO_IDENTITY_TOKEN;
+  if (identityToken.problem !== null) {
+    problems.push({
+      file: loaded.file,
+      key: 'upstream.identity_token.jwks_file',
+      line: loaded.lineOf(['upstream', 'identity_token', 'jwks_file']),
+      message: identityToken.problem,
+    });
+  }
   if (problems.length > 0 || policy.state === null || deps.checkOnly === true) {
     // A store kept from the running state is still in use there: only a fresh one is closed.
     if (accounts !== null && accounts.store !== deps.previousAccounts?.store) {
@@ -424,12 +441,6 @@ export async function assembleGateway(
     deps.previousUpstream,
   );
   const identitySecret = deps.identitySecret ?? config.upstream.identity_secret;
-  const identityToken = identityTokenOf(
-    loaded,
-    tokenKeys.keys,
-    deps.previousIdentityKeys,
-    deps.clock,
-  );
   const identitySettings = {
     rbacEnabled: policy.state.rbacEnabled,
     userIsolation: config.auth.user_isolation,
@@ -477,6 +488,7 @@ export async function assembleGateway(
         basePath: fresh.basePath,
         token: config.auth.internal_service_token,
         identity: encodeIdentity(catalogueContext(identitySettings), identitySecret),
+        identityToken: identityToken.signer,
         ttlSeconds: config.a2a.catalogue_ttl_seconds,
         // A catalogue read is a few small listings: it never needs a run's long time-out.
         timeoutMs: Math.min(config.upstream.timeout_ms, CATALOGUE_TIMEOUT_MS),
@@ -665,6 +677,17 @@ async function discoverForCheck(loaded: LoadedConfig, remote: RemoteJwks): Promi
     line: loaded.lineOf(['auth', 'jwks_url']),
     message: `discovered: the JWK set is at ${String(remote.keysUrl())} (from ${remote.url})`,
   };
+}
+
+/** No identity token (none configured, or a state that will not be built). */
+const NO_IDENTITY_TOKEN = Object.freeze({ ring: null, signer: null, problem: null });
+
+/**
+ * The `auth.jwks_url` hooks with the document listener set to the fetch counter: every document
+ * fetched is counted in `scopegate_jwks_fetches_total`.
+ */
+function jwksHooksOf(hooks: RemoteJwksHooks | undefined, metrics: GatewayMetrics): RemoteJwksHooks {
+  return { ...hooks, onDocument: (document, result) => metrics.countJwksFetch(document, result) };
 }
 
 /** SGWRN008: the JWKS of `auth.jwks_url` could not be fetched at start. */

@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import { RESOURCE_FAMILIES, type ResourceFamily } from '../policy/scopes.js';
 import type { Clock } from '../shared/clock.js';
 import type { EncodedIdentity } from './identity.js';
+import type { IdentityTokenSigner } from './identity-token/sign.js';
 
 /** What a look-up found: the id's family, or why there is none. */
 export type CatalogueAnswer = ResourceFamily | 'unknown' | 'unavailable';
@@ -35,6 +36,11 @@ export interface CatalogueOptions {
    * on a forwarded request: an upstream that verifies contexts answers nothing without one.
    */
   readonly identity: EncodedIdentity;
+  /**
+   * `upstream.identity_token`: each refresh also carries the signer's assertion of `identity`
+   * (signed afresh when due), so an upstream that verifies the token answers. Absent: none.
+   */
+  readonly identityToken?: IdentityTokenSigner | null | undefined;
   readonly ttlSeconds: number;
   /** Bound on each catalogue request (headers and body). */
   readonly timeoutMs: number;
@@ -59,8 +65,16 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
   let refreshing: Promise<Snapshot | null> | null = null;
 
   // One refresh at a time: every look-up that needs one while it runs waits for the same one.
+  const signer = options.identityToken ?? null;
   const refresh = (): Promise<Snapshot | null> => {
-    refreshing ??= fetchSnapshot(options, headers).then(
+    const sent =
+      signer === null
+        ? headers
+        : {
+            ...headers,
+            [signer.header]: signer.tokenFor(options.identity.context, options.identity.value),
+          };
+    refreshing ??= fetchSnapshot(options, sent).then(
       (fresh) => {
         refreshing = null;
         snapshot = fresh;

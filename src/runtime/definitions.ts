@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { A2A_PREFIX_PATTERN, A2A_PREFIX_RULE, DEFAULT_A2A_PREFIX } from '../shared/a2a-prefix.js';
+import { isHttpsOrLoopbackUrl } from '../shared/secure-url.js';
 import { ALLOW_HOST_RULE, isAllowHostEntry } from './outbound/addresses.js';
 
 const id = z
@@ -234,6 +235,38 @@ const knowledgeSettingsSchema = z.strictObject({
     }),
 });
 
+const JWKS_URL_RULE = 'must be an https:// URL (http:// only for a loopback host)';
+const NON_EMPTY = 'must be a non-empty string';
+
+/**
+ * `runtime.identity_token`: believe a context only when the gateway's identity token (its
+ * `upstream.identity_token`) verifies and binds it. The keys come from the gateway's JWK Set, by
+ * URL (its admin listener's `/.well-known/jwks.json`) or as a file (its `jwks_file`), one of them.
+ */
+const identityTokenCheckSchema = z
+  .strictObject({
+    /** The gateway's JWK Set URL; fetched when a token needs it, cached by jose. */
+    jwks_url: z
+      .string({ error: JWKS_URL_RULE })
+      .refine(isHttpsOrLoopbackUrl, JWKS_URL_RULE)
+      .nullable()
+      .default(null),
+    /** The gateway's `jwks_file` (relative to the config's folder); read again on an unknown kid. */
+    jwks_file: z.string({ error: NON_EMPTY }).min(1, NON_EMPTY).nullable().default(null),
+    /** The gateway's `identity_token.issuer` (its default: `scopegate:<service_id>`). */
+    issuer: z.string({ error: NON_EMPTY }).min(1, NON_EMPTY),
+    /** The gateway's `identity_token.audience` (its default: the origin of `upstream.url`). */
+    audience: z.string({ error: NON_EMPTY }).min(1, NON_EMPTY),
+    /** The gateway's `identity_token.header`. */
+    header: z
+      .string({ error: 'must be an HTTP header name' })
+      .regex(HEADER_NAME, 'must be an HTTP header name')
+      .default('x-auth-identity-token'),
+  })
+  .refine((s) => (s.jwks_url === null) !== (s.jwks_file === null), {
+    error: 'needs exactly one of jwks_url and jwks_file',
+  });
+
 /** The `runtime:` section. */
 export const runtimeSettingsSchema = z.strictObject({
   os_id: z.string().min(1).default('scopegate-runtime'),
@@ -262,6 +295,8 @@ export const runtimeSettingsSchema = z.strictObject({
   auth_mode: z.enum(['none', 'security_key', 'jwt']).default('none'),
   /** The knowledge base and its remote fetches; every key has a default. */
   knowledge: knowledgeSettingsSchema.prefault({}),
+  /** Verify the gateway's identity token (null: the HMAC alone, when a secret is set). */
+  identity_token: identityTokenCheckSchema.nullable().default(null),
 });
 
 export type ToolDefinition = z.output<typeof toolSchema>;
@@ -273,6 +308,8 @@ export type WorkflowSettings = z.output<typeof workflowSchema>;
 export type RuntimeSettings = z.output<typeof runtimeSettingsSchema>;
 export type KnowledgeSettings = z.output<typeof knowledgeSettingsSchema>;
 export type KnowledgeSourceSettings = z.output<typeof knowledgeSourceSchema>;
+/** `runtime.identity_token`, validated. */
+export type IdentityTokenCheckSettings = z.output<typeof identityTokenCheckSchema>;
 
 /**
  * What an agent runs on: `id` and `provider` are its events' `model` and `model_provider`;

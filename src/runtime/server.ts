@@ -18,6 +18,7 @@ import { registerAguiRoutes } from './agui/route.js';
 import { registerApprovalRoutes } from './routes/approvals.js';
 import { HttpError } from './errors.js';
 import { registerIdentityCheck } from './identity-check.js';
+import { createIdentityTokenCheck, type IdentityTokenCheck } from './identity-token.js';
 import { createLiveCatalogue } from './live-catalogue.js';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.js';
 import { registerRouteDocs } from './http/openapi.js';
@@ -64,10 +65,17 @@ export interface RuntimeParts {
   readonly outbound?: OutboundGuard;
   /**
    * The secret the gateway signs `x-auth-context` with: a request whose context does not verify,
-   * or that has none, is refused 401 (only `GET /health` answers without). `null` only for the
+   * or that has none, is refused 401 (only `GET /health` answers without). `null` with an
+   * identity-token check: the token alone proves the context. `null` without one only for the
    * development switch: contexts are then believed unsigned and their absence means anonymous.
    */
   readonly identitySecret: string | null;
+  /**
+   * The check of the gateway's identity token (`runtime.identity_token`): a request is admitted
+   * only when a token verifies and binds its context (besides the signature, with a secret).
+   * Absent or null: none.
+   */
+  readonly identityToken?: IdentityTokenCheck | null;
 }
 
 /** Builds the Fastify app (not listening). */
@@ -76,7 +84,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   // Before any route: the route-schema compilers and the hook the OpenAPI document is built from.
   registerRouteDocs(app);
   // First: no route, parser or plugin sees a request before its caller is known.
-  registerIdentityCheck(app, parts.identitySecret);
+  registerIdentityCheck(app, parts.identitySecret, parts.identityToken ?? null);
   void app.register(formbody);
   // Files are buffered into the body (run forms are small); the limits bound what one form holds.
   void app.register(multipart, {
@@ -221,6 +229,12 @@ export async function startRuntime(options: {
   if (built.catalogue === null || built.settings === null) {
     throw new Error(`invalid runtime settings:\n  ${built.problems.join('\n  ')}`);
   }
+  // Before the store opens: a JWK Set file that cannot be read stops the start with nothing open.
+  const tokenSettings = built.settings.identity_token;
+  const identityToken =
+    tokenSettings === null
+      ? null
+      : createIdentityTokenCheck(tokenSettings, { clock: options.clock, dir: options.dir });
   const store = openRuntimeStore(
     built.settings.db === ':memory:' ? ':memory:' : resolve(options.dir, built.settings.db),
   );
@@ -234,6 +248,7 @@ export async function startRuntime(options: {
     },
     startedAt: new Date(options.clock.now()),
     identitySecret: options.identitySecret,
+    identityToken,
   };
   const scheduler = schedulerOf(parts);
   const outbound = createOutboundGuard({

@@ -2,7 +2,7 @@
  * The `x-auth-context` header: its type and its codec. The gateway encodes it,
  * the runtime decodes it; neither side may add a field the other does not know.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The principal kinds the upstream may see. */
 export type ContextPrincipalType =
@@ -58,6 +58,15 @@ export function decodeIdentityContext(value: string): IdentityContext | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The identity token's `ctx` claim for a header value: base64url of the SHA-256 of the exact
+ * `x-auth-context` value (its base64url text, not the decoded JSON). The gateway signs it, the
+ * runtime compares it, so a token proves one context only.
+ */
+export function identityContextHashOf(value: string): string {
+  return createHash('sha256').update(value).digest('base64url');
 }
 
 /** HMAC-SHA256 (hex) of the exact header value: the `x-auth-signature` header. */

@@ -256,6 +256,83 @@ t.test('scopegate_feed_lag_seconds reads the change feed at each scrape', async 
   }
 });
 
+t.test(
+  'JWKS fetches are counted by document and result, every series from the start',
+  async (t) => {
+    const metrics = createGatewayMetrics();
+    const text = await metrics.registry.metrics();
+    t.match(text, /^# TYPE scopegate_jwks_fetches_total counter$/m);
+    const series = (samples: Awaited<ReturnType<typeof scrape>>) =>
+      samplesOf(samples, 'scopegate_jwks_fetches_total')
+        .map((s) => `${s.labels['document']}/${s.labels['result']}=${s.value}`)
+        .sort();
+    t.same(series(parseMetrics(text)), [
+      'discovery/error=0',
+      'discovery/success=0',
+      'jwks/error=0',
+      'jwks/success=0',
+    ]);
+    metrics.countJwksFetch('discovery', 'success');
+    metrics.countJwksFetch('jwks', 'error');
+    metrics.countJwksFetch('jwks', 'error');
+    t.same(series(await scrape(metrics)), [
+      'discovery/error=0',
+      'discovery/success=1',
+      'jwks/error=2',
+      'jwks/success=0',
+    ]);
+  },
+);
+
+t.test('the JWKS gauges read the watched remote set at each scrape', async (t) => {
+  const metrics = createGatewayMetrics();
+  let keys: { keys: unknown[] } | null = null;
+  let lastSuccessMs: number | null = null;
+  const remote = { snapshot: () => keys, lastSuccessMs: () => lastSuccessMs };
+  let current: StoreSubject | null = null;
+  metrics.watchStores(() => current);
+  const KEYS = 'scopegate_jwks_keys';
+  const LAST = 'scopegate_jwks_last_success_timestamp_seconds';
+  const rows: [string, () => void, number | null, number | null][] = [
+    ['no state: no series', () => {}, null, null],
+    ['no jwks_url: no series', () => (current = { serviceAccounts: null, chain: {} }), null, null],
+    [
+      'before the first fetch: 0 keys, no time',
+      () => (current = { serviceAccounts: null, chain: { remoteJwks: remote } }),
+      0,
+      null,
+    ],
+    [
+      'fetched: its keys and the time in seconds',
+      () => {
+        keys = { keys: [{}, {}] };
+        lastSuccessMs = 1_700_000_000_500;
+      },
+      2,
+      1_700_000_000.5,
+    ],
+    ['stale: 0 keys, the time of the last success kept', () => (keys = null), 0, 1_700_000_000.5],
+  ];
+  for (const [name, change, keyCount, at] of rows) {
+    change();
+    const text = await metrics.registry.metrics();
+    t.match(text, new RegExp(`^# TYPE ${KEYS} gauge$`, 'm'), `${name}: keys declared`);
+    t.match(text, new RegExp(`^# HELP ${LAST} \\S`, 'm'), `${name}: time declared`);
+    const samples = parseMetrics(text);
+    if (keyCount === null) t.same(samplesOf(samples, KEYS), [], `${name}: keys`);
+    else t.equal(valueOf(t, samples, KEYS), keyCount, `${name}: keys`);
+    if (at === null) t.same(samplesOf(samples, LAST), [], `${name}: time`);
+    else t.equal(valueOf(t, samples, LAST), at, `${name}: time`);
+  }
+  t.same(
+    (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === KEYS)?.values,
+    [{ labels: {}, value: 0 }],
+    'the JSON form too',
+  );
+  metrics.registry.resetMetrics();
+  t.equal(valueOf(t, await scrape(metrics), LAST), 1_700_000_000.5, 'a reset leaves it alone');
+});
+
 t.test('A2A JSON-RPC calls are counted by method, status and decision', async (t) => {
   const metrics = createGatewayMetrics();
   metrics.countA2aCall('GetTask', 200, 'allow');

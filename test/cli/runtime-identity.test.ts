@@ -30,8 +30,8 @@ const WITH_SECRET = { SCOPEGATE_IDENTITY_SECRET: SECRET };
 /** The refusal without any secret, for a config at `file`. */
 const noSecret = (file: string): string =>
   `error: scopegate runtime: no identity secret: set upstream.identity_secret in ${file} or the ` +
-  "SCOPEGATE_IDENTITY_SECRET environment variable to the gateway's (or pass " +
-  '--insecure-unsigned-identity, development only)';
+  "SCOPEGATE_IDENTITY_SECRET environment variable to the gateway's, or runtime.identity_token " +
+  "to verify the gateway's identity token (or pass --insecure-unsigned-identity, development only)";
 
 /** Waits for the listening line; returns the URL it names. */
 async function listening(child: Child): Promise<{ url: string }> {
@@ -59,6 +59,36 @@ t.test('without an identity secret the runtime refuses to start: exit 1, one lin
   }
   t.notOk(existsSync(join(dir, 'rt.db')), 'nothing was opened');
 });
+
+t.test(
+  'runtime.identity_token stands in for the secret: its JWK Set file is read at start',
+  async (t) => {
+    const dir = t.testdir({
+      'gateway.yaml':
+        CONFIG +
+        '  identity_token: { jwks_file: none.json, issuer: scopegate:x, audience: http://rt }\n',
+    });
+    const config = join(dir, 'gateway.yaml');
+    const missing = `error: ${config} runtime: cannot read ${join(dir, 'none.json')}: ENOENT`;
+    const rows = [
+      { name: 'no secret: the token check alone', args: [], err: missing },
+      {
+        name: 'the development switch is ignored',
+        args: ['--insecure-unsigned-identity'],
+        err:
+          'scopegate runtime: --insecure-unsigned-identity ignored: runtime.identity_token is ' +
+          'set, so every context must carry a valid identity token\n' +
+          missing,
+      },
+    ];
+    for (const row of rows) {
+      const r = await runCli(['runtime', '--config', config, '--port', '0', ...row.args], {});
+      t.equal(r.code, 1, `${row.name}: exit 1`);
+      t.equal(r.err, row.err, row.name);
+    }
+    t.notOk(existsSync(join(dir, 'rt.db')), 'nothing was opened');
+  },
+);
 
 t.test('the config key wins over the variable; the secret is never printed', async (t) => {
   const configured = 'the-configured-identity-secret';

@@ -387,6 +387,7 @@ t.test('the committed gateway.yaml loads with no problem and no warning', async 
       issuer: null,
       key_file: null,
       rotate_hours: 24,
+      jwks_file: null,
     },
   });
   t.strictSame(config.policies, [

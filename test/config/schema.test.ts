@@ -64,6 +64,7 @@ const DEFAULTS = {
       issuer: null,
       key_file: null,
       rotate_hours: 24,
+      jwks_file: null,
     },
   },
   policies: null,

@@ -5,7 +5,8 @@
  * allows, refuses and fails, then its admin /metrics is scraped; every `scopegate_*` metric an
  * expression names must be there, and every label value it matches must be on some series, so an
  * alert that could never fire fails here. The traffic: 200, 401, 403, 502, and a 503 from a
- * service-account store whose file was removed. `promtool check rules` checks the syntax when installed
+ * service-account store whose file was removed; its keys also come from a remote JWK set
+ * (`auth.jwks_url`), fetched once. `promtool check rules` checks the syntax when installed
  * (`.ci/run` installs Debian's prometheus package for it, so under CI=true it never skips).
  */
 import { execFileSync } from 'node:child_process';
@@ -17,8 +18,9 @@ import { createReadiness } from '../../src/admin/health.js';
 import { startAdminServer } from '../../src/admin/server.js';
 import { httpCall } from '../fixtures/child.js';
 import { bearer, startPair, yamlOf } from '../fixtures/e2e.js';
-import { RSA_KEY } from '../fixtures/keys.js';
-import { captureTelemetry, parseMetrics } from '../fixtures/observability.js';
+import { startJwksServer } from '../fixtures/jwks-server.js';
+import { RSA_KEY_2, RSA_KEY } from '../fixtures/keys.js';
+import { captureTelemetry, parseMetrics, samplesOf, valueOf } from '../fixtures/observability.js';
 import { createTestClock, goodToken, TEST_SERVICE_ID } from '../fixtures/tokens.js';
 
 const DIR = resolve(import.meta.dirname, '../../deploy/observability');
@@ -127,10 +129,13 @@ function exportedNames(text: string): Set<string> {
 async function scrapeAfterTraffic(t: Test): Promise<string> {
   const clock = createTestClock();
   const { telemetry, metrics } = captureTelemetry();
+  // A remote JWK set beside the static key, so the scopegate_jwks_* series exist.
+  const jwks = await startJwksServer(t, [RSA_KEY_2.publicJwk]);
   const yaml = yamlOf({
     service_id: TEST_SERVICE_ID,
     auth: {
       verification_keys: [RSA_KEY.publicPem],
+      jwks_url: jwks.url,
       algorithm: 'RS256',
       authorization: true,
       service_accounts: { enabled: true, store: 'sqlite:data/sa.db' },
@@ -174,6 +179,8 @@ t.test('every series and label value the rules and the dashboard use exists', as
   const text = await scrapeAfterTraffic(t);
   const names = exportedNames(text);
   const samples = parseMetrics(text);
+  t.equal(valueOf(t, samples, 'scopegate_jwks_keys'), 1, 'the remote JWK set: its one key');
+  t.equal(samplesOf(samples, 'scopegate_jwks_last_success_timestamp_seconds').length, 1);
   for (const { where, expr } of QUERIES) {
     for (const { metric, matchers } of selectorsOf(expr)) {
       t.ok(names.has(metric), `${where}: ${metric} is exported`);

@@ -3,8 +3,15 @@
  * listener. The upstream verifies the header the way a JWT middleware configured with the JWKS
  * URL, an audience and a `scopes` claim does (jose's jwtVerify over createRemoteJWKSet).
  */
-import { generateKeyPairSync } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify, SignJWT, decodeProtectedHeader, importJWK } from 'jose';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
 import t, { type Test } from 'tap';
 import { createReadiness } from '../../src/admin/health.js';
 import { startAdminServer } from '../../src/admin/server.js';
@@ -165,8 +172,16 @@ t.test('a caller-sent assertion never reaches the upstream', async (t) => {
     const received = pair.upstream.received.at(-1)?.headers ?? {};
     t.not(received['x-identity'], 'forged', `${row.name}: not the caller's`);
     t.notOk('x_identity' in received, `${row.name}: no underscore spelling`);
-    if (row.auth) t.type(received['x-identity'], 'string', `${row.name}: the gateway's own`);
-    else t.notOk('x-identity' in received, `${row.name}: none for an anonymous caller`);
+    t.type(received['x-identity'], 'string', `${row.name}: the gateway's own`);
+    const claims = decodeJwt(received['x-identity'] as string);
+    t.equal(claims['principal_type'], row.auth ? 'jwt' : 'anonymous', `${row.name}: its principal`);
+    t.equal(
+      claims['ctx'],
+      createHash('sha256')
+        .update(received['x-auth-context'] as string)
+        .digest('base64url'),
+      `${row.name}: ctx binds the x-auth-context sent with it`,
+    );
   }
 });
 

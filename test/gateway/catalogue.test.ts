@@ -3,12 +3,19 @@
  * listings, first family wins, both body shapes, the TTL on an injected clock, one refresh on a
  * miss, one shared refresh for concurrent look-ups, the internal token, and every failure.
  */
+import { importJWK, jwtVerify, type JWK } from 'jose';
 import t, { type Test } from 'tap';
 import { Pool } from 'undici';
 import { createCatalogue, type Catalogue } from '../../src/gateway/catalogue.js';
 import { catalogueContext, encodeIdentity } from '../../src/gateway/identity.js';
+import { createIdentityKeyRing } from '../../src/gateway/identity-token/keys.js';
+import {
+  createIdentityTokenSigner,
+  type IdentityTokenSigner,
+} from '../../src/gateway/identity-token/sign.js';
 import {
   decodeIdentityContext,
+  identityContextHashOf,
   verifyIdentitySignature,
 } from '../../src/shared/identity-context.js';
 import { startCatalogueUpstream, type Listing } from '../fixtures/catalogue-upstream.js';
@@ -30,6 +37,7 @@ async function setup(
     url?: string;
     timeoutMs?: number;
     identitySecret?: string;
+    identityToken?: IdentityTokenSigner;
   } = {},
 ): Promise<Setup> {
   const upstream = await startCatalogueUpstream(t, listings);
@@ -44,6 +52,7 @@ async function setup(
       catalogueContext({ rbacEnabled: true, userIsolation: false }),
       options.identitySecret ?? null,
     ),
+    identityToken: options.identityToken ?? null,
     ttlSeconds: 30,
     timeoutMs: options.timeoutMs ?? 5000,
     clock,
@@ -162,6 +171,30 @@ t.test(
     }
   },
 );
+
+t.test('with identity tokens on, every read carries one binding its context', async (t) => {
+  const clock = createTestClock();
+  const ring = createIdentityKeyRing(clock, 60, 24, null);
+  const signer = createIdentityTokenSigner(
+    ring,
+    { header: 'x-identity', issuer: 'scopegate:test', audience: 'http://up', ttlSeconds: 60 },
+    clock,
+  );
+  const { catalogue, upstream } = await setup(t, LISTINGS(), { identityToken: signer });
+  t.equal(await catalogue.familyOf('a1'), 'agents');
+  const key = await importJWK(ring.jwks().keys[0] as unknown as JWK, 'ES256');
+  for (const read of upstream.catalogueReads) {
+    const { payload } = await jwtVerify(read.headers['x-identity'] as string, key, {
+      currentDate: new Date(clock.now()),
+    });
+    t.match(payload, { principal_type: 'internal', sub: 'internal' }, `${read.url}: internal`);
+    t.equal(
+      payload['ctx'],
+      identityContextHashOf(read.headers['x-auth-context'] as string),
+      `${read.url}: bound to its context`,
+    );
+  }
+});
 
 t.test('listings as {"data": [...]}; entries without a string id are skipped', async (t) => {
   const { catalogue } = await setup(t, {

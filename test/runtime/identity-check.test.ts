@@ -4,7 +4,9 @@
  * `GET /health` answers without one. Without a secret (the development switch), any context is
  * believed and none means anonymous. Real Fastify app, real store, `app.inject`.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { SignJWT } from 'jose';
 import t, { type Test } from 'tap';
 import { buildCatalogue } from '../../src/runtime/catalogue.js';
 import {
@@ -14,10 +16,11 @@ import {
   MISSING_CONTEXT,
 } from '../../src/runtime/identity-check.js';
 import { ANONYMOUS_CALLER } from '../../src/runtime/caller.js';
+import { createIdentityTokenCheck } from '../../src/runtime/identity-token.js';
 import { buildRuntimeApp } from '../../src/runtime/server.js';
 import type { MemoryRecord } from '../../src/runtime/store/memories.js';
 import { openRuntimeStore, type RuntimeStore } from '../../src/runtime/store/store.js';
-import { signIdentityContext } from '../../src/shared/identity-context.js';
+import { identityContextHashOf, signIdentityContext } from '../../src/shared/identity-context.js';
 import { createTestClock } from '../fixtures/tokens.js';
 import { contextHeader, SETTINGS, TEST_IDENTITY_SECRET } from './fixtures/runtime.js';
 
@@ -238,4 +241,88 @@ t.test('createIdentityCheck: header shapes a client cannot send through Node', a
     ok: true,
     caller: ANONYMOUS_CALLER,
   });
+});
+
+t.test('with a secret and an identity token, both must pass', async (t) => {
+  const clock = createTestClock();
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const dir = t.testdir({
+    'jwks.json': JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k' }] }),
+  });
+  const token = createIdentityTokenCheck(
+    { jwks_url: null, jwks_file: 'jwks.json', issuer: 'gw', audience: 'rt', header: 'x-id' },
+    { clock, dir },
+  );
+  const now = Math.floor(clock.now() / 1000);
+  const tokenFor = (value: string) =>
+    new SignJWT({
+      iss: 'gw',
+      aud: 'rt',
+      iat: now,
+      exp: now + 60,
+      ctx: identityContextHashOf(value),
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k' })
+      .sign(privateKey);
+  const both = createIdentityCheck(TEST_IDENTITY_SECRET, token);
+  const tokenOnly = createIdentityCheck(null, token);
+  const good = contextHeader({ user_id: 'alice' });
+  const garbage = 'bm90IGpzb24';
+  const rows: {
+    name: string;
+    check: typeof both;
+    headers: Record<string, string>;
+    detail: string | null;
+  }[] = [
+    {
+      name: 'both valid',
+      check: both,
+      headers: { ...good, 'x-id': await tokenFor(good['x-auth-context']) },
+      detail: null,
+    },
+    {
+      name: 'a valid token, a wrong signature',
+      check: both,
+      headers: {
+        ...good,
+        'x-auth-signature': '0'.repeat(64),
+        'x-id': await tokenFor(good['x-auth-context']),
+      },
+      detail: BAD_SIGNATURE,
+    },
+    { name: 'a valid signature, no token', check: both, headers: good, detail: BAD_SIGNATURE },
+    {
+      name: 'an empty token',
+      check: both,
+      headers: { ...good, 'x-id': '' },
+      detail: BAD_SIGNATURE,
+    },
+    {
+      name: "another context's token",
+      check: both,
+      headers: { ...good, 'x-id': await tokenFor(FORGED_VALUE) },
+      detail: BAD_SIGNATURE,
+    },
+    {
+      name: 'token only: valid',
+      check: tokenOnly,
+      headers: {
+        'x-auth-context': good['x-auth-context'],
+        'x-id': await tokenFor(good['x-auth-context']),
+      },
+      detail: null,
+    },
+    { name: 'token only: no context', check: tokenOnly, headers: {}, detail: MISSING_CONTEXT },
+    {
+      name: 'token only: a bound value that is not a context',
+      check: tokenOnly,
+      headers: { 'x-auth-context': garbage, 'x-id': await tokenFor(garbage) },
+      detail: BAD_CONTEXT,
+    },
+  ];
+  for (const row of rows) {
+    const verdict = await row.check(row.headers);
+    if (row.detail === null) t.match(verdict, { ok: true, caller: { userId: 'alice' } }, row.name);
+    else t.same(verdict, { ok: false, detail: row.detail }, row.name);
+  }
 });

@@ -16,8 +16,14 @@ export const DEFAULT_JWKS_COOLDOWN_SECONDS = 30;
 /** `auth.jwks_max_stale_seconds` when the settings leave it out. */
 export const DEFAULT_JWKS_MAX_STALE_SECONDS = 3600;
 
-/** The outcome of one fetch, for a counter (`scopegate_jwks_fetches_total{result}`, say). */
+/** The outcome of one fetch, for a counter (`scopegate_jwks_fetches_total{result}`). */
 export type JwksFetchResult = 'success' | 'error';
+
+/**
+ * Which document one HTTP fetch was for: the JWK set itself, or (with discovery) the issuer's
+ * OpenID configuration that names it. A fixed set: a metric label, never a URL.
+ */
+export type JwksDocument = 'jwks' | 'discovery';
 
 /** Fetches the document's text; rejects with an Error whose message is a loggable reason. */
 export type JwksFetcher = (url: string, signal: AbortSignal) => Promise<string>;
@@ -52,6 +58,11 @@ export interface RemoteJwksDeps {
   readonly schedule?: Scheduler | undefined;
   /** Told of every fetch: `detail` is the reason of a failure (a status, a code, a bound). */
   readonly onFetch?: ((result: JwksFetchResult, detail: string) => void) | undefined;
+  /**
+   * Told of every document fetched, once each: with discovery an attempt reads two (the
+   * configuration, then the set), and a document that arrives but fails its checks is an error.
+   */
+  readonly onDocument?: ((document: JwksDocument, result: JwksFetchResult) => void) | undefined;
 }
 
 /** The last good document's keys. The same object while the served document does not change. */
@@ -81,6 +92,8 @@ export interface RemoteJwks {
    * configuration that passed its checks (null before one did).
    */
   keysUrl(): string | null;
+  /** When the last fetch succeeded, in milliseconds on the injected clock; null before one did. */
+  lastSuccessMs(): number | null;
   /** Stops the refresh loop and aborts a fetch in flight. */
   close(): void;
 }
@@ -111,10 +124,11 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
   const fetchText = deps.fetch ?? ((u: string, signal: AbortSignal) => fetchJwksText(u, signal));
   const schedule = deps.schedule ?? unrefTimer;
   const onFetch = deps.onFetch ?? (() => {});
+  const onDocument = deps.onDocument ?? (() => {});
 
   let current: JwksSnapshot | null = null;
   let currentText: string | null = null;
-  let lastSuccessAt = 0;
+  let lastSuccessAt: number | null = null;
   let lastAttemptAt = -Infinity;
   let lastError: string | null = null;
   let inFlight: Promise<void> | null = null;
@@ -134,17 +148,19 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
     if (issuer === undefined) return fetchText(url, closing.signal);
     const where = `OpenID configuration at ${url}`;
     const text = await fetchText(url, closing.signal).catch((err: unknown) => {
-      throw new Error(`${where}: ${(err as Error).message}`);
+      throw new Error(`${where}: ${(err as Error).message}`, { cause: 'discovery' });
     });
     const discovered = readDiscovery(text, issuer);
-    if (!discovered.ok) throw new Error(`${where}: ${discovered.reason}`);
+    if (!discovered.ok) throw new Error(`${where}: ${discovered.reason}`, { cause: 'discovery' });
     keysUrl = discovered.jwksUri;
+    onDocument('discovery', 'success');
     return fetchText(discovered.jwksUri, closing.signal).catch((err: unknown) => {
       throw new Error(atKeys((err as Error).message));
     });
   };
 
   const succeed = (text: string, keys: readonly unknown[]): void => {
+    onDocument('jwks', 'success');
     // An unchanged document keeps its snapshot, so nothing downstream re-imports or re-clears.
     if (text !== currentText) {
       current = Object.freeze({ keys: Object.freeze([...keys]) });
@@ -154,7 +170,8 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
     lastError = null;
     onFetch('success', '');
   };
-  const fail = (reason: string): void => {
+  const fail = (reason: string, document: JwksDocument): void => {
+    onDocument(document, 'error');
     lastError = reason;
     onFetch('error', reason);
   };
@@ -168,11 +185,13 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
         (text) => {
           if (closing.signal.aborted) return;
           const keys = parseJwks(text);
-          if (typeof keys === 'string') fail(atKeys(keys));
+          if (typeof keys === 'string') fail(atKeys(keys), 'jwks');
           else succeed(text, keys);
         },
         (err: unknown) => {
-          if (!closing.signal.aborted) fail((err as Error).message);
+          // The discovery stage marks its failures (the `cause`); any other is the set's.
+          const document = (err as Error).cause === 'discovery' ? 'discovery' : 'jwks';
+          if (!closing.signal.aborted) fail((err as Error).message, document);
         },
       )
       .finally(() => {
@@ -186,7 +205,7 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
   };
 
   const snapshot = (): JwksSnapshot | null =>
-    current !== null && clock.now() - lastSuccessAt <= maxStaleMs ? current : null;
+    current !== null && clock.now() - (lastSuccessAt as number) <= maxStaleMs ? current : null;
 
   return {
     url,
@@ -214,6 +233,7 @@ export function createRemoteJwks(options: RemoteJwksOptions, deps: RemoteJwksDep
     ready: () => snapshot() !== null,
     lastError: () => lastError,
     keysUrl: () => keysUrl,
+    lastSuccessMs: () => lastSuccessAt,
     close() {
       closing.abort();
       cancelTimer();

@@ -47,6 +47,17 @@ export interface IdentityKeyRing {
   useKeys(keys: readonly SigningKey[] | null): void;
   /** Sets how long a retired key stays published and how often a generated key rotates. */
   configure(graceSeconds: number, rotateHours: number): void;
+  /**
+   * Calls `listener` with the new JWK Set each time it changes (a rotation, new keys, a retired
+   * key leaving it), synchronously, before a token is signed with a new key; null stops. One
+   * listener at a time: the state serving now sets its own.
+   */
+  watch(listener: ((jwks: PublishedJwks) => void) | null): void;
+}
+
+/** The public JWK Set as published. */
+export interface PublishedJwks {
+  readonly keys: readonly PublicJwk[];
 }
 
 /** The RFC 7638 thumbprint of an EC public key (base64url SHA-256 of its canonical JSON). */
@@ -120,35 +131,55 @@ export function createIdentityKeyRing(
   let signing = keys === null ? generateSigningKey() : (keys.at(-1) as SigningKey);
   let rotateAtMs: number | null = keys === null ? clock.now() + rotateMs : null;
   let retired: Retired[] = [];
+  // When the first retired key leaves the set (Infinity: none retired).
+  let nextExpiryMs = Infinity;
+  let listener: ((jwks: PublishedJwks) => void) | null = null;
+
+  function keepRetired(list: Retired[]): void {
+    retired = list;
+    nextExpiryMs = Math.min(Infinity, ...list.map((r) => r.untilMs));
+  }
 
   function retire(key: SigningKey, nowMs: number): void {
-    retired = retired.filter((r) => r.key.kid !== key.kid);
-    retired.push({ key, untilMs: nowMs + graceMs });
+    keepRetired([
+      ...retired.filter((r) => r.key.kid !== key.kid),
+      { key, untilMs: nowMs + graceMs },
+    ]);
+  }
+
+  function published(): PublishedJwks {
+    const keys = new Map<string, PublicJwk>();
+    for (const r of retired) keys.set(r.key.kid, r.key.publicJwk);
+    for (const key of fileKeys ?? []) keys.set(key.kid, key.publicJwk);
+    keys.set(signing.kid, signing.publicJwk);
+    return { keys: [...keys.values()] };
   }
 
   function current(): SigningKey {
-    if (rotateAtMs !== null) {
-      const now = clock.now();
-      if (now >= rotateAtMs) {
-        retire(signing, now);
-        signing = generateSigningKey();
-        rotateAtMs = now + rotateMs;
-      }
+    // With keys from a file and nothing retired, nothing can change: no clock read.
+    if (rotateAtMs === null && nextExpiryMs === Infinity) return signing;
+    const now = clock.now();
+    let changed = false;
+    if (rotateAtMs !== null && now >= rotateAtMs) {
+      retire(signing, now);
+      signing = generateSigningKey();
+      rotateAtMs = now + rotateMs;
+      changed = true;
     }
+    if (now >= nextExpiryMs) {
+      keepRetired(retired.filter((r) => r.untilMs > now));
+      changed = true;
+    }
+    // Told before the new key signs anything: a verifier reading the file finds it there.
+    if (changed) listener?.(published());
     return signing;
   }
 
   return {
     current,
     jwks() {
-      const active = current();
-      const now = clock.now();
-      retired = retired.filter((r) => r.untilMs > now);
-      const published = new Map<string, PublicJwk>();
-      for (const r of retired) published.set(r.key.kid, r.key.publicJwk);
-      for (const key of fileKeys ?? []) published.set(key.kid, key.publicJwk);
-      published.set(active.kid, active.publicJwk);
-      return { keys: [...published.values()] };
+      current();
+      return published();
     },
     useKeys(keys) {
       // Already on generated keys: a reload keeps the running one.
@@ -157,10 +188,14 @@ export function createIdentityKeyRing(
       const next = keys === null ? generateSigningKey() : (keys.at(-1) as SigningKey);
       const kept = new Set((keys ?? []).map((k) => k.kid));
       for (const old of [signing, ...(fileKeys ?? [])]) if (!kept.has(old.kid)) retire(old, now);
-      retired = retired.filter((r) => !kept.has(r.key.kid));
+      keepRetired(retired.filter((r) => !kept.has(r.key.kid)));
       fileKeys = keys;
       signing = next;
       rotateAtMs = keys === null ? now + rotateMs : null;
+      listener?.(published());
+    },
+    watch(next) {
+      listener = next;
     },
     configure(nextGraceSeconds, nextRotateHours) {
       graceMs = nextGraceSeconds * 1000;

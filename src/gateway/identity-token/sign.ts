@@ -2,13 +2,14 @@
  * Signs the identity assertion the upstream may verify instead of the HMAC'd `x-auth-context`:
  * a compact ES256 JWT with `iss`, `aud`, `sub`, `scopes`, `principal_type`, `session_id` (when
  * there is one), `cnf` (`x5t#S256`, the verified client certificate's thumbprint, RFC 8705) when
- * the connection presented one, `iat` and `exp`. Signing is synchronous (node:crypto) and cached per identity
- * and key for at most half the lifetime, so a cached caller's request costs one lookup.
+ * the connection presented one, `ctx` (binding the exact `x-auth-context` value), `iat` and
+ * `exp`. Signing is synchronous (node:crypto) and cached per identity and key for at most half
+ * the lifetime, so a cached caller's request costs one lookup.
  */
 import { sign } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../shared/clock.js';
-import type { IdentityContext } from '../../shared/identity-context.js';
+import { identityContextHashOf, type IdentityContext } from '../../shared/identity-context.js';
 import type { IdentityKeyRing, SigningKey } from './keys.js';
 
 /** Identity-token settings fixed at load. */
@@ -25,8 +26,11 @@ export interface IdentityTokenSigner {
   readonly header: string;
   /** The header name as inbound names are compared: lower-case, `_` read as `-`. */
   readonly headerKey: string;
-  /** The assertion of an authenticated identity. */
-  tokenFor(context: IdentityContext): string;
+  /**
+   * The assertion of an identity; `value` is its `x-auth-context` header value (the encoding of
+   * `context`), bound by the `ctx` claim.
+   */
+  tokenFor(context: IdentityContext, value: string): string;
 }
 
 interface Cached {
@@ -49,9 +53,10 @@ function thumbprintOf(fingerprint256: string): string {
   return Buffer.from(fingerprint256.replaceAll(':', ''), 'hex').toString('base64url');
 }
 
-/** Signs one assertion with `key` at `nowSeconds`. */
+/** Signs one assertion of `context` (whose header value is `value`) with `key` at `nowSeconds`. */
 export function signIdentityToken(
   context: IdentityContext,
+  value: string,
   key: SigningKey,
   settings: IdentityTokenSettings,
   nowSeconds: number,
@@ -67,6 +72,9 @@ export function signIdentityToken(
     ...(context.client_certificate === undefined
       ? {}
       : { cnf: { 'x5t#S256': thumbprintOf(context.client_certificate.fingerprint256) } }),
+    // Binds this token to one context: a verifier that checks it may believe the context with
+    // no shared secret, and a token copied beside another context proves nothing.
+    ctx: identityContextHashOf(value),
     iat: nowSeconds,
     exp: nowSeconds + settings.ttlSeconds,
   });
@@ -92,12 +100,14 @@ export function createIdentityTokenSigner(
   return {
     header: settings.header,
     headerKey: settings.header.toLowerCase().replace(/_/g, '-'),
-    tokenFor(context) {
+    tokenFor(context, value) {
       const key = ring.current();
       const now = clock.now();
       const hit = cache.get(context);
       if (hit !== undefined && hit.kid === key.kid && now < hit.staleAtMs) return hit.token;
-      const token = signIdentityToken(context, key, settings, Math.floor(now / 1000));
+      // The context object stands for its value (one encoding each), so the hash is computed
+      // here, once per signing, never per request.
+      const token = signIdentityToken(context, value, key, settings, Math.floor(now / 1000));
       cache.set(context, { token, kid: key.kid, staleAtMs: now + halfMs });
       return token;
     },

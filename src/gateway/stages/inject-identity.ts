@@ -188,9 +188,9 @@ export function upstreamHeadersFor(
   if (sent.signature !== null) headers['x-auth-signature'] = sent.signature;
   if (sent.userIdHeader !== null) headers['x-auth-user-id'] = sent.userIdHeader;
   if (sent.scopesHeader !== null) headers['x-auth-scopes'] = sent.scopesHeader;
-  // Only an authenticated caller is asserted: an excluded route's anonymous caller gets none.
-  if (signer !== null && sent.context.authenticated)
-    headers[signer.header] = signer.tokenFor(sent.context);
+  // Every context is asserted, an excluded route's anonymous one too (`principal_type:
+  // anonymous`, no scopes): an upstream that verifies the token believes no context without one.
+  if (signer !== null) headers[signer.header] = signer.tokenFor(sent.context, sent.value);
   headers['x-request-id'] = client.requestId;
   if (cert != null) {
     headers['x-auth-client-cert-subject'] = headerSafe(cert.subject);

@@ -34,6 +34,7 @@ function remoteOf(): RemoteJwks & { set(snapshot: JwksSnapshot | null): void; as
     ready: () => snapshot !== null,
     lastError: () => null,
     keysUrl: () => 'https://idp.example/jwks',
+    lastSuccessMs: () => null,
     close: () => {},
     set(next: JwksSnapshot | null) {
       snapshot = next;

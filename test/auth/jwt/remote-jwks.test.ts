@@ -209,3 +209,80 @@ t.test('the real fetcher and timer: fetched, scheduled, and cancelled by close',
   remote.close();
   t.equal(remote.ready(), true, 'close keeps what was fetched');
 });
+
+t.test('every document fetched is reported once, by document and result', async (t) => {
+  const ISSUER = 'https://idp.example';
+  const CONFIG = JSON.stringify({ issuer: ISSUER, jwks_uri: 'https://idp.example/keys' });
+  const rows: {
+    name: string;
+    issuer?: string;
+    answers: (string | Error)[];
+    documents: string[];
+    succeeded: boolean;
+  }[] = [
+    { name: 'the set', answers: [ONE_KEY], documents: ['jwks/success'], succeeded: true },
+    {
+      name: 'the set fails',
+      answers: [new Error('HTTP 500')],
+      documents: ['jwks/error'],
+      succeeded: false,
+    },
+    {
+      name: 'the set is not a JWK set',
+      answers: ['{}'],
+      documents: ['jwks/error'],
+      succeeded: false,
+    },
+    {
+      name: 'discovery: the configuration fails',
+      issuer: ISSUER,
+      answers: [new Error('ECONNREFUSED')],
+      documents: ['discovery/error'],
+      succeeded: false,
+    },
+    {
+      name: 'discovery: the configuration is for another issuer',
+      issuer: ISSUER,
+      answers: [JSON.stringify({ issuer: 'https://other.example', jwks_uri: 'https://x/k' })],
+      documents: ['discovery/error'],
+      succeeded: false,
+    },
+    {
+      name: 'discovery: the set it names fails',
+      issuer: ISSUER,
+      answers: [CONFIG, new Error('HTTP 404')],
+      documents: ['discovery/success', 'jwks/error'],
+      succeeded: false,
+    },
+    {
+      name: 'discovery: both fetched',
+      issuer: ISSUER,
+      answers: [CONFIG, ONE_KEY],
+      documents: ['discovery/success', 'jwks/success'],
+      succeeded: true,
+    },
+  ];
+  for (const row of rows) {
+    const clock = createTestClock();
+    const documents: string[] = [];
+    const answers = [...row.answers];
+    const remote = createRemoteJwks(
+      { ...OPTIONS, ...(row.issuer === undefined ? {} : { issuer: row.issuer }) },
+      {
+        clock,
+        schedule: createManualScheduler(),
+        fetch: async () => {
+          const answer = answers.shift() as string | Error;
+          if (answer instanceof Error) throw answer;
+          return answer;
+        },
+        onDocument: (document, result) => documents.push(`${document}/${result}`),
+      },
+    );
+    t.equal(remote.lastSuccessMs(), null, `${row.name}: no success before the first fetch`);
+    await remote.start();
+    t.same(documents, row.documents, `${row.name}: reported`);
+    t.equal(remote.lastSuccessMs(), row.succeeded ? clock.now() : null, `${row.name}: time`);
+    remote.close();
+  }
+});

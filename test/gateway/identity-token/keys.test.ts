@@ -3,7 +3,7 @@
  * rotation on reload (old keys published for the grace), returning to generated keys, and the
  * claims of principals without a user id or with a session.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { decodeJwt, importJWK, jwtVerify } from 'jose';
@@ -21,6 +21,8 @@ import {
 } from '../../../src/gateway/identity-token/settings.js';
 import { anonymousContext } from '../../../src/gateway/identity.js';
 import { createTestClock } from '../../fixtures/tokens.js';
+
+const noLog = (): void => {};
 
 const ecJwk = () =>
   generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
@@ -87,6 +89,7 @@ t.test('claims: no user id (sub is the principal type), a session id', async (t)
   const base = anonymousContext({ rbacEnabled: true, userIsolation: false });
   const token = signIdentityToken(
     { ...base, authenticated: true, principal_type: 'security_key', session_id: 's-1' },
+    'the-context-value',
     key,
     settings,
     clock.now() / 1000,
@@ -94,8 +97,14 @@ t.test('claims: no user id (sub is the principal type), a session id', async (t)
   const verified = await jwtVerify(token, await importJWK(key.publicJwk, 'ES256'), {
     currentDate: new Date(clock.now()),
   });
-  t.match(verified.payload, { sub: 'security_key', session_id: 's-1', scopes: [] });
-  const noSession = signIdentityToken({ ...base, user_id: 'u' }, key, settings, 1);
+  t.match(verified.payload, {
+    sub: 'security_key',
+    session_id: 's-1',
+    scopes: [],
+    // base64url(SHA-256("the-context-value")), as any SHA-256 tool computes it.
+    ctx: createHash('sha256').update('the-context-value').digest('base64url'),
+  });
+  const noSession = signIdentityToken({ ...base, user_id: 'u' }, 'v', key, settings, 1);
   t.notOk('session_id' in decodeJwt(noSession), 'no session_id without a session');
 });
 
@@ -135,15 +144,25 @@ t.test(
     }
     const clock = createTestClock();
     const loaded = load('{ enabled: true }');
-    const first = identityTokenOf(loaded, readIdentityTokenKeys(loaded).keys, null, clock);
+    const first = identityTokenOf(loaded, readIdentityTokenKeys(loaded).keys, null, clock, noLog);
     const kid = first.ring!.current().kid;
     const again = load('{ enabled: true, key_file: good.json }');
-    const second = identityTokenOf(again, readIdentityTokenKeys(again).keys, first.ring, clock);
+    const second = identityTokenOf(
+      again,
+      readIdentityTokenKeys(again).keys,
+      first.ring,
+      clock,
+      noLog,
+    );
     t.equal(second.ring, first.ring, 'the same ring');
     t.ok(
       second.ring!.jwks().keys.some((k) => k.kid === kid),
       'the generated key still published',
     );
-    t.same(identityTokenOf(load('{}'), null, null, clock), { ring: null, signer: null }, 'off');
+    t.same(
+      identityTokenOf(load('{}'), null, null, clock, noLog),
+      { ring: null, signer: null, problem: null },
+      'off',
+    );
   },
 );
