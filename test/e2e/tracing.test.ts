@@ -24,7 +24,7 @@ const TRACEPARENT = `00-${CALLER_TRACE}-${CALLER_SPAN}-01`;
 
 const RUNTIME = { os_id: 'traced', db: 'runtime.db', agents: [{ id: 'a1', name: 'Agent One' }] };
 
-async function tracedStack(t: Test, upstreamUrl?: string) {
+async function tracedStack(t: Test, upstreamUrl?: string, accounts = false) {
   const receiver = await startOtlpReceiver(t);
   const tracer = createRequestTracer({
     endpoint: receiver.url,
@@ -52,7 +52,7 @@ async function tracedStack(t: Test, upstreamUrl?: string) {
       '  algorithm: RS256',
       '  verification_keys: ["file:rs.pem"]',
       '  authorization: true',
-      '  service_accounts: { enabled: false }',
+      `  service_accounts: { enabled: ${accounts}, store: "sqlite:sa.db" }`,
     ].join('\n'),
   });
   return { receiver, tracer, gateway, log };
@@ -163,4 +163,27 @@ t.test('a CORS preflight the gateway answers: one server span, no reason', async
     ['OPTIONS unmatched'],
   );
   t.equal(attribute(spans[0] as OtlpSpan, 'scopegate.reason'), 'none');
+});
+
+t.test('a service-account token, checked against its store: the same spans', async (t) => {
+  const { receiver, tracer, gateway } = await tracedStack(t, undefined, true);
+  const admin = await goodToken({ sub: 'ops', scopes: ['service_accounts:write', 'agents:read'] });
+  const minted = await send(gateway.url, {
+    method: 'POST',
+    path: '/service-accounts',
+    headers: { ...bearer(admin), 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'worker', scopes: [{ scope: 'agents:read' }] }),
+  });
+  t.equal(minted.status, 201, minted.body);
+  const token = (JSON.parse(minted.body) as { token: string }).token;
+  const answer = await send(gateway.url, {
+    path: '/agents',
+    headers: { ...bearer(token), traceparent: TRACEPARENT },
+  });
+  t.equal(answer.status, 200);
+  await tracer.shutdown();
+  const spans = receiver.spans.filter((s) => s.traceId === CALLER_TRACE);
+  const authenticate = spans.find((s) => s.name === 'authenticate') as OtlpSpan;
+  t.equal(attribute(authenticate, 'scopegate.principal_type'), 'service_account');
+  t.ok(spans.some((s) => s.name === 'authorize'));
 });
