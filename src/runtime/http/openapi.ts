@@ -26,6 +26,8 @@ declare module 'fastify' {
     tags?: readonly string[];
     /** More words on the operation, where one line is not enough. */
     description?: string;
+    /** The operation's own security requirements (`[]`: none, the document's otherwise). */
+    security?: readonly Json[];
   }
 }
 
@@ -247,6 +249,7 @@ const PARAM = /:(\w+)/g;
 const jsonContent = (schema: Json): Json => ({ 'application/json': { schema } });
 
 function response(doc: ResponseDoc, components: Mutable): Json {
+  if (doc instanceof ContentResponse) return contentResponse(doc, components);
   if (doc instanceof SharedResponse) return { $ref: `#/components/responses/${doc.name}` };
   if (doc instanceof DescribedResponse) {
     return doc.schema === null
@@ -277,6 +280,7 @@ function operation(route: CollectedRoute, schema: FastifySchema, components: Mut
   const body = schema.body as z.ZodType | undefined;
   const responses = (schema.response ?? {}) as Record<string, ResponseDoc>;
   return {
+    ...(schema.security === undefined ? {} : { security: schema.security }),
     tags: schema.tags,
     summary: schema.summary,
     ...(schema.description === undefined ? {} : { description: schema.description }),
@@ -286,7 +290,7 @@ function operation(route: CollectedRoute, schema: FastifySchema, components: Mut
       : {
           requestBody: {
             required: body._zod.optin !== 'optional',
-            content: jsonContent(convert(body, 'input', components)),
+            content: bodyContent(body, convert(body, 'input', components)),
           },
         }),
     responses: Object.fromEntries(
@@ -305,8 +309,9 @@ function operation(route: CollectedRoute, schema: FastifySchema, components: Mut
 export function buildRoutePaths(routes: readonly CollectedRoute[]): GeneratedDocument {
   const paths: Record<string, Record<string, Json>> = {};
   const components: Mutable = {};
-  // The shared error responses name it, whichever routes there are.
+  // The shared error responses name them, whichever routes there are.
   convert(ERROR_DETAIL, 'output', components);
+  convert(HTTP_VALIDATION_ERROR, 'output', components);
   for (const route of routes) {
     const schema = route.schema;
     if (schema?.summary === undefined) continue;
@@ -321,4 +326,77 @@ export function buildRoutePaths(routes: readonly CollectedRoute[]): GeneratedDoc
     };
   }
   return { paths, schemas: components };
+}
+
+/** `{detail: [ValidationError]}`, FastAPI's 422 body, which the shared 422 response names. */
+export const HTTP_VALIDATION_ERROR = z
+  .object({
+    detail: z
+      .array(
+        z
+          .object({
+            loc: z.array(z.union([z.string(), z.int()])).meta({ title: 'Location' }),
+            msg: z.string().meta({ title: 'Message' }),
+            type: z.string().meta({ title: 'Error Type' }),
+            input: z.unknown().optional().meta({ title: 'Input' }),
+            ctx: z.record(z.string(), z.unknown()).optional().meta({ title: 'Context' }),
+          })
+          .meta({ id: 'ValidationError', title: 'ValidationError' }),
+      )
+      .optional()
+      .meta({ title: 'Detail' }),
+  })
+  .meta({ id: 'HTTPValidationError', title: 'HTTPValidationError' });
+
+/** The body schemas read from a form rather than from JSON (see {@link form}). */
+const FORMS = new WeakSet<z.ZodType>();
+
+/**
+ * Marks `schema` as a form body: documented as `multipart/form-data` (browsers, files) and
+ * `application/x-www-form-urlencoded` (the Python SDK) instead of JSON. Returns `schema`.
+ */
+export function form<T extends z.ZodType>(schema: T): T {
+  FORMS.add(schema);
+  return schema;
+}
+
+/** The request body's content map: JSON, or the two form encodings for a {@link form}. */
+function bodyContent(body: z.ZodType, schema: Json): Json {
+  return FORMS.has(body)
+    ? {
+        'multipart/form-data': { schema },
+        'application/x-www-form-urlencoded': { schema },
+      }
+    : jsonContent(schema);
+}
+
+/**
+ * A response with more than one media type, each with its own schema: a run answering either an
+ * SSE stream (`text/event-stream`) or its output as JSON. Documents only, like the others.
+ */
+export class ContentResponse extends DescribedResponse {
+  /** Schemas by media type (not `content`, which Fastify would read as its own). */
+  readonly media: Readonly<Record<string, z.ZodType>>;
+  constructor(description: string, media: Readonly<Record<string, z.ZodType>>) {
+    super(description, null);
+    this.media = media;
+  }
+}
+
+/** A response named `description` whose body is one of `content`'s, by media type. */
+export const content = (
+  description: string,
+  byType: Readonly<Record<string, z.ZodType>>,
+): ContentResponse => new ContentResponse(description, byType);
+
+function contentResponse(doc: ContentResponse, components: Mutable): Json {
+  return {
+    description: doc.description,
+    content: Object.fromEntries(
+      Object.entries(doc.media).map(([type, schema]) => [
+        type,
+        { schema: convert(schema, 'output', components) },
+      ]),
+    ),
+  };
 }

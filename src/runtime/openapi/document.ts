@@ -7,7 +7,6 @@
 import { ERROR_RESPONSES, type GeneratedDocument } from '../http/openapi.js';
 import { AGNO_VERSION } from '../routes/system.js';
 import { a2aPaths } from './paths-a2a.js';
-import { CATALOGUE_PATHS } from './paths-catalogue.js';
 import { AGUI_PATHS, CORE_PATHS } from './paths-core.js';
 import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
 import { EVAL_PATHS, METRICS_PATHS, TRACE_PATHS } from './paths-metrics.js';
@@ -71,6 +70,39 @@ function withOperationIds(paths: Paths): Paths {
   );
 }
 
+/**
+ * The document's sections, by the tag of their operations, in the order it lists them: the
+ * routes register in another order (a family's run routes after every family's catalogue).
+ */
+const SECTIONS: readonly string[] = [
+  'Core',
+  'Registry',
+  'Database',
+  'Agents',
+  'Teams',
+  'Workflows',
+  'Sessions',
+  'Components',
+  'Memory',
+  'Learnings',
+  'Knowledge',
+  'Metrics',
+  'Evals',
+  'Traces',
+  'Schedules',
+  'Approvals',
+  'AGUI',
+  'A2A',
+];
+
+/** `paths` section by section (the tag of a path's first operation); in place within one. */
+function inSectionOrder(paths: Paths): Paths {
+  const section = (item: PathItem): number =>
+    SECTIONS.indexOf((Object.values(item)[0]?.['tags'] as readonly string[])[0] as string);
+  // A stable sort: the paths of one section keep their order.
+  return Object.fromEntries(Object.entries(paths).sort(([, a], [, b]) => section(a) - section(b)));
+}
+
 const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
   ...AGUI_SCHEMAS,
   ...CORE_SCHEMAS,
@@ -87,7 +119,7 @@ export function buildOpenApiDocument(
   generated: GeneratedDocument,
 ): OpenApiDocument {
   // The generated sections keep the place their hand-written paths had: after the components.
-  const before: Paths = { ...CORE_PATHS, ...CATALOGUE_PATHS, ...SESSION_PATHS, ...COMPONENT_PATHS };
+  const before: Paths = { ...CORE_PATHS, ...SESSION_PATHS, ...COMPONENT_PATHS };
   const after: Paths = {
     ...KNOWLEDGE_PATHS,
     ...METRICS_PATHS,
@@ -103,7 +135,7 @@ export function buildOpenApiDocument(
     ...Object.keys(generated.schemas).filter((name) => name in HAND_WRITTEN_SCHEMAS),
   ];
   if (twice.length > 0) throw new Error(`documented twice: ${twice.join(', ')}`);
-  const paths: Paths = { ...before, ...generated.paths, ...after };
+  const paths = inSectionOrder({ ...before, ...generated.paths, ...after });
   return {
     openapi: '3.1.0',
     info: { title: TITLE, description: DESCRIPTION, version: AGNO_VERSION },

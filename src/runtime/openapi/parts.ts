@@ -64,15 +64,6 @@ export const optionalJsonBody = (schema: Json): Json => ({
   content: json(schema),
 });
 
-/** A run route's form body: multipart (browser, files) or urlencoded (Python SDK). */
-export const formBody = (schema: Json): Json => ({
-  required: true,
-  content: {
-    'multipart/form-data': { schema },
-    'application/x-www-form-urlencoded': { schema },
-  },
-});
-
 /** The `{data, meta}` envelope of every paginated listing. */
 export const paginated = (item: Json): Json => ({
   type: 'object',
@@ -96,15 +87,6 @@ export const query = (name: string, schema: Json, description?: string): Json =>
   required: false,
   schema,
   ...(description === undefined ? {} : { description }),
-});
-
-/** A required query parameter. */
-export const requiredQuery = (name: string, schema: Json, description: string): Json => ({
-  name,
-  in: 'query',
-  required: true,
-  schema,
-  description,
 });
 
 /** `page` (1-based; 0 is read as 1). */

@@ -207,25 +207,4 @@ export const AGUI_SCHEMAS: Readonly<Record<string, Json>> = {
     required: ['value'],
     properties: { type: tag('url'), value: STRING, mimeType: NULLABLE_STRING },
   },
-  HTTPValidationError: {
-    type: 'object',
-    title: 'HTTPValidationError',
-    properties: { detail: { type: 'array', title: 'Detail', items: ref('ValidationError') } },
-  },
-  ValidationError: {
-    type: 'object',
-    title: 'ValidationError',
-    required: ['loc', 'msg', 'type'],
-    properties: {
-      loc: {
-        type: 'array',
-        title: 'Location',
-        items: { anyOf: [STRING, { type: 'integer' }] },
-      },
-      msg: { type: 'string', title: 'Message' },
-      type: { type: 'string', title: 'Error Type' },
-      input: { title: 'Input' },
-      ctx: { type: 'object', title: 'Context' },
-    },
-  },
 };

@@ -21,33 +21,6 @@ import {
 
 const NSTRING = nullable(STRING);
 const KIND = { type: 'string', enum: ['agent', 'team', 'workflow'] };
-const RUN_STATUS = {
-  type: 'string',
-  enum: ['PENDING', 'RUNNING', 'COMPLETED', 'PAUSED', 'CANCELLED', 'ERROR', 'REGENERATED'],
-};
-/** A form boolean: `true/false/1/0/yes/no/on/off`. */
-const FORM_BOOLEAN = (fallback: boolean): Json => ({ type: 'boolean', default: fallback });
-/** A form field carrying JSON text. */
-const FORM_JSON = (description: string): Json => ({ type: 'string', description });
-
-const RUN_FORM_FIELDS: Json = {
-  message: { type: 'string', description: 'The input' },
-  stream: FORM_BOOLEAN(true),
-  session_id: { type: 'string', description: 'Empty or absent: a new session' },
-  user_id: STRING,
-  background: FORM_BOOLEAN(false),
-  session_state: FORM_JSON('JSON object'),
-  dependencies: FORM_JSON('JSON object'),
-  metadata: FORM_JSON('JSON object'),
-};
-
-const CONTINUE_FIELDS: Json = {
-  session_id: { type: 'string', description: 'Required' },
-  user_id: STRING,
-  stream: FORM_BOOLEAN(true),
-  background: FORM_BOOLEAN(false),
-};
-
 /** Core schemas by name. */
 export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
   Root: object({ name: STRING, id: STRING, version: STRING }, ['name', 'id', 'version']),
@@ -107,131 +80,6 @@ export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
     ['name', 'type'],
   ),
   MigrateResponse: object({ message: STRING, failed: OBJECT }, ['message']),
-  AgentResponse: object(
-    {
-      id: STRING,
-      name: STRING,
-      db_id: STRING,
-      description: STRING,
-      role: STRING,
-      is_factory: BOOLEAN,
-      is_component: BOOLEAN,
-      current_version: INTEGER,
-      stage: STRING,
-      model: object({ name: STRING, model: STRING, provider: STRING }),
-      tools: object({ tools: arrayOf(OBJECT) }),
-      system_message: OBJECT,
-      metadata: OBJECT,
-    },
-    ['id', 'name'],
-  ),
-  TeamResponse: object(
-    {
-      id: STRING,
-      name: STRING,
-      db_id: STRING,
-      description: STRING,
-      is_factory: BOOLEAN,
-      is_component: BOOLEAN,
-      current_version: INTEGER,
-      stage: STRING,
-      mode: { type: 'string', enum: ['coordinate', 'route', 'broadcast', 'tasks'] },
-      members: arrayOf({ anyOf: [ref('AgentResponse'), ref('TeamResponse')] }),
-    },
-    ['id', 'name'],
-  ),
-  WorkflowResponse: object(
-    {
-      id: STRING,
-      name: STRING,
-      db_id: STRING,
-      description: STRING,
-      is_factory: BOOLEAN,
-      is_component: BOOLEAN,
-      current_version: INTEGER,
-      stage: STRING,
-      workflow_agent: BOOLEAN,
-      steps: arrayOf(object({ name: STRING, step_type: STRING, description: STRING })),
-    },
-    ['id', 'name'],
-  ),
-  RunOutput: {
-    ...object(
-      {
-        run_id: STRING,
-        agent_id: STRING,
-        team_id: STRING,
-        workflow_id: STRING,
-        session_id: STRING,
-        user_id: STRING,
-        content: { anyOf: [STRING, OBJECT] },
-        content_type: STRING,
-        status: RUN_STATUS,
-        messages: arrayOf(OBJECT),
-        metrics: OBJECT,
-        tools: arrayOf(OBJECT),
-        requirements: arrayOf(OBJECT),
-        events: arrayOf(OBJECT),
-        created_at: EPOCH,
-      },
-      ['run_id', 'session_id', 'status'],
-    ),
-    description: 'An agent, team or workflow run output',
-  },
-  RunSchema: {
-    ...object(
-      {
-        run_id: STRING,
-        parent_run_id: NSTRING,
-        agent_id: NSTRING,
-        team_id: NSTRING,
-        workflow_id: NSTRING,
-        user_id: NSTRING,
-        status: RUN_STATUS,
-        run_input: NSTRING,
-        content: ANY,
-        metrics: ANY,
-        messages: ANY,
-        tools: ANY,
-        events: ANY,
-        created_at: ISO_TIME,
-      },
-      ['run_id'],
-    ),
-    description: 'A stored run as sessions list it (RunSchema, TeamRunSchema, WorkflowRunSchema)',
-  },
-  BackgroundRun: object(
-    {
-      run_id: STRING,
-      session_id: STRING,
-      status: { type: 'string', enum: ['PENDING', 'RUNNING'] },
-    },
-    ['run_id', 'session_id', 'status'],
-  ),
-  RunForm: object(
-    {
-      ...RUN_FORM_FIELDS,
-      files: arrayOf({ type: 'string', format: 'binary' }),
-      version: { type: 'string', description: 'Component config version to run' },
-    },
-    ['message'],
-  ),
-  AgentContinueForm: object({
-    tools: FORM_JSON('JSON array of ToolExecution objects'),
-    input: STRING,
-    continue_from: { type: 'string', default: 'end', description: 'end, last_user or an index' },
-    fork: FORM_BOOLEAN(false),
-    regenerate: FORM_BOOLEAN(false),
-    ...CONTINUE_FIELDS,
-  }),
-  TeamContinueForm: object({
-    requirements: FORM_JSON('JSON array of RunRequirement objects'),
-    ...CONTINUE_FIELDS,
-  }),
-  WorkflowContinueForm: object({
-    step_requirements: FORM_JSON('JSON array of StepRequirement objects'),
-    ...CONTINUE_FIELDS,
-  }),
   SessionSchema: object(
     {
       session_id: STRING,
@@ -295,19 +143,6 @@ export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
     },
     ['session_ids', 'session_types'],
   ),
-  ComponentResponse: object(
-    {
-      component_id: STRING,
-      component_type: KIND,
-      name: STRING,
-      description: STRING,
-      current_version: INTEGER,
-      metadata: OBJECT,
-      created_at: EPOCH,
-      updated_at: EPOCH,
-    },
-    ['component_id', 'component_type', 'name'],
-  ),
   ComponentConfigResponse: object(
     {
       component_id: STRING,
@@ -336,30 +171,6 @@ export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
     },
     ['name', 'component_type'],
   ),
-  EntityCreate: {
-    ...object(
-      {
-        name: STRING,
-        component_id: STRING,
-        description: NSTRING,
-        metadata: nullable(OBJECT),
-        config: OBJECT,
-        label: NSTRING,
-        stage: { type: 'string', enum: ['draft', 'published'], default: 'draft' },
-        notes: NSTRING,
-        set_current: { type: 'boolean', default: true },
-      },
-      ['name'],
-    ),
-    description: 'ComponentCreate without component_type (fixed by the route)',
-  },
-  ComponentUpdate: object({
-    name: STRING,
-    description: NSTRING,
-    component_type: KIND,
-    metadata: nullable(OBJECT),
-    current_version: INTEGER,
-  }),
   ConfigCreate: object(
     {
       config: OBJECT,

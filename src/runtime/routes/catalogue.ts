@@ -1,6 +1,7 @@
 /**
- * `GET /agents|teams|workflows[/{id}]`: the hosted entities, listings
+ * `GET /agents|teams|workflows[/{agent_id|team_id|workflow_id}]`: the hosted entities, listings
  * filtered by the gateway's `accessible_resource_ids`. Reads the catalogue; never runs anything.
+ * The routes' document part is in catalogue-shapes.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../caller.js';
@@ -13,6 +14,7 @@ import type {
 import { HttpError } from '../errors.js';
 import type { LiveCatalogue } from '../live-catalogue.js';
 import { OPENAI_COMPATIBLE_NAME } from '../model/openai-compatible.js';
+import { familyDocs, FAMILY_NAMES } from './catalogue-shapes.js';
 
 /** The public shape of an agent (nulls dropped, as Agno's *xnull* routes do). */
 export function agentResponse(agent: AgentDefinition, dbId: string): Record<string, unknown> {
@@ -84,11 +86,13 @@ export function registerCatalogueRoutes(
   live: Pick<LiveCatalogue, 'componentOf'>,
 ): void {
   const families = [
-    { path: 'agents', label: 'Agent', items: catalogue.agents, render: agentResponse },
-    { path: 'teams', label: 'Team', items: catalogue.teams, render: teamResponse },
-    { path: 'workflows', label: 'Workflow', items: catalogue.workflows, render: workflowResponse },
+    { label: 'Agent', items: catalogue.agents, render: agentResponse },
+    { label: 'Team', items: catalogue.teams, render: teamResponse },
+    { label: 'Workflow', items: catalogue.workflows, render: workflowResponse },
   ] as const;
-  for (const family of families) {
+  for (const [index, name] of FAMILY_NAMES.entries()) {
+    const family = { ...families[index]!, ...name };
+    const docs = familyDocs(name);
     const type = family.path.slice(0, -1) as 'agent' | 'team' | 'workflow';
     const base = family.render as (item: unknown, db: string) => Record<string, unknown>;
     // A stored component says so, with the version and stage it runs in.
@@ -104,7 +108,7 @@ export function registerCatalogueRoutes(
             stage: use.config.stage,
           };
     };
-    app.get(`/${family.path}`, async (request) => {
+    app.get(`/${family.path}`, { schema: docs.list }, async (request) => {
       const allowed = callerOf(request).accessibleResourceIds;
       const all = [...(family.items as ReadonlyMap<string, unknown>).entries()];
       // A filtered listing returns what the caller may see, possibly nothing.
@@ -112,8 +116,11 @@ export function registerCatalogueRoutes(
         .filter(([id]) => allowed === null || allowed.includes(id))
         .map(([, item]) => render(item, dbId));
     });
-    app.get<{ Params: { id: string } }>(`/${family.path}/:id`, async (request) => {
-      const item = (family.items as ReadonlyMap<string, unknown>).get(request.params.id);
+    const one = `/${family.path}/:${family.param}`;
+    app.get<{ Params: Record<string, string> }>(one, { schema: docs.one }, async (request) => {
+      const item = (family.items as ReadonlyMap<string, unknown>).get(
+        request.params[family.param] as string,
+      );
       if (item === undefined) throw new HttpError(404, `${family.label} not found`);
       return render(item, dbId);
     });

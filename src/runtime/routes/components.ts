@@ -16,6 +16,7 @@ import type {
 } from '../store/components.js';
 import { parseBody } from '../validation.js';
 import { boundedInt } from '../http/query.js';
+import { familyDocs } from './catalogue-shapes.js';
 import { paginated } from './list-query.js';
 
 const TYPES = ['agent', 'team', 'workflow'] as const;
@@ -372,18 +373,22 @@ export function registerComponentRoutes(
       }
       return component;
     };
-    app.post(path, async (request, reply) => {
+    // Documented with the family's catalogue routes (catalogue-shapes.ts).
+    const docs = familyDocs({ path: `${type}s`, param: `${type}_id` });
+    const one = `${path}/:${type}_id`;
+    type One = { Params: Record<string, string> };
+    app.post(path, { schema: docs.create }, async (request, reply) => {
       const body = parseBody(createBody.omit({ component_type: true }), request.body);
       const component = create({ ...body, component_type: type });
       return reply.code(201).send(componentResponse(component));
     });
-    app.patch<{ Params: { id: string } }>(`${path}/:id`, async (request) => {
-      const component = guard(request.params.id);
+    app.patch<One>(one, { schema: docs.update }, async (request) => {
+      const component = guard(request.params[`${type}_id`] as string);
       const body = parseBody(updateBody.omit({ component_type: true }), request.body);
       return componentResponse(update(component, body));
     });
-    app.delete<{ Params: { id: string } }>(`${path}/:id`, async (request, reply) => {
-      const component = guard(request.params.id);
+    app.delete<One>(one, { schema: docs.delete }, async (request, reply) => {
+      const component = guard(request.params[`${type}_id`] as string);
       live.change(() => store.delete(component.component_id));
       return reply.code(204).send();
     });

@@ -1,8 +1,9 @@
 /**
  * The run routes of agents, teams and workflows: start a run from a form and
  * stream its events as SSE (or answer the run output), continue a paused run with tool results,
- * cancel a run, and read a session's runs back. Never checks scopes: the gateway did; the run
- * service confines data to the caller the gateway named.
+ * cancel a run, and read a session's runs back. Each route declares its document part
+ * (catalogue-shapes.ts); the handlers still read their forms and queries themselves. Never checks
+ * scopes: the gateway did; the run service confines data to the caller the gateway named.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, type Caller } from '../caller.js';
@@ -13,10 +14,12 @@ import { checkFiles, formBoolean, formJson, formString, readForm, type Form } fr
 import type { ActiveRun, Entity, RunService } from '../run-service.js';
 import { startEventStream, writeEvent } from '../sse.js';
 import type { RuntimeStore } from '../store/store.js';
+import { familyDocs, FAMILY_NAMES } from './catalogue-shapes.js';
 import { runSchema } from './sessions.js';
 import { toolAnswersOf } from './tool-answers.js';
 
-type Params = { id: string; run_id: string };
+/** The entity's id under its family's name (`agent_id`), and `run_id`. */
+type Params = Record<string, string>;
 type Query = { session_id?: string; status?: string };
 
 /** Registers the run routes of the three kinds. */
@@ -26,11 +29,8 @@ export function registerRunRoutes(
   runs: RunService,
   store: RuntimeStore,
 ): void {
-  const kinds = [
-    { path: 'agents', label: 'Agent', items: catalogue.agents },
-    { path: 'teams', label: 'Team', items: catalogue.teams },
-    { path: 'workflows', label: 'Workflow', items: catalogue.workflows },
-  ] as const;
+  const items = [catalogue.agents, catalogue.teams, catalogue.workflows] as const;
+  const labels = ['Agent', 'Team', 'Workflow'] as const;
   // Background runs still draining: stopped and awaited when the app closes, so none is cut off
   // mid-write by the store closing after it.
   const draining = new Set<{ run: ActiveRun; done: Promise<unknown> }>();
@@ -49,14 +49,17 @@ export function registerRunRoutes(
       .send({ run_id: run.runId, session_id: run.sessionId, status: 'RUNNING' });
   };
 
-  for (const kind of kinds) {
-    const entityOf = (request: FastifyRequest<{ Params: Pick<Params, 'id'> }>): Entity => {
-      const entity = (kind.items as ReadonlyMap<string, Entity>).get(request.params.id);
-      if (entity === undefined) throw new HttpError(404, `${kind.label} not found`);
+  for (const [index, kind] of FAMILY_NAMES.entries()) {
+    const docs = familyDocs(kind);
+    const entityOf = (request: FastifyRequest<{ Params: Params }>): Entity => {
+      const id = request.params[kind.param] as string;
+      const entity = (items[index] as ReadonlyMap<string, Entity>).get(id);
+      if (entity === undefined) throw new HttpError(404, `${labels[index]} not found`);
       return entity;
     };
+    const base = `/${kind.path}/:${kind.param}/runs`;
 
-    app.post<{ Params: Params }>(`/${kind.path}/:id/runs`, async (request, reply) => {
+    app.post<{ Params: Params }>(base, { schema: docs.start }, async (request, reply) => {
       const entity = entityOf(request);
       const form = readForm(request);
       // A JSON body is not a form, so it has no message.
@@ -87,8 +90,55 @@ export function registerRunRoutes(
       return answer(reply, run, stream);
     });
 
+    app.get<{ Params: Params; Querystring: Query }>(
+      base,
+      { schema: docs.runs },
+      async (request) => {
+        const entity = entityOf(request);
+        const sessionId = request.query.session_id;
+        if (sessionId === undefined) throw missingField('query', 'session_id');
+        const caller = callerOf(request);
+        const session = store.getSession(sessionId);
+        if (
+          session === null ||
+          session.component_id !== entity.id ||
+          (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
+        ) {
+          throw new HttpError(404, 'Session not found');
+        }
+        const { status } = request.query;
+        return store
+          .listRuns(sessionId)
+          .filter((run) => status === undefined || run.status === status)
+          .map(runSchema);
+      },
+    );
+
+    app.get<{ Params: Params; Querystring: Query }>(
+      `${base}/:run_id`,
+      { schema: docs.run },
+      async (request) => {
+        const entity = entityOf(request);
+        const sessionId = request.query.session_id;
+        if (sessionId === undefined) throw missingField('query', 'session_id');
+        const run = runs.getRun({
+          entity,
+          caller: callerOf(request),
+          runId: request.params['run_id'] as string,
+          sessionId,
+        });
+        return {
+          ...run.output,
+          run_id: run.run_id,
+          session_id: run.session_id,
+          status: run.status,
+        };
+      },
+    );
+
     app.post<{ Params: Params; Querystring: Query }>(
-      `/${kind.path}/:id/runs/:run_id/continue`,
+      `${base}/:run_id/continue`,
+      { schema: docs.continue },
       async (request, reply) => {
         const entity = entityOf(request);
         const form = readForm(request);
@@ -97,7 +147,7 @@ export function registerRunRoutes(
           {
             entity,
             caller: callerOf(request),
-            runId: request.params.run_id,
+            runId: request.params['run_id'] as string,
             sessionId: formString(form, 'session_id') ?? request.query.session_id ?? null,
           },
           toolAnswersOf(form),
@@ -107,57 +157,17 @@ export function registerRunRoutes(
     );
 
     app.post<{ Params: Params; Querystring: Query }>(
-      `/${kind.path}/:id/runs/:run_id/cancel`,
+      `${base}/:run_id/cancel`,
+      { schema: docs.cancel },
       async (request) => {
         const entity = entityOf(request);
         runs.cancel({
           entity,
           caller: callerOf(request),
-          runId: request.params.run_id,
+          runId: request.params['run_id'] as string,
           sessionId: request.query.session_id ?? formString(readForm(request), 'session_id'),
         });
         return {};
-      },
-    );
-
-    app.get<{ Params: Params; Querystring: Query }>(`/${kind.path}/:id/runs`, async (request) => {
-      const entity = entityOf(request);
-      const sessionId = request.query.session_id;
-      if (sessionId === undefined) throw missingField('query', 'session_id');
-      const caller = callerOf(request);
-      const session = store.getSession(sessionId);
-      if (
-        session === null ||
-        session.component_id !== entity.id ||
-        (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
-      ) {
-        throw new HttpError(404, 'Session not found');
-      }
-      const { status } = request.query;
-      return store
-        .listRuns(sessionId)
-        .filter((run) => status === undefined || run.status === status)
-        .map(runSchema);
-    });
-
-    app.get<{ Params: Params; Querystring: Query }>(
-      `/${kind.path}/:id/runs/:run_id`,
-      async (request) => {
-        const entity = entityOf(request);
-        const sessionId = request.query.session_id;
-        if (sessionId === undefined) throw missingField('query', 'session_id');
-        const run = runs.getRun({
-          entity,
-          caller: callerOf(request),
-          runId: request.params.run_id,
-          sessionId,
-        });
-        return {
-          ...run.output,
-          run_id: run.run_id,
-          session_id: run.session_id,
-          status: run.status,
-        };
       },
     );
   }

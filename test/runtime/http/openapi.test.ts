@@ -9,9 +9,11 @@ import t, { type Test } from 'tap';
 import { z } from 'zod';
 import {
   buildRoutePaths,
+  content,
   DescribedResponse,
   empty,
   errors,
+  form,
   ok,
   registerRouteDocs,
   routesOf,
@@ -253,6 +255,9 @@ t.test(
         properties: { detail: { type: 'string' } },
         required: ['detail'],
       },
+      // Always there too (checked below).
+      HTTPValidationError: generated.schemas['HTTPValidationError'],
+      ValidationError: generated.schemas['ValidationError'],
       TestThing: {
         type: 'object',
         properties: {
@@ -332,3 +337,91 @@ t.test('what cannot be documented fails the build, by name', async (t) => {
     t.throws(() => buildRoutePaths([route]), { message }, name);
   }
 });
+
+t.test('the shared 422 schemas are named whichever routes there are', async (t) => {
+  t.same(buildRoutePaths([]).schemas, {
+    ErrorDetail: {
+      type: 'object',
+      properties: { detail: { type: 'string' } },
+      required: ['detail'],
+    },
+    HTTPValidationError: {
+      type: 'object',
+      properties: {
+        detail: {
+          title: 'Detail',
+          type: 'array',
+          items: { $ref: '#/components/schemas/ValidationError' },
+        },
+      },
+      title: 'HTTPValidationError',
+    },
+    ValidationError: {
+      type: 'object',
+      properties: {
+        loc: {
+          type: 'array',
+          items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+          title: 'Location',
+        },
+        msg: { type: 'string', title: 'Message' },
+        type: { type: 'string', title: 'Error Type' },
+        input: { title: 'Input' },
+        ctx: { title: 'Context', type: 'object' },
+      },
+      required: ['loc', 'msg', 'type'],
+      title: 'ValidationError',
+    },
+  });
+});
+
+t.test(
+  'a form body, a response of several media types and an operation without security',
+  async (t) => {
+    const app = docsApp(t);
+    const schema = {
+      summary: 'Start',
+      tags: ['Runs'],
+      security: [],
+      body: form(z.object({ message: z.string(), stream: z.boolean().default(true) })),
+      response: {
+        200: content('Streamed or not', {
+          'text/event-stream': z.string(),
+          'application/json': THING,
+        }),
+      },
+    };
+    // The compilers accept both (Fastify compiles the route when the app is ready).
+    app.post('/runs', { schema }, async (request) => request.body);
+    const res = await app.inject({ method: 'POST', url: '/runs', payload: { message: 'hi' } });
+    t.equal(res.body, JSON.stringify({ message: 'hi' }));
+    const formSchema = {
+      type: 'object',
+      properties: { message: { type: 'string' }, stream: { type: 'boolean', default: true } },
+      required: ['message'],
+    };
+    t.same(pathsOf('/runs', schema, 'POST')['/runs'], {
+      post: {
+        security: [],
+        tags: ['Runs'],
+        summary: 'Start',
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': { schema: formSchema },
+            'application/x-www-form-urlencoded': { schema: formSchema },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'Streamed or not',
+            content: {
+              'text/event-stream': { schema: { type: 'string' } },
+              'application/json': { schema: { $ref: '#/components/schemas/TestThing' } },
+            },
+          },
+        },
+      },
+    });
+  },
+);
