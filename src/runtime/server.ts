@@ -108,12 +108,6 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
       ? reply.code(405).send({ detail: 'Method Not Allowed' })
       : reply.code(404).send({ detail: 'Not Found' });
   });
-  app.get('/', async () => ({ name: 'AgentOS API', id: parts.settings.os_id, version: '1.0.0' }));
-  // The one route without an identity check (see identity-check.ts): a probe, no data.
-  app.get('/health', async () => ({
-    status: 'ok',
-    instantiated_at: parts.startedAt.toISOString(),
-  }));
   // The configured entities plus the components stored through the API, kept current.
   const live = createLiveCatalogue(parts.settings, parts.store.components);
   const { catalogue } = live;
@@ -124,6 +118,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     catalogue,
     store: parts.store,
     dbId: 'runtime-db',
+    startedAt: parts.startedAt,
   });
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);

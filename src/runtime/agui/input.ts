@@ -38,16 +38,41 @@ const extra = z.unknown().optional();
 /** "any JSON value", required: null is a value, an absent key is `missing`. */
 const anyRequired = z.unknown();
 
-const ToolCall = ToolCallSchema.extend({
-  type: z.literal('function').optional(),
-  encryptedValue: nullableString,
-  metadata: extra,
+// The ids (`.meta({ id })`) name the parts as the OpenAPI document's component schemas.
+
+/** OpenAPI's `discriminator` of a union of the named schemas `names`, by `property` value. */
+const discriminator = (property: string, names: Readonly<Record<string, string>>) => ({
+  discriminator: {
+    propertyName: property,
+    mapping: Object.fromEntries(
+      Object.entries(names).map(([value, name]) => [value, `#/components/schemas/${name}`]),
+    ),
+  },
 });
 
-const Source = z.discriminatedUnion('type', [
-  InputContentDataSourceSchema,
-  InputContentUrlSourceSchema.extend({ mimeType: nullableString }),
-]);
+const ToolCall = ToolCallSchema.extend({
+  type: z.literal('function').optional(),
+  function: ToolCallSchema.shape.function
+    .extend({
+      arguments: ToolCallSchema.shape.function.shape.arguments.meta({ description: 'JSON text' }),
+    })
+    .meta({ id: 'FunctionCall' }),
+  encryptedValue: nullableString,
+  metadata: extra,
+}).meta({ id: 'ToolCall' });
+
+const Source = z
+  .discriminatedUnion('type', [
+    InputContentDataSourceSchema.meta({
+      id: 'InputContentDataSource',
+      description: 'Inline base64-encoded content',
+    }),
+    InputContentUrlSourceSchema.extend({ mimeType: nullableString }).meta({
+      id: 'InputContentUrlSource',
+      description: 'Content referenced by URL',
+    }),
+  ])
+  .meta(discriminator('type', { data: 'InputContentDataSource', url: 'InputContentUrlSource' }));
 
 /** What we accept of a media part beyond core: data or url sources only, any metadata. */
 const mediaFields = { source: Source, id: extra, metadata: extra };
@@ -66,55 +91,106 @@ const BinaryInputContent = z
     if (!part.id && !part.url && !part.data) {
       context.addIssue({ code: 'custom', message: BINARY_SOURCE_ERROR, input: part });
     }
-  });
+  })
+  .meta({ id: 'BinaryInputContent', deprecated: true });
 
-const InputContent = z.discriminatedUnion('type', [
-  TextInputContentSchema.extend({ id: extra, metadata: extra }),
-  ImageInputContentSchema.extend(mediaFields),
-  AudioInputContentSchema.extend(mediaFields),
-  VideoInputContentSchema.extend(mediaFields),
-  DocumentInputContentSchema.extend(mediaFields),
-  BinaryInputContent,
-]);
+const InputContent = z
+  .discriminatedUnion('type', [
+    TextInputContentSchema.extend({ id: extra, metadata: extra }).meta({ id: 'TextInputContent' }),
+    ImageInputContentSchema.extend(mediaFields).meta({ id: 'ImageInputContent' }),
+    AudioInputContentSchema.extend(mediaFields).meta({ id: 'AudioInputContent' }),
+    VideoInputContentSchema.extend(mediaFields).meta({ id: 'VideoInputContent' }),
+    DocumentInputContentSchema.extend(mediaFields).meta({ id: 'DocumentInputContent' }),
+    BinaryInputContent,
+  ])
+  .meta({
+    id: 'InputContent',
+    description: 'A part of multimodal user content, discriminated by type',
+    ...discriminator('type', {
+      text: 'TextInputContent',
+      image: 'ImageInputContent',
+      audio: 'AudioInputContent',
+      video: 'VideoInputContent',
+      document: 'DocumentInputContent',
+      binary: 'BinaryInputContent',
+    }),
+  });
 
 const messageExtras = { metadata: extra, subagentRunId: extra };
 const named = { name: nullableString, encryptedValue: nullableString, ...messageExtras };
 
-const Message = z.discriminatedUnion('role', [
-  DeveloperMessageSchema.extend(named),
-  SystemMessageSchema.extend(named),
-  AssistantMessageSchema.extend({
-    ...named,
-    content: nullableString,
-    toolCalls: z.array(ToolCall).nullable().optional(),
-  }),
-  UserMessageSchema.extend({ ...named, content: z.union([z.string(), z.array(InputContent)]) }),
-  ToolMessageSchema.extend({
-    ...messageExtras,
-    content: z.string(),
-    error: nullableString,
-    encryptedValue: nullableString,
-  }),
-  ActivityMessageSchema.extend({
-    ...messageExtras,
-    content: z.record(z.string(), z.unknown()),
-  }),
-  ReasoningMessageSchema.extend({ ...messageExtras, encryptedValue: nullableString }),
-]);
+const Message = z
+  .discriminatedUnion('role', [
+    DeveloperMessageSchema.extend(named).meta({ id: 'DeveloperMessage' }),
+    SystemMessageSchema.extend(named).meta({ id: 'SystemMessage' }),
+    AssistantMessageSchema.extend({
+      ...named,
+      content: nullableString,
+      toolCalls: z.array(ToolCall).nullable().optional(),
+    }).meta({ id: 'AssistantMessage' }),
+    UserMessageSchema.extend({
+      ...named,
+      content: z.union([z.string(), z.array(InputContent)]),
+    }).meta({ id: 'UserMessage' }),
+    ToolMessageSchema.extend({
+      ...messageExtras,
+      content: z.string(),
+      error: nullableString,
+      encryptedValue: nullableString,
+    }).meta({ id: 'ToolMessage' }),
+    ActivityMessageSchema.extend({
+      ...messageExtras,
+      content: z.record(z.string(), z.unknown()),
+    }).meta({ id: 'ActivityMessage' }),
+    ReasoningMessageSchema.extend({ ...messageExtras, encryptedValue: nullableString }).meta({
+      id: 'ReasoningMessage',
+    }),
+  ])
+  .meta({
+    id: 'Message',
+    description: 'A message, discriminated by role',
+    ...discriminator('role', {
+      developer: 'DeveloperMessage',
+      system: 'SystemMessage',
+      assistant: 'AssistantMessage',
+      user: 'UserMessage',
+      tool: 'ToolMessage',
+      activity: 'ActivityMessage',
+      reasoning: 'ReasoningMessage',
+    }),
+  });
 
 /** RunAgentInput as we accept it (field order kept: errors come in that order). */
 export const runAgentInputSchema = RunAgentInputSchema.extend({
+  threadId: RunAgentInputSchema.shape.threadId.meta({ description: 'The session id' }),
+  runId: RunAgentInputSchema.shape.runId.meta({ description: 'The id of the run to start' }),
   protocolVersion: extra,
   parentRunId: nullableString,
-  state: anyRequired,
+  state: anyRequired.meta({ description: 'Any JSON value; an object becomes the session state' }),
   messages: z.array(Message),
-  tools: z.array(ToolSchema.extend({ parameters: z.unknown().optional(), metadata: extra })),
-  context: z.array(ContextSchema),
-  forwardedProps: anyRequired,
+  tools: z.array(
+    ToolSchema.extend({ parameters: z.unknown().optional(), metadata: extra }).meta({
+      id: 'Tool',
+      description: 'A client tool the run may call (it pauses the run)',
+    }),
+  ),
+  context: z.array(ContextSchema.meta({ id: 'Context' })),
+  forwardedProps: anyRequired.meta({
+    description: 'Any JSON value; an object may carry user_id',
+  }),
   resume: z
-    .array(ResumeEntrySchema.extend({ payload: z.unknown().optional(), metadata: extra }))
+    .array(
+      ResumeEntrySchema.extend({ payload: z.unknown().optional(), metadata: extra }).meta({
+        id: 'ResumeEntry',
+        description: 'The answer to one interrupt of a paused run',
+      }),
+    )
     .nullable()
     .optional(),
+}).meta({
+  id: 'RunAgentInput',
+  title: 'RunAgentInput',
+  description: 'The body of POST /agui (AG-UI). Additional properties are accepted.',
 });
 
 /** A validated RunAgentInput. */

@@ -8,13 +8,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { AGUIEvent } from '@ag-ui/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { callerOf, isReservedUserId, runUserOf, type Caller } from '../caller.js';
 import type { AgentDefinition, TeamDefinition } from '../definitions.js';
 import { HttpError } from '../errors.js';
+import { errors, HTTP_VALIDATION_ERROR, ok } from '../http/openapi.js';
 import type { ActiveRun, RunService } from '../run-service.js';
 import type { RuntimeStore } from '../store/store.js';
 import { AguiEventMapper } from './events.js';
-import { parseRunAgentInput, type RunAgentInput } from './input.js';
+import { parseRunAgentInput, runAgentInputSchema, type RunAgentInput } from './input.js';
 import {
   answeredIds,
   clientToolsOf,
@@ -37,9 +39,35 @@ export interface AguiRoutes {
   readonly newId: () => string;
 }
 
+const TAGS = ['AGUI'];
+
+/** `GET /status`'s document part. */
+const STATUS_DOC = {
+  tags: TAGS,
+  summary: 'AG-UI interface status',
+  response: {
+    200: ok('Available', z.object({ status: z.literal('available') }).meta({ id: 'Status' })),
+  },
+};
+
+/** `POST /agui`'s document part: the 200 body is an SSE stream, documented as FastAPI does. */
+const AGUI_DOC = {
+  tags: TAGS,
+  summary: 'Run the bound agent or team (AG-UI)',
+  description:
+    'Answers 200 with AG-UI events as `text/event-stream` (`data: <JSON>` frames). Trailing tool ' +
+    'messages or `resume` entries continue a paused run on the same thread.',
+  body: runAgentInputSchema,
+  response: {
+    200: z.unknown(),
+    ...errors('403'),
+    422: ok('Validation Error', HTTP_VALIDATION_ERROR),
+  },
+};
+
 /** Registers `GET /status` and `POST /agui`. */
 export function registerAguiRoutes(app: FastifyInstance, routes: AguiRoutes): void {
-  app.get('/status', async () => ({ status: 'available' }));
+  app.get('/status', { schema: STATUS_DOC }, async () => ({ status: 'available' }));
   // Its own scope: the body is read raw, whatever its content type, so that a body that is not
   // JSON is a 422 `json_invalid` (FastAPI) rather than Fastify's 400 or 415.
   void app.register(async (scope) => {
@@ -47,7 +75,7 @@ export function registerAguiRoutes(app: FastifyInstance, routes: AguiRoutes): vo
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
       done(null, body);
     });
-    scope.post('/agui', async (request, reply) => {
+    scope.post('/agui', { schema: AGUI_DOC }, async (request, reply) => {
       const body = typeof request.body === 'string' ? request.body : '';
       const input = parseRunAgentInput(body, request.headers['content-type']);
       const caller = callerOf(request);

@@ -177,7 +177,8 @@ type Mutable = Record<string, unknown>;
  * Per-node touches, so the schemas read as the rest of the document does: no safe-integer
  * bounds zod adds to every integer, a plain `{type: object}` for a record of anything, and
  * no `additionalProperties: false` from an object that merely strips unknown keys (responses
- * may gain fields; requests with unknown keys are not refused).
+ * may gain fields; requests with unknown keys are not refused), and no `additionalProperties: {}`
+ * from one that keeps them.
  */
 function tidy(ctx: { zodSchema: z.core.$ZodType; jsonSchema: Mutable }): void {
   const json = ctx.jsonSchema;
@@ -189,6 +190,8 @@ function tidy(ctx: { zodSchema: z.core.$ZodType; jsonSchema: Mutable }): void {
     if (isDeepStrictEqual(json['additionalProperties'], {})) delete json['additionalProperties'];
   }
   if (def.type === 'object' && def.catchall === undefined) delete json['additionalProperties'];
+  // Nor `additionalProperties: {}` from one that keeps them: any key is what JSON Schema says anyway.
+  if (isDeepStrictEqual(json['additionalProperties'], {})) delete json['additionalProperties'];
 }
 
 /** `type: [a, b]` written as `anyOf: [{type: a}, {type: b}]`, as pydantic writes `X | None`. */

@@ -7,13 +7,11 @@
 import { ERROR_RESPONSES, type GeneratedDocument } from '../http/openapi.js';
 import { AGNO_VERSION } from '../routes/system.js';
 import { a2aPaths } from './paths-a2a.js';
-import { AGUI_PATHS, CORE_PATHS } from './paths-core.js';
 import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
 import { EVAL_PATHS, METRICS_PATHS, TRACE_PATHS } from './paths-metrics.js';
 import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
 import { COMPONENT_PATHS, SESSION_PATHS } from './paths-sessions.js';
 import type { Json, PathItem, Paths } from './parts.js';
-import { AGUI_SCHEMAS } from './schemas-agui.js';
 import { CORE_SCHEMAS } from './schemas-core.js';
 import { DATA_SCHEMAS } from './schemas-data.js';
 
@@ -104,7 +102,6 @@ function inSectionOrder(paths: Paths): Paths {
 }
 
 const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
-  ...AGUI_SCHEMAS,
   ...CORE_SCHEMAS,
   ...DATA_SCHEMAS,
 };
@@ -119,7 +116,7 @@ export function buildOpenApiDocument(
   generated: GeneratedDocument,
 ): OpenApiDocument {
   // The generated sections keep the place their hand-written paths had: after the components.
-  const before: Paths = { ...CORE_PATHS, ...SESSION_PATHS, ...COMPONENT_PATHS };
+  const before: Paths = { ...SESSION_PATHS, ...COMPONENT_PATHS };
   const after: Paths = {
     ...KNOWLEDGE_PATHS,
     ...METRICS_PATHS,
@@ -127,7 +124,6 @@ export function buildOpenApiDocument(
     ...TRACE_PATHS,
     ...SCHEDULE_PATHS,
     ...APPROVAL_PATHS,
-    ...(options.agui ? AGUI_PATHS : {}),
     ...a2aPaths(options.a2aPrefix),
   };
   const twice = [

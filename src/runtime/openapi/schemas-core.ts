@@ -23,63 +23,6 @@ const NSTRING = nullable(STRING);
 const KIND = { type: 'string', enum: ['agent', 'team', 'workflow'] };
 /** Core schemas by name. */
 export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
-  Root: object({ name: STRING, id: STRING, version: STRING }, ['name', 'id', 'version']),
-  Health: object({ status: { const: 'ok' }, instantiated_at: ISO_TIME }, [
-    'status',
-    'instantiated_at',
-  ]),
-  Info: object(
-    {
-      os_id: STRING,
-      name: NSTRING,
-      agno_version: STRING,
-      agent_count: INTEGER,
-      team_count: INTEGER,
-      workflow_count: INTEGER,
-      mcp: object({ enabled: BOOLEAN, path: NSTRING, oauth: ANY }),
-      auth_mode: { type: 'string', enum: ['none', 'security_key', 'jwt'] },
-    },
-    ['os_id', 'agno_version', 'agent_count', 'team_count', 'workflow_count', 'auth_mode'],
-  ),
-  Status: object({ status: { const: 'available' } }, ['status']),
-  Config: object(
-    {
-      os_id: STRING,
-      description: STRING,
-      available_models: arrayOf(STRING),
-      os_database: STRING,
-      databases: arrayOf(STRING),
-      session: ref('DomainConfig'),
-      memory: ref('DomainConfig'),
-      learning: ref('DomainConfig'),
-      metrics: ref('DomainConfig'),
-      evals: ref('DomainConfig'),
-      traces: ref('DomainConfig'),
-      knowledge: OBJECT,
-      agents: arrayOf(OBJECT),
-      teams: arrayOf(OBJECT),
-      workflows: arrayOf(OBJECT),
-      interfaces: arrayOf(
-        object({ type: { type: 'string', enum: ['agui', 'a2a'] }, version: STRING, route: STRING }),
-      ),
-    },
-    ['os_id', 'databases'],
-  ),
-  DomainConfig: object({
-    dbs: arrayOf(
-      object({
-        db_id: STRING,
-        domain_config: object({ display_name: STRING }),
-        tables: arrayOf(STRING),
-      }),
-    ),
-  }),
-  Model: object({ id: STRING, provider: STRING }, ['id', 'provider']),
-  RegistryEntry: object(
-    { name: STRING, type: STRING, id: STRING, description: STRING, metadata: OBJECT },
-    ['name', 'type'],
-  ),
-  MigrateResponse: object({ message: STRING, failed: OBJECT }, ['message']),
   SessionSchema: object(
     {
       session_id: STRING,

@@ -1,7 +1,8 @@
 /**
- * The runtime's own description: `GET /info`, `GET /config`, `GET /models`,
- * `GET /registry`, and the database migrations. Reads the settings, the live catalogue and the
- * store; never runs anything and never checks scopes (`/config` is never filtered).
+ * The runtime's own description: `GET /`, `GET /health`, `GET /info`, `GET /config`,
+ * `GET /models`, `GET /registry`, and the database migrations. Reads the settings, the live
+ * catalogue and the store; never runs anything and never checks scopes (`/config` is never
+ * filtered). Each route declares its document part (system-shapes.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type {
@@ -22,6 +23,7 @@ import {
 } from './knowledge-instance.js';
 import { boundedInt } from '../http/query.js';
 import { paginated } from './list-query.js';
+import { SYSTEM_DOCS } from './system-shapes.js';
 
 /** The Agno version whose API the runtime serves. */
 export const AGNO_VERSION = '2.7.2';
@@ -74,11 +76,24 @@ export function registerSystemRoutes(
     readonly catalogue: Catalogue;
     readonly store: RuntimeStore;
     readonly dbId: string;
+    /** When the runtime started (`/health` answers it). */
+    readonly startedAt: Date;
   },
 ): void {
   const { settings, catalogue, store, dbId } = o;
 
-  app.get('/info', async () => ({
+  app.get('/', { schema: SYSTEM_DOCS.root }, async () => ({
+    name: 'AgentOS API',
+    id: settings.os_id,
+    version: '1.0.0',
+  }));
+  // The one route without an identity check (see identity-check.ts): a probe, no data.
+  app.get('/health', { schema: SYSTEM_DOCS.health }, async () => ({
+    status: 'ok',
+    instantiated_at: o.startedAt.toISOString(),
+  }));
+
+  app.get('/info', { schema: SYSTEM_DOCS.info }, async () => ({
     os_id: settings.os_id,
     name: settings.name,
     agno_version: AGNO_VERSION,
@@ -89,9 +104,7 @@ export function registerSystemRoutes(
     auth_mode: settings.auth_mode,
   }));
 
-  app.get('/models', async () => modelsOf(catalogue));
-
-  app.get('/config', async () => {
+  app.get('/config', { schema: SYSTEM_DOCS.config }, async () => {
     const domain = (table: string) => ({
       dbs: [{ db_id: dbId, domain_config: { display_name: dbId }, tables: [table] }],
     });
@@ -143,44 +156,50 @@ export function registerSystemRoutes(
     };
   });
 
-  app.get<{ Querystring: Record<string, string | undefined> }>('/registry', async (request) => {
-    const q = request.query;
-    const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
-    const limit = boundedInt(q.limit, 'limit', 20, 100);
-    const entries: RegistryEntry[] = [
-      ...BUILTIN_TOOLS.map((tool) => ({
-        name: tool.name,
-        type: 'tool',
-        description: tool.description,
-        metadata: { is_toolkit: false, parameters: tool.parameters },
-      })),
-      ...modelsOf(catalogue).map((m) => ({
-        name: m.id,
-        type: 'model',
-        id: m.id,
-        metadata: { provider: m.provider, model_id: m.id },
-      })),
-      { name: dbId, type: 'db', id: dbId, metadata: { engine: 'sqlite' } },
-      ...[...catalogue.agents.values()].map((a) => ({ name: a.name, type: 'agent', id: a.id })),
-      ...[...catalogue.teams.values()].map((team) => ({
-        name: team.name,
-        type: 'team',
-        id: team.id,
-      })),
-    ];
-    const name = q.name?.toLowerCase();
-    const matching = entries.filter(
-      (e) =>
-        (q.resource_type === undefined || e.type === q.resource_type) &&
-        (name === undefined || e.name.toLowerCase().includes(name)),
-    );
-    return paginated(
-      matching.slice((page - 1) * limit, page * limit),
-      page,
-      limit,
-      matching.length,
-    );
-  });
+  app.get('/models', { schema: SYSTEM_DOCS.models }, async () => modelsOf(catalogue));
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/registry',
+    { schema: SYSTEM_DOCS.registry },
+    async (request) => {
+      const q = request.query;
+      const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
+      const limit = boundedInt(q.limit, 'limit', 20, 100);
+      const entries: RegistryEntry[] = [
+        ...BUILTIN_TOOLS.map((tool) => ({
+          name: tool.name,
+          type: 'tool',
+          description: tool.description,
+          metadata: { is_toolkit: false, parameters: tool.parameters },
+        })),
+        ...modelsOf(catalogue).map((m) => ({
+          name: m.id,
+          type: 'model',
+          id: m.id,
+          metadata: { provider: m.provider, model_id: m.id },
+        })),
+        { name: dbId, type: 'db', id: dbId, metadata: { engine: 'sqlite' } },
+        ...[...catalogue.agents.values()].map((a) => ({ name: a.name, type: 'agent', id: a.id })),
+        ...[...catalogue.teams.values()].map((team) => ({
+          name: team.name,
+          type: 'team',
+          id: team.id,
+        })),
+      ];
+      const name = q.name?.toLowerCase();
+      const matching = entries.filter(
+        (e) =>
+          (q.resource_type === undefined || e.type === q.resource_type) &&
+          (name === undefined || e.name.toLowerCase().includes(name)),
+      );
+      return paginated(
+        matching.slice((page - 1) * limit, page * limit),
+        page,
+        limit,
+        matching.length,
+      );
+    },
+  );
 
   /** Migrates to the latest version; a `target_version` other than it is refused (ours). */
   const migrate = (target: string | undefined): string => {
@@ -202,13 +221,17 @@ export function registerSystemRoutes(
     return query ?? (typeof field === 'string' ? field : undefined);
   };
 
-  app.post('/databases/all/migrate', async (request) => ({
+  app.post('/databases/all/migrate', { schema: SYSTEM_DOCS.migrateAll }, async (request) => ({
     message: `All databases migrated successfully to ${migrate(targetOf(request))}`,
   }));
-  app.post<{ Params: { id: string } }>('/databases/:id/migrate', async (request) => {
-    if (request.params.id !== dbId) {
-      throw new HttpError(404, `No database found with id '${request.params.id}'`);
-    }
-    return { message: `Database migrated successfully to ${migrate(targetOf(request))}` };
-  });
+  app.post<{ Params: { db_id: string } }>(
+    '/databases/:db_id/migrate',
+    { schema: SYSTEM_DOCS.migrateOne },
+    async (request) => {
+      if (request.params.db_id !== dbId) {
+        throw new HttpError(404, `No database found with id '${request.params.db_id}'`);
+      }
+      return { message: `Database migrated successfully to ${migrate(targetOf(request))}` };
+    },
+  );
 }

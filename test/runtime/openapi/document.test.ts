@@ -72,6 +72,7 @@ t.test("RunAgentInput's required fields are SPEC.md §2's", async (t) => {
     'forwardedProps',
     'messages',
     'parentRunId',
+    'protocolVersion',
     'resume',
     'runId',
     'state',
@@ -82,26 +83,27 @@ t.test("RunAgentInput's required fields are SPEC.md §2's", async (t) => {
 
 t.test('the SPEC.md §2 shapes name their required fields', async (t) => {
   const rows: [string, string[]][] = [
-    ['DeveloperMessage', ['content', 'id']],
-    ['SystemMessage', ['content', 'id']],
-    ['AssistantMessage', ['id']],
-    ['UserMessage', ['content', 'id']],
-    ['ToolMessage', ['content', 'id', 'toolCallId']],
-    ['ActivityMessage', ['activityType', 'content', 'id']],
-    ['ReasoningMessage', ['content', 'id']],
+    // A message's `role` and a content part's `type` are required: the union is told apart by them.
+    ['DeveloperMessage', ['content', 'id', 'role']],
+    ['SystemMessage', ['content', 'id', 'role']],
+    ['AssistantMessage', ['id', 'role']],
+    ['UserMessage', ['content', 'id', 'role']],
+    ['ToolMessage', ['content', 'id', 'role', 'toolCallId']],
+    ['ActivityMessage', ['activityType', 'content', 'id', 'role']],
+    ['ReasoningMessage', ['content', 'id', 'role']],
     ['ToolCall', ['function', 'id']],
     ['FunctionCall', ['arguments', 'name']],
     ['Tool', ['description', 'name']],
     ['Context', ['description', 'value']],
     ['ResumeEntry', ['interruptId', 'status']],
-    ['TextInputContent', ['text']],
-    ['ImageInputContent', ['source']],
-    ['AudioInputContent', ['source']],
-    ['VideoInputContent', ['source']],
-    ['DocumentInputContent', ['source']],
-    ['BinaryInputContent', ['mimeType']],
-    ['InputContentDataSource', ['mimeType', 'value']],
-    ['InputContentUrlSource', ['value']],
+    ['TextInputContent', ['text', 'type']],
+    ['ImageInputContent', ['source', 'type']],
+    ['AudioInputContent', ['source', 'type']],
+    ['VideoInputContent', ['source', 'type']],
+    ['DocumentInputContent', ['source', 'type']],
+    ['BinaryInputContent', ['mimeType', 'type']],
+    ['InputContentDataSource', ['mimeType', 'type', 'value']],
+    ['InputContentUrlSource', ['type', 'value']],
     ['ValidationError', ['loc', 'msg', 'type']],
   ];
   for (const [name, required] of rows) {
@@ -109,7 +111,7 @@ t.test('the SPEC.md §2 shapes name their required fields', async (t) => {
   }
   t.notOk('required' in (schemas['HTTPValidationError'] as object), 'HTTPValidationError');
   t.match(schemas['UserMessage'], {
-    properties: { role: { const: 'user', default: 'user' } },
+    properties: { role: { const: 'user' } },
   });
   t.match(schemas['ResumeEntry'], {
     properties: { status: { enum: ['resolved', 'cancelled'] } },
@@ -269,8 +271,8 @@ t.test('a path or schema both generated and written by hand is refused, by name'
     () =>
       buildOpenApiDocument(
         { a2aPrefix: '/a2a', agui: true },
-        { paths: { '/health': {} }, schemas: { RunAgentInput: {} } },
+        { paths: { '/sessions': {} }, schemas: { SessionSchema: {} } },
       ),
-    { message: 'documented twice: /health, RunAgentInput' },
+    { message: 'documented twice: /sessions, SessionSchema' },
   );
 });

@@ -8800,14 +8800,16 @@ Object {
           "id": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "role": Object {
             "const": "activity",
-            "default": "activity",
             "type": "string",
           },
+          "subagentRunId": Object {},
         },
         "required": Array [
           "id",
+          "role",
           "activityType",
           "content",
         ],
@@ -9301,6 +9303,7 @@ Object {
           "id": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "name": Object {
             "anyOf": Array [
               Object {
@@ -9313,9 +9316,9 @@ Object {
           },
           "role": Object {
             "const": "assistant",
-            "default": "assistant",
             "type": "string",
           },
+          "subagentRunId": Object {},
           "toolCalls": Object {
             "anyOf": Array [
               Object {
@@ -9332,11 +9335,13 @@ Object {
         },
         "required": Array [
           "id",
+          "role",
         ],
         "type": "object",
       },
       "AudioInputContent": Object {
         "properties": Object {
+          "id": Object {},
           "metadata": Object {},
           "source": Object {
             "discriminator": Object {
@@ -9357,11 +9362,11 @@ Object {
           },
           "type": Object {
             "const": "audio",
-            "default": "audio",
             "type": "string",
           },
         },
         "required": Array [
+          "type",
           "source",
         ],
         "type": "object",
@@ -9427,7 +9432,6 @@ Object {
           },
           "type": Object {
             "const": "binary",
-            "default": "binary",
             "type": "string",
           },
           "url": Object {
@@ -9442,6 +9446,7 @@ Object {
           },
         },
         "required": Array [
+          "type",
           "mimeType",
         ],
         "type": "object",
@@ -10188,6 +10193,7 @@ Object {
           "id": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "name": Object {
             "anyOf": Array [
               Object {
@@ -10200,18 +10206,20 @@ Object {
           },
           "role": Object {
             "const": "developer",
-            "default": "developer",
             "type": "string",
           },
+          "subagentRunId": Object {},
         },
         "required": Array [
           "id",
+          "role",
           "content",
         ],
         "type": "object",
       },
       "DocumentInputContent": Object {
         "properties": Object {
+          "id": Object {},
           "metadata": Object {},
           "source": Object {
             "discriminator": Object {
@@ -10232,11 +10240,11 @@ Object {
           },
           "type": Object {
             "const": "document",
-            "default": "document",
             "type": "string",
           },
         },
         "required": Array [
+          "type",
           "source",
         ],
         "type": "object",
@@ -10680,6 +10688,7 @@ Object {
           },
           "status": Object {
             "const": "ok",
+            "type": "string",
           },
         },
         "required": Array [
@@ -10703,6 +10712,7 @@ Object {
       },
       "ImageInputContent": Object {
         "properties": Object {
+          "id": Object {},
           "metadata": Object {},
           "source": Object {
             "discriminator": Object {
@@ -10723,11 +10733,11 @@ Object {
           },
           "type": Object {
             "const": "image",
-            "default": "image",
             "type": "string",
           },
         },
         "required": Array [
+          "type",
           "source",
         ],
         "type": "object",
@@ -10839,7 +10849,6 @@ Object {
           },
           "type": Object {
             "const": "data",
-            "default": "data",
             "type": "string",
           },
           "value": Object {
@@ -10847,6 +10856,7 @@ Object {
           },
         },
         "required": Array [
+          "type",
           "value",
           "mimeType",
         ],
@@ -10867,7 +10877,6 @@ Object {
           },
           "type": Object {
             "const": "url",
-            "default": "url",
             "type": "string",
           },
           "value": Object {
@@ -10875,6 +10884,7 @@ Object {
           },
         },
         "required": Array [
+          "type",
           "value",
         ],
         "type": "object",
@@ -11670,14 +11680,16 @@ Object {
           "id": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "role": Object {
             "const": "reasoning",
-            "default": "reasoning",
             "type": "string",
           },
+          "subagentRunId": Object {},
         },
         "required": Array [
           "id",
+          "role",
           "content",
         ],
         "type": "object",
@@ -11753,6 +11765,7 @@ Object {
           "interruptId": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "payload": Object {},
           "status": Object {
             "enum": Array [
@@ -11815,6 +11828,7 @@ Object {
               },
             ],
           },
+          "protocolVersion": Object {},
           "resume": Object {
             "anyOf": Array [
               Object {
@@ -12816,6 +12830,7 @@ Object {
         "properties": Object {
           "status": Object {
             "const": "available",
+            "type": "string",
           },
         },
         "required": Array [
@@ -12841,6 +12856,7 @@ Object {
           "id": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "name": Object {
             "anyOf": Array [
               Object {
@@ -12853,12 +12869,13 @@ Object {
           },
           "role": Object {
             "const": "system",
-            "default": "system",
             "type": "string",
           },
+          "subagentRunId": Object {},
         },
         "required": Array [
           "id",
+          "role",
           "content",
         ],
         "type": "object",
@@ -12944,16 +12961,18 @@ Object {
       },
       "TextInputContent": Object {
         "properties": Object {
+          "id": Object {},
+          "metadata": Object {},
           "text": Object {
             "type": "string",
           },
           "type": Object {
             "const": "text",
-            "default": "text",
             "type": "string",
           },
         },
         "required": Array [
+          "type",
           "text",
         ],
         "type": "object",
@@ -12964,6 +12983,7 @@ Object {
           "description": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "name": Object {
             "type": "string",
           },
@@ -12993,9 +13013,9 @@ Object {
           "id": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "type": Object {
             "const": "function",
-            "default": "function",
             "type": "string",
           },
         },
@@ -13033,17 +13053,19 @@ Object {
           "id": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "role": Object {
             "const": "tool",
-            "default": "tool",
             "type": "string",
           },
+          "subagentRunId": Object {},
           "toolCallId": Object {
             "type": "string",
           },
         },
         "required": Array [
           "id",
+          "role",
           "content",
           "toolCallId",
         ],
@@ -13624,6 +13646,7 @@ Object {
           "id": Object {
             "type": "string",
           },
+          "metadata": Object {},
           "name": Object {
             "anyOf": Array [
               Object {
@@ -13636,12 +13659,13 @@ Object {
           },
           "role": Object {
             "const": "user",
-            "default": "user",
             "type": "string",
           },
+          "subagentRunId": Object {},
         },
         "required": Array [
           "id",
+          "role",
           "content",
         ],
         "type": "object",
@@ -13688,6 +13712,7 @@ Object {
       },
       "VideoInputContent": Object {
         "properties": Object {
+          "id": Object {},
           "metadata": Object {},
           "source": Object {
             "discriminator": Object {
@@ -13708,11 +13733,11 @@ Object {
           },
           "type": Object {
             "const": "video",
-            "default": "video",
             "type": "string",
           },
         },
         "required": Array [
+          "type",
           "source",
         ],
         "type": "object",
