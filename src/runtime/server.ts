@@ -169,10 +169,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
       newId: parts.deps.newId,
     });
   }
-  registerOpenApiRoutes(app, {
-    a2aPrefix: parts.settings.a2a_prefix,
-    agui: catalogue.agui !== null,
-  });
+  registerOpenApiRoutes(app);
   return app;
 }
 

@@ -1,11 +1,11 @@
 /**
  * The runtime's OpenAPI machinery. A route declares its part of the document on Fastify's own
- * route `schema` option, with zod schemas: `{summary, tags, description?, params?, querystring?,
- * body?, response: {200: …}}`. An `onRoute` hook collects every route the app registers, and
- * {@link buildRoutePaths} turns the declared ones into OpenAPI 3.1 paths and component schemas
- * with `z.toJSONSchema` (JSON Schema 2020-12: request parts as zod reads its input, responses as
- * it writes its output; a schema carrying `.meta({ id })` becomes a named component schema,
- * reached by `$ref`).
+ * route `schema` option, with zod schemas: `{summary, tags, description?, params?, headers?,
+ * querystring?, body?, response: {200: …}}` (and `security?`, `deprecated?`). An `onRoute` hook
+ * collects every route the app registers, and {@link buildRoutePaths} turns the declared ones
+ * into OpenAPI 3.1 paths and component schemas with `z.toJSONSchema` (JSON Schema 2020-12:
+ * request parts as zod reads its input, responses as it writes its output; a schema carrying
+ * `.meta({ id })` becomes a named component schema, reached by `$ref`).
  *
  * In this step the schemas document only. The validator compiler installed here accepts every
  * request part as it is (the handlers still check their input themselves, so every 422 body
@@ -28,6 +28,8 @@ declare module 'fastify' {
     description?: string;
     /** The operation's own security requirements (`[]`: none, the document's otherwise). */
     security?: readonly Json[];
+    /** Whether the operation is deprecated. */
+    deprecated?: boolean;
   }
 }
 
@@ -225,7 +227,7 @@ function convert(schema: z.ZodType, io: 'input' | 'output', components: Mutable)
 /** The parameters `schema` (a zod object, never a named one) declares, `in` a request part. */
 function parameters(
   schema: z.ZodType | undefined,
-  where: 'path' | 'query',
+  where: 'path' | 'header' | 'query',
   components: Mutable,
   route: string,
 ): Json[] {
@@ -278,6 +280,7 @@ function operation(route: CollectedRoute, schema: FastifySchema, components: Mut
   }
   const all = [
     ...params,
+    ...parameters(schema.headers as z.ZodType | undefined, 'header', components, name),
     ...parameters(schema.querystring as z.ZodType | undefined, 'query', components, name),
   ];
   const body = schema.body as z.ZodType | undefined;
@@ -285,6 +288,7 @@ function operation(route: CollectedRoute, schema: FastifySchema, components: Mut
   return {
     ...(schema.security === undefined ? {} : { security: schema.security }),
     tags: schema.tags,
+    ...(schema.deprecated === undefined ? {} : { deprecated: schema.deprecated }),
     summary: schema.summary,
     ...(schema.description === undefined ? {} : { description: schema.description }),
     ...(all.length === 0 ? {} : { parameters: all }),

@@ -2,11 +2,10 @@
  * The runtime's OpenAPI 3.1.0 document: the paths and schemas generated from the routes' own
  * zod schemas (http/openapi.ts) merged with the hand-written path modules of the sections not
  * converted yet, the shared error responses, operation ids for all. Built once when the app is
- * ready; the A2A paths sit under the configured prefix. No I/O.
+ * ready (the A2A paths sit under the configured prefix, as their routes do). No I/O.
  */
 import { ERROR_RESPONSES, type GeneratedDocument } from '../http/openapi.js';
 import { AGNO_VERSION } from '../routes/system.js';
-import { a2aPaths } from './paths-a2a.js';
 import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
 import { EVAL_PATHS, METRICS_PATHS, TRACE_PATHS } from './paths-metrics.js';
 import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
@@ -22,14 +21,6 @@ export const DOCS_ROUTES = Object.freeze([
   '/redoc',
   '/docs/oauth2-redirect',
 ] as const);
-
-/** What the document depends on. */
-export interface OpenApiOptions {
-  /** The A2A path prefix (`a2a_prefix`), e.g. `/a2a`. */
-  readonly a2aPrefix: string;
-  /** Whether AG-UI (`/agui`, `/status`) is mounted. */
-  readonly agui: boolean;
-}
 
 /** An OpenAPI document. */
 export interface OpenApiDocument {
@@ -111,10 +102,7 @@ const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
  *
  * @throws {Error} when a generated path or schema is also written by hand
  */
-export function buildOpenApiDocument(
-  options: OpenApiOptions,
-  generated: GeneratedDocument,
-): OpenApiDocument {
+export function buildOpenApiDocument(generated: GeneratedDocument): OpenApiDocument {
   // The generated sections keep the place their hand-written paths had: after the components.
   const before: Paths = { ...SESSION_PATHS, ...COMPONENT_PATHS };
   const after: Paths = {
@@ -124,7 +112,6 @@ export function buildOpenApiDocument(
     ...TRACE_PATHS,
     ...SCHEDULE_PATHS,
     ...APPROVAL_PATHS,
-    ...a2aPaths(options.a2aPrefix),
   };
   const twice = [
     ...Object.keys(generated.paths).filter((path) => path in before || path in after),

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildRoutePaths, routesOf } from '../http/openapi.js';
-import { buildOpenApiDocument, TITLE, type OpenApiOptions } from './document.js';
+import { buildOpenApiDocument, TITLE } from './document.js';
 import { buildDocsPages } from './pages.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -15,10 +15,10 @@ const HTML = 'text/html; charset=utf-8';
  * Registers the document and its pages. The app must have called `registerRouteDocs` first; a
  * document that cannot be built fails the app's startup.
  */
-export function registerOpenApiRoutes(app: FastifyInstance, options: OpenApiOptions): void {
+export function registerOpenApiRoutes(app: FastifyInstance): void {
   let body = '';
   app.addHook('onReady', async () => {
-    body = JSON.stringify(buildOpenApiDocument(options, buildRoutePaths(routesOf(app))));
+    body = JSON.stringify(buildOpenApiDocument(buildRoutePaths(routesOf(app))));
   });
   const pages = buildDocsPages(TITLE, '/openapi.json');
   app.get('/openapi.json', async (_request, reply) =>

@@ -7,14 +7,12 @@
 import {
   ANY,
   arrayOf,
-  BOOLEAN,
   EPOCH,
   INTEGER,
   ISO_TIME,
   nullable,
   object,
   OBJECT,
-  ref,
   STRING,
   type Json,
 } from './parts.js';
@@ -133,52 +131,4 @@ export const CORE_SCHEMAS: Readonly<Record<string, Json>> = {
     notes: NSTRING,
     links: arrayOf(OBJECT),
   }),
-  AgentCard: object(
-    {
-      name: STRING,
-      description: STRING,
-      url: STRING,
-      version: STRING,
-      protocolVersion: STRING,
-      preferredTransport: STRING,
-      capabilities: OBJECT,
-      defaultInputModes: arrayOf(STRING),
-      defaultOutputModes: arrayOf(STRING),
-      skills: arrayOf(OBJECT),
-      supportsAuthenticatedExtendedCard: BOOLEAN,
-    },
-    ['name', 'url', 'version', 'protocolVersion'],
-  ),
-  JsonRpcRequest: {
-    ...object(
-      {
-        jsonrpc: { const: '2.0' },
-        id: { anyOf: [STRING, INTEGER] },
-        method: STRING,
-        params: OBJECT,
-      },
-      ['jsonrpc', 'id', 'params'],
-    ),
-    description: 'An A2A JSON-RPC 2.0 request (message/send, message/stream, tasks/get, …)',
-  },
-  JsonRpcResponse: object(
-    { jsonrpc: { const: '2.0' }, id: { anyOf: [STRING, INTEGER] }, result: ref('A2ATask') },
-    ['jsonrpc', 'id', 'result'],
-  ),
-  A2ATask: object(
-    {
-      kind: { const: 'task' },
-      id: STRING,
-      contextId: STRING,
-      status: object({
-        state: {
-          type: 'string',
-          enum: ['submitted', 'working', 'completed', 'failed', 'canceled', 'input-required'],
-        },
-      }),
-      history: arrayOf(OBJECT),
-      artifacts: arrayOf(OBJECT),
-    },
-    ['kind', 'id', 'status'],
-  ),
 };

@@ -425,3 +425,33 @@ t.test(
     });
   },
 );
+
+t.test('header parameters (between path and query) and a deprecated operation', async (t) => {
+  const paths = pathsOf('/things/:thing_id', {
+    summary: 'Old',
+    tags: ['T'],
+    deprecated: true,
+    params: z.object({ thing_id: z.string() }),
+    headers: z.object({ 'X-Thing': z.string().optional().meta({ description: 'A header' }) }),
+    querystring: z.object({ q: z.string() }),
+  });
+  t.same(paths['/things/{thing_id}'], {
+    get: {
+      tags: ['T'],
+      deprecated: true,
+      summary: 'Old',
+      parameters: [
+        { name: 'thing_id', in: 'path', required: true, schema: { type: 'string' } },
+        {
+          name: 'X-Thing',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'A header',
+        },
+        { name: 'q', in: 'query', required: true, schema: { type: 'string' } },
+      ],
+      responses: {},
+    },
+  });
+});

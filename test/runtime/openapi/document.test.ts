@@ -268,11 +268,7 @@ t.test('the open routes need no token; the others name the bearer scheme', async
 
 t.test('a path or schema both generated and written by hand is refused, by name', async (t) => {
   t.throws(
-    () =>
-      buildOpenApiDocument(
-        { a2aPrefix: '/a2a', agui: true },
-        { paths: { '/sessions': {} }, schemas: { SessionSchema: {} } },
-      ),
+    () => buildOpenApiDocument({ paths: { '/sessions': {} }, schemas: { SessionSchema: {} } }),
     { message: 'documented twice: /sessions, SessionSchema' },
   );
 });

@@ -48,13 +48,7 @@ t.test(
     const second = await rt.app.inject({ url: '/openapi.json' });
     t.equal(first.statusCode, 200);
     t.equal(first.headers['content-type'], 'application/json; charset=utf-8');
-    t.same(
-      first.json(),
-      buildOpenApiDocument(
-        { a2aPrefix: '/agents-a2a', agui: true },
-        buildRoutePaths(routesOf(rt.app)),
-      ),
-    );
+    t.same(first.json(), buildOpenApiDocument(buildRoutePaths(routesOf(rt.app))));
     t.equal(second.body, first.body);
     t.ok('/agents-a2a/message/send' in first.json().paths);
   },

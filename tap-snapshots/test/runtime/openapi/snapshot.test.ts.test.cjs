@@ -8764,6 +8764,7 @@ Object {
           },
           "kind": Object {
             "const": "task",
+            "type": "string",
           },
           "status": Object {
             "properties": Object {
@@ -10904,6 +10905,7 @@ Object {
           },
           "jsonrpc": Object {
             "const": "2.0",
+            "type": "string",
           },
           "method": Object {
             "type": "string",
@@ -10933,6 +10935,7 @@ Object {
           },
           "jsonrpc": Object {
             "const": "2.0",
+            "type": "string",
           },
           "result": Object {
             "$ref": "#/components/schemas/A2ATask",
