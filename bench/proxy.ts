@@ -54,24 +54,46 @@ export interface ProxyBenchOptions {
   readonly profileDir: string | null;
   /** BENCH_TRACE_GC: run both Node proxies with --trace-gc, their GC lines into this folder. */
   readonly traceGcDir: string | null;
+  /**
+   * BENCH_BASELINE: another checkout of scopegate (its dependencies installed or linked), run
+   * with the same config as one more variant, so a change is measured against the code before it
+   * in one process tree.
+   */
+  readonly baseline: string | null;
 }
 
 /** The CPU the proxies under test run on; the load generator and the upstream get the other. */
 const PROXY_CPU = 0;
 const LOAD_CPU = 1;
 
-/** Per-request features off by default, each measured on a scopegate of its own. */
+/**
+ * Per-request features off by default, each measured on a scopegate of its own; and the
+ * baseline checkout, with none of them.
+ */
 interface Variant {
   readonly name: string;
   readonly label: string;
+  /** The checkout folder this scopegate runs from; this one when absent. */
+  readonly tree?: string;
   /** Keys added inside `upstream: { … }`. */
   readonly upstream: string;
   /** Lines added at the end of the config. */
   readonly lines: readonly string[];
 }
 
-function variantsOf(spanSinkUrl: string): Variant[] {
+function variantsOf(spanSinkUrl: string, baseline: string | null): Variant[] {
   return [
+    ...(baseline === null
+      ? []
+      : [
+          {
+            name: 'scopegate-baseline',
+            label: 'baseline checkout',
+            tree: baseline,
+            upstream: '',
+            lines: [],
+          },
+        ]),
     {
       name: 'scopegate-identity-token',
       label: 'upstream.identity_token on',
@@ -275,10 +297,11 @@ export async function runProxyBench(
     const sink = await startSpanSink();
     const cached = list.find((scenario) => scenario.key === 'cached') as (typeof list)[number];
     const variantRows: VariantRow[] = [];
-    for (const variant of variantsOf(sink.url)) {
+    for (const variant of variantsOf(sink.url, options.baseline)) {
       const file = join(dir, `${variant.name}.yaml`);
       writeFileSync(file, configOf(upstreamUrl, variant));
-      const target = await node(variant.name, ['gateway', file], [], PROXY_CPU);
+      const tree = variant.tree === undefined ? [] : [variant.tree];
+      const target = await node(variant.name, ['gateway', file, ...tree], [], PROXY_CPU);
       const runs: Measurement[] = [];
       for (let round = 0; round < sizes.rounds; round++) {
         runs.push(await measure(target, (warmup) => cached.load(target.port, 'scopegate', warmup)));
