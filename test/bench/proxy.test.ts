@@ -39,6 +39,7 @@ t.test('a tiny run with every peer available here', async (t) => {
   if (HAPROXY === null) t.match(text, 'haproxy not installed: HAProxy columns skipped');
   t.match(text, /\n {2}upstream\.identity_token on +\d+\.\d +\d+\.\d\d×\n/);
   t.match(text, /\n {2}telemetry\.tracing on, sample ratio 1 +\d+\.\d +\d+\.\d\d×/);
+  t.match(text, /\n {2}this scopegate, every feature off +\d+\.\d\n/);
   t.match(text, /\n {2}baseline checkout +\d+\.\d +\d+\.\d\d×/);
   const proxies =
     HAPROXY === null ? ['floor', 'plain', 'scopegate'] : ['floor', 'haproxy', 'plain', 'scopegate'];
