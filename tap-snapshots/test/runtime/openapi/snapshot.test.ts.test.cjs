@@ -3303,6 +3303,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -3314,6 +3315,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7643,6 +7645,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7654,6 +7657,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -7806,6 +7810,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7817,6 +7822,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -7992,7 +7998,7 @@ Object {
           },
         },
       },
-      "required": true,
+      "required": false,
     },
     "responses": Object {
       "200": Object {
@@ -10105,9 +10111,21 @@ Object {
                   "type": "string",
                 },
                 "model_provider": Object {
-                  "type": "string",
+                  "anyOf": Array [
+                    Object {
+                      "type": "string",
+                    },
+                    Object {
+                      "type": "null",
+                    },
+                  ],
                 },
               },
+              "required": Array [
+                "model_id",
+                "model_provider",
+                "count",
+              ],
               "type": "object",
             },
             "type": "array",
@@ -10148,6 +10166,17 @@ Object {
                 "type": "integer",
               },
             },
+            "required": Array [
+              "input_tokens",
+              "output_tokens",
+              "total_tokens",
+              "audio_tokens",
+              "input_audio_tokens",
+              "output_audio_tokens",
+              "cached_tokens",
+              "cache_write_tokens",
+              "reasoning_tokens",
+            ],
             "type": "object",
           },
           "updated_at": Object {
@@ -10166,7 +10195,18 @@ Object {
         },
         "required": Array [
           "id",
+          "agent_runs_count",
+          "agent_sessions_count",
+          "team_runs_count",
+          "team_sessions_count",
+          "workflow_runs_count",
+          "workflow_sessions_count",
+          "users_count",
+          "token_metrics",
+          "model_metrics",
           "date",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -10420,6 +10460,9 @@ Object {
           "expected_tool_call_arguments": Object {
             "anyOf": Array [
               Object {
+                "additionalProperties": Object {
+                  "type": "object",
+                },
                 "type": "object",
               },
               Object {
@@ -10441,6 +10484,7 @@ Object {
             ],
           },
           "input": Object {
+            "minLength": 1,
             "type": "string",
           },
           "model_id": Object {
@@ -10480,12 +10524,19 @@ Object {
             "type": "integer",
           },
           "scoring_strategy": Object {
-            "default": "binary",
-            "enum": Array [
-              "binary",
-              "numeric",
+            "anyOf": Array [
+              Object {
+                "enum": Array [
+                  "numeric",
+                  "binary",
+                ],
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
             ],
-            "type": "string",
+            "default": "binary",
           },
           "team_id": Object {
             "anyOf": Array [
@@ -10498,13 +10549,21 @@ Object {
             ],
           },
           "threshold": Object {
+            "anyOf": Array [
+              Object {
+                "maximum": 10,
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
             "default": 7,
-            "maximum": 10,
-            "minimum": 1,
-            "type": "integer",
           },
           "warmup_runs": Object {
             "default": 0,
+            "maximum": 10,
             "minimum": 0,
             "type": "integer",
           },
@@ -10623,8 +10682,18 @@ Object {
         },
         "required": Array [
           "id",
+          "agent_id",
+          "model_id",
+          "model_provider",
+          "team_id",
+          "workflow_id",
+          "name",
+          "evaluated_component_name",
           "eval_type",
           "eval_data",
+          "eval_input",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -11529,6 +11598,7 @@ Object {
         },
         "required": Array [
           "metrics",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -13177,6 +13247,14 @@ Object {
         },
         "required": Array [
           "trace_id",
+          "name",
+          "status",
+          "duration",
+          "start_time",
+          "end_time",
+          "total_spans",
+          "error_count",
+          "created_at",
           "tree",
         ],
         "type": "object",
@@ -13203,6 +13281,12 @@ Object {
                 },
                 "values": Object {},
               },
+              "required": Array [
+                "key",
+                "label",
+                "type",
+                "operators",
+              ],
               "type": "object",
             },
             "type": "array",
@@ -13214,6 +13298,10 @@ Object {
             "type": "array",
           },
         },
+        "required": Array [
+          "fields",
+          "logical_operators",
+        ],
         "type": "object",
       },
       "TraceNode": Object {
@@ -13301,14 +13389,25 @@ Object {
           "id",
           "name",
           "type",
+          "duration",
+          "start_time",
+          "end_time",
+          "status",
         ],
         "type": "object",
       },
       "TraceSearchRequest": Object {
         "properties": Object {
           "filter": Object {
+            "anyOf": Array [
+              Object {
+                "type": "object",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
             "description": "Leaf {op: EQ|NEQ|GT|GTE|LT|LTE|IN|CONTAINS|STARTSWITH, key, value}, {op: AND|OR, conditions: [...]}, or {op: NOT, condition}",
-            "type": "object",
           },
           "group_by": Object {
             "default": "run",
@@ -13326,7 +13425,7 @@ Object {
           },
           "page": Object {
             "default": 1,
-            "minimum": 1,
+            "minimum": 0,
             "type": "integer",
           },
         },
@@ -13392,6 +13491,8 @@ Object {
         "required": Array [
           "session_id",
           "total_traces",
+          "first_trace_at",
+          "last_trace_at",
         ],
         "type": "object",
       },
@@ -13506,6 +13607,14 @@ Object {
         },
         "required": Array [
           "trace_id",
+          "name",
+          "status",
+          "duration",
+          "start_time",
+          "end_time",
+          "total_spans",
+          "error_count",
+          "created_at",
         ],
         "type": "object",
       },
