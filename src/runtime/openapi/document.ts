@@ -11,7 +11,6 @@ import { CATALOGUE_PATHS } from './paths-catalogue.js';
 import { AGUI_PATHS, CORE_PATHS } from './paths-core.js';
 import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
 import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
-import { COMPONENT_PATHS, SESSION_PATHS } from './paths-sessions.js';
 import type { Json, PathItem, Paths } from './parts.js';
 import { AGUI_SCHEMAS } from './schemas-agui.js';
 import { CORE_SCHEMAS } from './schemas-core.js';
@@ -118,8 +117,8 @@ export function buildOpenApiDocument(
   const groups = [
     CORE_PATHS,
     CATALOGUE_PATHS,
-    SESSION_PATHS,
-    COMPONENT_PATHS,
+    section('Sessions'),
+    section('Components'),
     REST,
     KNOWLEDGE_PATHS,
     section('Metrics'),

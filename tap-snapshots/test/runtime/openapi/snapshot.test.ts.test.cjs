@@ -2537,7 +2537,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "minimum": 1,
           "type": "integer",
         },
       },
@@ -6382,6 +6382,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -6393,6 +6394,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -9489,12 +9491,16 @@ Object {
           "component_id",
           "version",
           "stage",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ComponentCreate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "component_id": Object {
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$",
             "type": "string",
           },
           "component_type": Object {
@@ -9539,6 +9545,8 @@ Object {
             ],
           },
           "name": Object {
+            "maxLength": 255,
+            "minLength": 1,
             "type": "string",
           },
           "notes": Object {
@@ -9608,10 +9616,13 @@ Object {
           "component_id",
           "component_type",
           "name",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ComponentUpdate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "component_type": Object {
             "enum": Array [
@@ -9622,7 +9633,15 @@ Object {
             "type": "string",
           },
           "current_version": Object {
-            "type": "integer",
+            "anyOf": Array [
+              Object {
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
           },
           "description": Object {
             "anyOf": Array [
@@ -9645,6 +9664,8 @@ Object {
             ],
           },
           "name": Object {
+            "maxLength": 255,
+            "minLength": 1,
             "type": "string",
           },
         },
@@ -9741,6 +9762,7 @@ Object {
         "type": "object",
       },
       "ConfigCreate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "config": Object {
             "type": "object",
@@ -9784,6 +9806,7 @@ Object {
             "type": "string",
           },
           "version": Object {
+            "minimum": 1,
             "type": "integer",
           },
         },
@@ -9793,6 +9816,7 @@ Object {
         "type": "object",
       },
       "ConfigUpdate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "config": Object {
             "type": "object",
@@ -12067,22 +12091,19 @@ Object {
         "description": "A stored run as sessions list it (RunSchema, TeamRunSchema, WorkflowRunSchema)",
         "properties": Object {
           "agent_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
           "content": Object {},
           "created_at": Object {
             "format": "date-time",
             "type": "string",
           },
-          "events": Object {},
-          "messages": Object {},
+          "events": Object {
+            "items": Object {
+              "type": "object",
+            },
+            "type": "array",
+          },
           "metrics": Object {},
           "parent_run_id": Object {
             "anyOf": Array [
@@ -12098,14 +12119,14 @@ Object {
             "type": "string",
           },
           "run_input": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
+            "type": "string",
+          },
+          "run_response_format": Object {
+            "enum": Array [
+              "json",
+              "text",
             ],
+            "type": "string",
           },
           "status": Object {
             "enum": Array [
@@ -12115,21 +12136,12 @@ Object {
               "PAUSED",
               "CANCELLED",
               "ERROR",
-              "REGENERATED",
             ],
             "type": "string",
           },
           "team_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
-          "tools": Object {},
           "user_id": Object {
             "anyOf": Array [
               Object {
@@ -12141,18 +12153,20 @@ Object {
             ],
           },
           "workflow_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
         },
         "required": Array [
           "run_id",
+          "parent_run_id",
+          "user_id",
+          "status",
+          "run_input",
+          "content",
+          "run_response_format",
+          "metrics",
+          "events",
+          "created_at",
         ],
         "type": "object",
       },
@@ -12569,7 +12583,7 @@ Object {
         "type": "object",
       },
       "SessionDetail": Object {
-        "description": "An agent, team or workflow session in detail",
+        "description": "An agent, team or workflow session in detail (SessionSchema, its id again as <type>_session_id, and the chat history of its runs)",
         "properties": Object {
           "agent_id": Object {
             "anyOf": Array [
@@ -12580,6 +12594,9 @@ Object {
                 "type": "null",
               },
             ],
+          },
+          "agent_session_id": Object {
+            "type": "string",
           },
           "chat_history": Object {
             "items": Object {
@@ -12592,6 +12609,7 @@ Object {
             "type": "string",
           },
           "metadata": Object {},
+          "metrics": Object {},
           "session_id": Object {
             "type": "string",
           },
@@ -12607,10 +12625,31 @@ Object {
           },
           "session_state": Object {},
           "session_summary": Object {},
+          "session_type": Object {
+            "enum": Array [
+              "agent",
+              "team",
+              "workflow",
+            ],
+            "type": "string",
+          },
           "team_id": Object {
             "anyOf": Array [
               Object {
                 "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
+          },
+          "team_session_id": Object {
+            "type": "string",
+          },
+          "total_tokens": Object {
+            "anyOf": Array [
+              Object {
+                "type": "integer",
               },
               Object {
                 "type": "null",
@@ -12641,9 +12680,26 @@ Object {
               },
             ],
           },
+          "workflow_session_id": Object {
+            "type": "string",
+          },
         },
         "required": Array [
           "session_id",
+          "session_name",
+          "session_state",
+          "session_type",
+          "user_id",
+          "agent_id",
+          "team_id",
+          "workflow_id",
+          "session_summary",
+          "metrics",
+          "total_tokens",
+          "metadata",
+          "created_at",
+          "updated_at",
+          "chat_history",
         ],
         "type": "object",
       },
@@ -12746,6 +12802,19 @@ Object {
         },
         "required": Array [
           "session_id",
+          "session_name",
+          "session_state",
+          "session_type",
+          "user_id",
+          "agent_id",
+          "team_id",
+          "workflow_id",
+          "session_summary",
+          "metrics",
+          "total_tokens",
+          "metadata",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
