@@ -10,9 +10,7 @@ import { a2aPaths } from './paths-a2a.js';
 import { CATALOGUE_PATHS } from './paths-catalogue.js';
 import { AGUI_PATHS, CORE_PATHS } from './paths-core.js';
 import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
-import { EVAL_PATHS, METRICS_PATHS, TRACE_PATHS } from './paths-metrics.js';
 import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
-import { COMPONENT_PATHS, SESSION_PATHS } from './paths-sessions.js';
 import type { Json, PathItem, Paths } from './parts.js';
 import { AGUI_SCHEMAS } from './schemas-agui.js';
 import { CORE_SCHEMAS } from './schemas-core.js';
@@ -71,6 +69,33 @@ function withOperationIds(paths: Paths): Paths {
   );
 }
 
+/** Where the generated paths no section took go. */
+const REST: Paths = Object.freeze({});
+
+/** Takes generated paths out by their operations' tag; `rest` gives those none took. */
+interface SectionTaker {
+  (tag: string): Paths;
+  rest(): Paths;
+}
+
+/** A {@link SectionTaker} over `generated`: each path taken once, in registration order. */
+function sectionTaker(generated: Paths): SectionTaker {
+  const taken = new Set<string>();
+  const pick = (keep: (path: string, item: PathItem) => boolean): Paths =>
+    Object.fromEntries(
+      Object.entries(generated).filter(([path, item]) => {
+        if (taken.has(path) || !keep(path, item)) return false;
+        taken.add(path);
+        return true;
+      }),
+    );
+  const take = (tag: string): Paths =>
+    pick((_, item) =>
+      Object.values(item).some((op) => (op['tags'] as readonly string[]).includes(tag)),
+    );
+  return Object.assign(take, { rest: () => pick(() => true) });
+}
+
 const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
   ...AGUI_SCHEMAS,
   ...CORE_SCHEMAS,
@@ -86,24 +111,33 @@ export function buildOpenApiDocument(
   options: OpenApiOptions,
   generated: GeneratedDocument,
 ): OpenApiDocument {
-  // The generated sections keep the place their hand-written paths had: after the components.
-  const before: Paths = { ...CORE_PATHS, ...CATALOGUE_PATHS, ...SESSION_PATHS, ...COMPONENT_PATHS };
-  const after: Paths = {
-    ...KNOWLEDGE_PATHS,
-    ...METRICS_PATHS,
-    ...EVAL_PATHS,
-    ...TRACE_PATHS,
-    ...SCHEDULE_PATHS,
-    ...APPROVAL_PATHS,
-    ...(options.agui ? AGUI_PATHS : {}),
-    ...a2aPaths(options.a2aPrefix),
-  };
-  const twice = [
-    ...Object.keys(generated.paths).filter((path) => path in before || path in after),
-    ...Object.keys(generated.schemas).filter((name) => name in HAND_WRITTEN_SCHEMAS),
-  ];
+  // The generated paths keep the place their hand-written ones had: a section taken by its tag
+  // where it stood, the others after the components (REST).
+  const section = sectionTaker(generated.paths);
+  const groups = [
+    CORE_PATHS,
+    CATALOGUE_PATHS,
+    section('Sessions'),
+    section('Components'),
+    REST,
+    KNOWLEDGE_PATHS,
+    section('Metrics'),
+    section('Evals'),
+    section('Traces'),
+    SCHEDULE_PATHS,
+    APPROVAL_PATHS,
+    options.agui ? AGUI_PATHS : {},
+    a2aPaths(options.a2aPrefix),
+  ].map((group) => (group === REST ? section.rest() : group));
+  const seen = new Set<string>();
+  const twice: string[] = [];
+  for (const path of groups.flatMap((group) => Object.keys(group))) {
+    if (seen.has(path) && path in generated.paths) twice.push(path);
+    seen.add(path);
+  }
+  twice.push(...Object.keys(generated.schemas).filter((name) => name in HAND_WRITTEN_SCHEMAS));
   if (twice.length > 0) throw new Error(`documented twice: ${twice.join(', ')}`);
-  const paths: Paths = { ...before, ...generated.paths, ...after };
+  const paths: Paths = Object.assign({}, ...groups) as Paths;
   return {
     openapi: '3.1.0',
     info: { title: TITLE, description: DESCRIPTION, version: AGNO_VERSION },

@@ -58,12 +58,6 @@ export const empty = (description: string): Json => ({ description });
 /** A required JSON request body. */
 export const jsonBody = (schema: Json): Json => ({ required: true, content: json(schema) });
 
-/** An optional JSON request body. */
-export const optionalJsonBody = (schema: Json): Json => ({
-  required: false,
-  content: json(schema),
-});
-
 /** A run route's form body: multipart (browser, files) or urlencoded (Python SDK). */
 export const formBody = (schema: Json): Json => ({
   required: true,

@@ -2537,7 +2537,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "minimum": 1,
           "type": "integer",
         },
       },
@@ -3303,6 +3303,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -3314,6 +3315,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -6380,6 +6382,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -6391,6 +6394,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7643,6 +7647,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7654,6 +7659,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -7806,6 +7812,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7817,6 +7824,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -7992,7 +8000,7 @@ Object {
           },
         },
       },
-      "required": true,
+      "required": false,
     },
     "responses": Object {
       "200": Object {
@@ -9483,12 +9491,16 @@ Object {
           "component_id",
           "version",
           "stage",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ComponentCreate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "component_id": Object {
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$",
             "type": "string",
           },
           "component_type": Object {
@@ -9533,6 +9545,8 @@ Object {
             ],
           },
           "name": Object {
+            "maxLength": 255,
+            "minLength": 1,
             "type": "string",
           },
           "notes": Object {
@@ -9602,10 +9616,13 @@ Object {
           "component_id",
           "component_type",
           "name",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ComponentUpdate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "component_type": Object {
             "enum": Array [
@@ -9616,7 +9633,15 @@ Object {
             "type": "string",
           },
           "current_version": Object {
-            "type": "integer",
+            "anyOf": Array [
+              Object {
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
           },
           "description": Object {
             "anyOf": Array [
@@ -9639,6 +9664,8 @@ Object {
             ],
           },
           "name": Object {
+            "maxLength": 255,
+            "minLength": 1,
             "type": "string",
           },
         },
@@ -9735,6 +9762,7 @@ Object {
         "type": "object",
       },
       "ConfigCreate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "config": Object {
             "type": "object",
@@ -9778,6 +9806,7 @@ Object {
             "type": "string",
           },
           "version": Object {
+            "minimum": 1,
             "type": "integer",
           },
         },
@@ -9787,6 +9816,7 @@ Object {
         "type": "object",
       },
       "ConfigUpdate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "config": Object {
             "type": "object",
@@ -10105,9 +10135,21 @@ Object {
                   "type": "string",
                 },
                 "model_provider": Object {
-                  "type": "string",
+                  "anyOf": Array [
+                    Object {
+                      "type": "string",
+                    },
+                    Object {
+                      "type": "null",
+                    },
+                  ],
                 },
               },
+              "required": Array [
+                "model_id",
+                "model_provider",
+                "count",
+              ],
               "type": "object",
             },
             "type": "array",
@@ -10148,6 +10190,17 @@ Object {
                 "type": "integer",
               },
             },
+            "required": Array [
+              "input_tokens",
+              "output_tokens",
+              "total_tokens",
+              "audio_tokens",
+              "input_audio_tokens",
+              "output_audio_tokens",
+              "cached_tokens",
+              "cache_write_tokens",
+              "reasoning_tokens",
+            ],
             "type": "object",
           },
           "updated_at": Object {
@@ -10166,7 +10219,18 @@ Object {
         },
         "required": Array [
           "id",
+          "agent_runs_count",
+          "agent_sessions_count",
+          "team_runs_count",
+          "team_sessions_count",
+          "workflow_runs_count",
+          "workflow_sessions_count",
+          "users_count",
+          "token_metrics",
+          "model_metrics",
           "date",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -10420,6 +10484,9 @@ Object {
           "expected_tool_call_arguments": Object {
             "anyOf": Array [
               Object {
+                "additionalProperties": Object {
+                  "type": "object",
+                },
                 "type": "object",
               },
               Object {
@@ -10441,6 +10508,7 @@ Object {
             ],
           },
           "input": Object {
+            "minLength": 1,
             "type": "string",
           },
           "model_id": Object {
@@ -10480,12 +10548,19 @@ Object {
             "type": "integer",
           },
           "scoring_strategy": Object {
-            "default": "binary",
-            "enum": Array [
-              "binary",
-              "numeric",
+            "anyOf": Array [
+              Object {
+                "enum": Array [
+                  "numeric",
+                  "binary",
+                ],
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
             ],
-            "type": "string",
+            "default": "binary",
           },
           "team_id": Object {
             "anyOf": Array [
@@ -10498,13 +10573,21 @@ Object {
             ],
           },
           "threshold": Object {
+            "anyOf": Array [
+              Object {
+                "maximum": 10,
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
             "default": 7,
-            "maximum": 10,
-            "minimum": 1,
-            "type": "integer",
           },
           "warmup_runs": Object {
             "default": 0,
+            "maximum": 10,
             "minimum": 0,
             "type": "integer",
           },
@@ -10623,8 +10706,18 @@ Object {
         },
         "required": Array [
           "id",
+          "agent_id",
+          "model_id",
+          "model_provider",
+          "team_id",
+          "workflow_id",
+          "name",
+          "evaluated_component_name",
           "eval_type",
           "eval_data",
+          "eval_input",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -11529,6 +11622,7 @@ Object {
         },
         "required": Array [
           "metrics",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -11997,22 +12091,19 @@ Object {
         "description": "A stored run as sessions list it (RunSchema, TeamRunSchema, WorkflowRunSchema)",
         "properties": Object {
           "agent_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
           "content": Object {},
           "created_at": Object {
             "format": "date-time",
             "type": "string",
           },
-          "events": Object {},
-          "messages": Object {},
+          "events": Object {
+            "items": Object {
+              "type": "object",
+            },
+            "type": "array",
+          },
           "metrics": Object {},
           "parent_run_id": Object {
             "anyOf": Array [
@@ -12028,14 +12119,14 @@ Object {
             "type": "string",
           },
           "run_input": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
+            "type": "string",
+          },
+          "run_response_format": Object {
+            "enum": Array [
+              "json",
+              "text",
             ],
+            "type": "string",
           },
           "status": Object {
             "enum": Array [
@@ -12045,21 +12136,12 @@ Object {
               "PAUSED",
               "CANCELLED",
               "ERROR",
-              "REGENERATED",
             ],
             "type": "string",
           },
           "team_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
-          "tools": Object {},
           "user_id": Object {
             "anyOf": Array [
               Object {
@@ -12071,18 +12153,20 @@ Object {
             ],
           },
           "workflow_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
         },
         "required": Array [
           "run_id",
+          "parent_run_id",
+          "user_id",
+          "status",
+          "run_input",
+          "content",
+          "run_response_format",
+          "metrics",
+          "events",
+          "created_at",
         ],
         "type": "object",
       },
@@ -12499,7 +12583,7 @@ Object {
         "type": "object",
       },
       "SessionDetail": Object {
-        "description": "An agent, team or workflow session in detail",
+        "description": "An agent, team or workflow session in detail (SessionSchema, its id again as <type>_session_id, and the chat history of its runs)",
         "properties": Object {
           "agent_id": Object {
             "anyOf": Array [
@@ -12510,6 +12594,9 @@ Object {
                 "type": "null",
               },
             ],
+          },
+          "agent_session_id": Object {
+            "type": "string",
           },
           "chat_history": Object {
             "items": Object {
@@ -12522,6 +12609,7 @@ Object {
             "type": "string",
           },
           "metadata": Object {},
+          "metrics": Object {},
           "session_id": Object {
             "type": "string",
           },
@@ -12537,10 +12625,31 @@ Object {
           },
           "session_state": Object {},
           "session_summary": Object {},
+          "session_type": Object {
+            "enum": Array [
+              "agent",
+              "team",
+              "workflow",
+            ],
+            "type": "string",
+          },
           "team_id": Object {
             "anyOf": Array [
               Object {
                 "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
+          },
+          "team_session_id": Object {
+            "type": "string",
+          },
+          "total_tokens": Object {
+            "anyOf": Array [
+              Object {
+                "type": "integer",
               },
               Object {
                 "type": "null",
@@ -12571,9 +12680,26 @@ Object {
               },
             ],
           },
+          "workflow_session_id": Object {
+            "type": "string",
+          },
         },
         "required": Array [
           "session_id",
+          "session_name",
+          "session_state",
+          "session_type",
+          "user_id",
+          "agent_id",
+          "team_id",
+          "workflow_id",
+          "session_summary",
+          "metrics",
+          "total_tokens",
+          "metadata",
+          "created_at",
+          "updated_at",
+          "chat_history",
         ],
         "type": "object",
       },
@@ -12676,6 +12802,19 @@ Object {
         },
         "required": Array [
           "session_id",
+          "session_name",
+          "session_state",
+          "session_type",
+          "user_id",
+          "agent_id",
+          "team_id",
+          "workflow_id",
+          "session_summary",
+          "metrics",
+          "total_tokens",
+          "metadata",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -13177,6 +13316,14 @@ Object {
         },
         "required": Array [
           "trace_id",
+          "name",
+          "status",
+          "duration",
+          "start_time",
+          "end_time",
+          "total_spans",
+          "error_count",
+          "created_at",
           "tree",
         ],
         "type": "object",
@@ -13203,6 +13350,12 @@ Object {
                 },
                 "values": Object {},
               },
+              "required": Array [
+                "key",
+                "label",
+                "type",
+                "operators",
+              ],
               "type": "object",
             },
             "type": "array",
@@ -13214,6 +13367,10 @@ Object {
             "type": "array",
           },
         },
+        "required": Array [
+          "fields",
+          "logical_operators",
+        ],
         "type": "object",
       },
       "TraceNode": Object {
@@ -13301,14 +13458,25 @@ Object {
           "id",
           "name",
           "type",
+          "duration",
+          "start_time",
+          "end_time",
+          "status",
         ],
         "type": "object",
       },
       "TraceSearchRequest": Object {
         "properties": Object {
           "filter": Object {
+            "anyOf": Array [
+              Object {
+                "type": "object",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
             "description": "Leaf {op: EQ|NEQ|GT|GTE|LT|LTE|IN|CONTAINS|STARTSWITH, key, value}, {op: AND|OR, conditions: [...]}, or {op: NOT, condition}",
-            "type": "object",
           },
           "group_by": Object {
             "default": "run",
@@ -13326,7 +13494,7 @@ Object {
           },
           "page": Object {
             "default": 1,
-            "minimum": 1,
+            "minimum": 0,
             "type": "integer",
           },
         },
@@ -13392,6 +13560,8 @@ Object {
         "required": Array [
           "session_id",
           "total_traces",
+          "first_trace_at",
+          "last_trace_at",
         ],
         "type": "object",
       },
@@ -13506,6 +13676,14 @@ Object {
         },
         "required": Array [
           "trace_id",
+          "name",
+          "status",
+          "duration",
+          "start_time",
+          "end_time",
+          "total_spans",
+          "error_count",
+          "created_at",
         ],
         "type": "object",
       },
