@@ -6,8 +6,8 @@
  * - `floor <upstream> <public key file>`: the least a Node JWT proxy can pay — node:http, one
  *   `node:crypto` RS256 check per token not seen before (verified tokens remembered), a fixed
  *   401, undici's `Pool.dispatch` to the upstream; no claims, scopes, log, metrics or limits;
- * - `gateway <config file>`: scopegate run exactly as `scopegate serve --config <file>` runs it
- *   (same function, so the real access log goes to this process's stdout and the real metrics
+ * - `gateway <config file> [<checkout folder>]`: scopegate run exactly as `scopegate serve
+ *   --config <file>` runs it, from this checkout or the one named (same function, so the real access log goes to this process's stdout and the real metrics
  *   registry is scraped on the admin port).
  * Speaks to the bench over IPC: ready{port, adminPort} → start → started → stop → cpu{micros}.
  */
@@ -15,6 +15,8 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request, Agent, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 
 /** Events in the upstream's SSE answer to POST /agui (the scenario's stream of 10 events). */
@@ -161,10 +163,18 @@ function floor(upstreamUrl: string, publicKeyFile: string): Promise<number> {
   );
 }
 
-/** Runs `scopegate serve`; resolves with its listener and admin ports once both are up. */
-async function gateway(configFile: string): Promise<{ port: number; adminPort: number }> {
+/**
+ * Runs `scopegate serve` (from this checkout, or from the checkout folder `tree` when given: the
+ * bench's baseline); resolves with its listener and admin ports once both are up.
+ */
+async function gateway(
+  configFile: string,
+  tree: string | undefined,
+): Promise<{ port: number; adminPort: number }> {
   // Loaded here only: the other roles stay small processes.
-  const { serve } = await import('../src/cli/serve.js');
+  const { serve } = (await import(
+    tree === undefined ? '../src/cli/serve.js' : pathToFileURL(join(tree, 'src/cli/serve.ts')).href
+  )) as typeof import('../src/cli/serve.js');
   return new Promise((resolve) => {
     let port = 0;
     // serve's lines for a person (where it listens among them) go to standard error; its
@@ -183,12 +193,16 @@ async function gateway(configFile: string): Promise<{ port: number; adminPort: n
   });
 }
 
-async function main(role: string | undefined, arg: string, arg2: string): Promise<void> {
+async function main(
+  role: string | undefined,
+  arg: string,
+  arg2: string | undefined,
+): Promise<void> {
   let ports: { port: number; adminPort?: number };
   if (role === 'upstream') ports = { port: await upstream() };
   else if (role === 'plain') ports = { port: await plain(arg) };
-  else if (role === 'floor') ports = { port: await floor(arg, arg2) };
-  else if (role === 'gateway') ports = await gateway(arg);
+  else if (role === 'floor') ports = { port: await floor(arg, arg2 as string) };
+  else if (role === 'gateway') ports = await gateway(arg, arg2);
   else throw new Error(`unknown bench child role ${role}`);
   if (role !== 'gateway') process.on('SIGINT', () => process.exit(0));
   /* c8 ignore next: only when the bench died without stopping its children */
@@ -209,9 +223,7 @@ async function main(role: string | undefined, arg: string, arg2: string): Promis
   send({ type: 'ready', ...ports });
 }
 
-main(process.argv[2], process.argv[3] as string, process.argv[4] as string).catch(
-  (err: unknown) => {
-    process.stderr.write(`${(err as Error).stack}\n`);
-    process.exit(1);
-  },
-);
+main(process.argv[2], process.argv[3] as string, process.argv[4]).catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack}\n`);
+  process.exit(1);
+});

@@ -54,24 +54,46 @@ export interface ProxyBenchOptions {
   readonly profileDir: string | null;
   /** BENCH_TRACE_GC: run both Node proxies with --trace-gc, their GC lines into this folder. */
   readonly traceGcDir: string | null;
+  /**
+   * BENCH_BASELINE: another checkout of scopegate (its dependencies installed or linked), run
+   * with the same config as one more variant, so a change is measured against the code before it
+   * in one process tree.
+   */
+  readonly baseline: string | null;
 }
 
 /** The CPU the proxies under test run on; the load generator and the upstream get the other. */
 const PROXY_CPU = 0;
 const LOAD_CPU = 1;
 
-/** Per-request features off by default, each measured on a scopegate of its own. */
+/**
+ * Per-request features off by default, each measured on a scopegate of its own; and the
+ * baseline checkout, with none of them.
+ */
 interface Variant {
   readonly name: string;
   readonly label: string;
+  /** The checkout folder this scopegate runs from; this one when absent. */
+  readonly tree?: string;
   /** Keys added inside `upstream: { … }`. */
   readonly upstream: string;
   /** Lines added at the end of the config. */
   readonly lines: readonly string[];
 }
 
-function variantsOf(spanSinkUrl: string): Variant[] {
+function variantsOf(spanSinkUrl: string, baseline: string | null): Variant[] {
   return [
+    ...(baseline === null
+      ? []
+      : [
+          {
+            name: 'scopegate-baseline',
+            label: 'baseline checkout',
+            tree: baseline,
+            upstream: '',
+            lines: [],
+          },
+        ]),
     {
       name: 'scopegate-identity-token',
       label: 'upstream.identity_token on',
@@ -144,6 +166,7 @@ export async function runProxyBench(
   const { sizes } = options;
   const dir = mkdtempSync(join(tmpdir(), 'scopegate-bench-'));
   const targets: Target[] = [];
+  let sink: Awaited<ReturnType<typeof startSpanSink>> | null = null;
   const pinned = options.taskset === null ? null : affinityOf(options.taskset, process.pid);
   try {
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -271,22 +294,29 @@ export async function runProxyBench(
       ),
     }));
     rows.push(firstUseRow);
-    // The optional per-request features, each on a scopegate of its own, with one cached token.
-    const sink = await startSpanSink();
+    // The optional per-request features, each on a scopegate of its own, with one cached token,
+    // measured in rounds of their own that start with this scopegate again: each ratio compares
+    // figures taken minutes apart at most, whatever the machine did in between.
+    sink = await startSpanSink();
     const cached = list.find((scenario) => scenario.key === 'cached') as (typeof list)[number];
-    const variantRows: VariantRow[] = [];
-    for (const variant of variantsOf(sink.url)) {
+    const variants: Array<{ label: string; target: Target; runs: Measurement[] }> = [];
+    for (const variant of variantsOf(sink.url, options.baseline)) {
       const file = join(dir, `${variant.name}.yaml`);
       writeFileSync(file, configOf(upstreamUrl, variant));
-      const target = await node(variant.name, ['gateway', file], [], PROXY_CPU);
-      const runs: Measurement[] = [];
-      for (let round = 0; round < sizes.rounds; round++) {
+      const tree = variant.tree === undefined ? [] : [variant.tree];
+      const target = await node(variant.name, ['gateway', file, ...tree], [], PROXY_CPU);
+      variants.push({ label: variant.label, target, runs: [] });
+    }
+    const baseRuns: Measurement[] = [];
+    for (let round = 0; round < sizes.rounds; round++) {
+      for (const { target, runs } of [{ target: scopegate, runs: baseRuns }, ...variants]) {
         runs.push(await measure(target, (warmup) => cached.load(target.port, 'scopegate', warmup)));
       }
-      await target.close();
-      variantRows.push({ label: variant.label, measured: medianOf(runs) });
     }
-    await sink.close();
+    const variantRows: VariantRow[] = variants.map(({ label, runs }) => ({
+      label,
+      measured: medianOf(runs),
+    }));
     out(
       `proxy benchmark (GET /agents/a1 unless said, ${CONNECTIONS} keep-alive connections, ` +
         `each figure the median of ${sizes.rounds} interleaved rounds)`,
@@ -297,8 +327,7 @@ export async function runProxyBench(
       directRps: direct.requests / direct.seconds,
     }))
       out(text);
-    const base = (rows.find((row) => row.key === 'cached') as ResultRow).cells.scopegate;
-    for (const text of formatVariants(base as Measurement, variantRows)) out(text);
+    for (const text of formatVariants(medianOf(baseRuns), variantRows)) out(text);
     // Stopped first, so that every line is written and a --cpu-prof profile too.
     for (const target of targets) await target.close();
     const log = readFileSync(join(dir, 'scopegate.stdout'), 'latin1');
@@ -316,6 +345,8 @@ export async function runProxyBench(
     return rows;
   } finally {
     for (const target of targets) await target.close();
+    // After the scopegates: the tracing one exports its last spans as it stops.
+    await sink?.close();
     if (pinned !== null) setAffinity(options.taskset as string, process.pid, pinned);
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,6 +16,7 @@ t.test('no HAProxy, no pinning: plain Node is the baseline', async (t) => {
     taskset: null,
     profileDir: null,
     traceGcDir: null,
+    baseline: null,
   });
   const text = lines.join('\n');
   t.match(text, 'haproxy not installed: HAProxy columns skipped');

@@ -18,6 +18,7 @@ t.test('a HAProxy that cannot start fails the run', async (t) => {
       taskset: TASKSET,
       profileDir: null,
       traceGcDir: null,
+      baseline: null,
     }),
     // Unpinned, the spawn fails; pinned, taskset starts and then cannot run the program.
     {

@@ -1,7 +1,7 @@
 /**
  * The proxy benchmark end to end in a tiny configuration (a few hundred requests): every
  * scenario on every proxy (HAProxy where installed), pinned with taskset where installed, with a
- * CPU profile and GC trace of the Node proxies. Checks what the run printed and measured, never
+ * CPU profile and GC trace of the Node proxies, and this checkout as its own baseline. Checks what the run printed and measured, never
  * how fast anything was.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,6 +24,8 @@ t.test('a tiny run with every peer available here', async (t) => {
     taskset: TASKSET,
     profileDir: join(dir, 'profile'),
     traceGcDir: join(dir, 'gc'),
+    // This checkout as its own baseline: the path another checkout takes.
+    baseline: process.cwd(),
   });
   const text = lines.join('\n');
   t.match(text, 'proxy benchmark: signing 58 RS256 tokens', '40 first-use + 2 rounds × 9 cold');
@@ -37,6 +39,8 @@ t.test('a tiny run with every peer available here', async (t) => {
   if (HAPROXY === null) t.match(text, 'haproxy not installed: HAProxy columns skipped');
   t.match(text, /\n {2}upstream\.identity_token on +\d+\.\d +\d+\.\d\d×\n/);
   t.match(text, /\n {2}telemetry\.tracing on, sample ratio 1 +\d+\.\d +\d+\.\d\d×/);
+  t.match(text, /\n {2}this scopegate, every feature off +\d+\.\d\n/);
+  t.match(text, /\n {2}baseline checkout +\d+\.\d +\d+\.\d\d×/);
   const proxies =
     HAPROXY === null ? ['floor', 'plain', 'scopegate'] : ['floor', 'haproxy', 'plain', 'scopegate'];
   t.same(

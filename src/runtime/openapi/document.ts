@@ -7,11 +7,8 @@
 import { ERROR_RESPONSES, type GeneratedDocument } from '../http/openapi.js';
 import { AGNO_VERSION } from '../routes/system.js';
 import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
-import { EVAL_PATHS, METRICS_PATHS, TRACE_PATHS } from './paths-metrics.js';
 import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
-import { COMPONENT_PATHS, SESSION_PATHS } from './paths-sessions.js';
 import type { Json, PathItem, Paths } from './parts.js';
-import { CORE_SCHEMAS } from './schemas-core.js';
 import { DATA_SCHEMAS } from './schemas-data.js';
 
 /** The document's own routes; they describe no API and stay out of it, as in FastAPI. */
@@ -59,41 +56,34 @@ function withOperationIds(paths: Paths): Paths {
   );
 }
 
-/**
- * The document's sections, by the tag of their operations, in the order it lists them: the
- * routes register in another order (a family's run routes after every family's catalogue).
- */
-const SECTIONS: readonly string[] = [
-  'Core',
-  'Registry',
-  'Database',
-  'Agents',
-  'Teams',
-  'Workflows',
-  'Sessions',
-  'Components',
-  'Memory',
-  'Learnings',
-  'Knowledge',
-  'Metrics',
-  'Evals',
-  'Traces',
-  'Schedules',
-  'Approvals',
-  'AGUI',
-  'A2A',
-];
+/** Where the generated paths no section took go. */
+const REST: Paths = Object.freeze({});
 
-/** `paths` section by section (the tag of a path's first operation); in place within one. */
-function inSectionOrder(paths: Paths): Paths {
-  const section = (item: PathItem): number =>
-    SECTIONS.indexOf((Object.values(item)[0]?.['tags'] as readonly string[])[0] as string);
-  // A stable sort: the paths of one section keep their order.
-  return Object.fromEntries(Object.entries(paths).sort(([, a], [, b]) => section(a) - section(b)));
+/** Takes generated paths out by their operations' tag; `rest` gives those none took. */
+interface SectionTaker {
+  (tag: string): Paths;
+  rest(): Paths;
+}
+
+/** A {@link SectionTaker} over `generated`: each path taken once, in registration order. */
+function sectionTaker(generated: Paths): SectionTaker {
+  const taken = new Set<string>();
+  const pick = (keep: (path: string, item: PathItem) => boolean): Paths =>
+    Object.fromEntries(
+      Object.entries(generated).filter(([path, item]) => {
+        if (taken.has(path) || !keep(path, item)) return false;
+        taken.add(path);
+        return true;
+      }),
+    );
+  const take = (tag: string): Paths =>
+    pick((_, item) =>
+      Object.values(item).some((op) => (op['tags'] as readonly string[]).includes(tag)),
+    );
+  return Object.assign(take, { rest: () => pick(() => true) });
 }
 
 const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
-  ...CORE_SCHEMAS,
   ...DATA_SCHEMAS,
 };
 
@@ -103,22 +93,38 @@ const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
  * @throws {Error} when a generated path or schema is also written by hand
  */
 export function buildOpenApiDocument(generated: GeneratedDocument): OpenApiDocument {
-  // The generated sections keep the place their hand-written paths had: after the components.
-  const before: Paths = { ...SESSION_PATHS, ...COMPONENT_PATHS };
-  const after: Paths = {
-    ...KNOWLEDGE_PATHS,
-    ...METRICS_PATHS,
-    ...EVAL_PATHS,
-    ...TRACE_PATHS,
-    ...SCHEDULE_PATHS,
-    ...APPROVAL_PATHS,
-  };
-  const twice = [
-    ...Object.keys(generated.paths).filter((path) => path in before || path in after),
-    ...Object.keys(generated.schemas).filter((name) => name in HAND_WRITTEN_SCHEMAS),
-  ];
+  // The generated paths keep the place their hand-written ones had: a section taken by its tag
+  // where it stood, the others after the components (REST).
+  const section = sectionTaker(generated.paths);
+  const groups = [
+    section('Core'),
+    section('Registry'),
+    section('Database'),
+    section('Agents'),
+    section('Teams'),
+    section('Workflows'),
+    section('Sessions'),
+    section('Components'),
+    REST,
+    KNOWLEDGE_PATHS,
+    section('Metrics'),
+    section('Evals'),
+    section('Traces'),
+    SCHEDULE_PATHS,
+    APPROVAL_PATHS,
+    // AG-UI's paths when its routes are mounted; A2A's under the prefix they were registered with.
+    section('AGUI'),
+    section('A2A'),
+  ].map((group) => (group === REST ? section.rest() : group));
+  const seen = new Set<string>();
+  const twice: string[] = [];
+  for (const path of groups.flatMap((group) => Object.keys(group))) {
+    if (seen.has(path) && path in generated.paths) twice.push(path);
+    seen.add(path);
+  }
+  twice.push(...Object.keys(generated.schemas).filter((name) => name in HAND_WRITTEN_SCHEMAS));
   if (twice.length > 0) throw new Error(`documented twice: ${twice.join(', ')}`);
-  const paths = inSectionOrder({ ...before, ...generated.paths, ...after });
+  const paths: Paths = Object.assign({}, ...groups) as Paths;
   return {
     openapi: '3.1.0',
     info: { title: TITLE, description: DESCRIPTION, version: AGNO_VERSION },

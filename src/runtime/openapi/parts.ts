@@ -58,12 +58,6 @@ export const empty = (description: string): Json => ({ description });
 /** A required JSON request body. */
 export const jsonBody = (schema: Json): Json => ({ required: true, content: json(schema) });
 
-/** An optional JSON request body. */
-export const optionalJsonBody = (schema: Json): Json => ({
-  required: false,
-  content: json(schema),
-});
-
 /** The `{data, meta}` envelope of every paginated listing. */
 export const paginated = (item: Json): Json => ({
   type: 'object',

@@ -1,20 +1,21 @@
 /**
  * The document part of the catalogue and run routes of agents, teams and workflows, as zod
  * schemas: the entity records, the run forms, a run's output and stored shape, and each family's
- * route schemas (`familyDocs`). They document only: catalogue.ts renders the records, forms.ts
- * and runs.ts read the forms, components.ts checks the alias bodies. Pure data.
+ * route schemas (`familyDocs`); the alias bodies are the component bodies components.ts checks
+ * them with, the stored runs sessions'. They document only: catalogue.ts renders the records,
+ * forms.ts and runs.ts read the forms. Pure data.
  */
 import { z } from 'zod';
 import { content, empty, errors, form, ok } from '../http/openapi.js';
-import { EPOCH, ISO_TIME } from '../http/openapi-shapes.js';
+import { EPOCH } from '../http/openapi-shapes.js';
+import { componentSchema, createComponentBody, updateComponentFields } from './component-shapes.js';
+import { runSchemaSchema } from './session-shapes.js';
 
 /** A JSON object of anything. */
 const OBJECT = z.record(z.string(), z.unknown());
 const STRING = z.string().optional();
 const INTEGER = z.int().optional();
 const BOOLEAN = z.boolean().optional();
-const NULLABLE = z.string().nullable().optional();
-const KIND = z.enum(['agent', 'team', 'workflow']);
 const RUN_STATUS = z.enum([
   'PENDING',
   'RUNNING',
@@ -97,29 +98,6 @@ export const RUN_OUTPUT = z
   })
   .meta({ id: 'RunOutput', description: 'An agent, team or workflow run output' });
 
-/** A stored run as a session lists it. */
-export const RUN_SCHEMA = z
-  .object({
-    run_id: z.string(),
-    parent_run_id: NULLABLE,
-    agent_id: NULLABLE,
-    team_id: NULLABLE,
-    workflow_id: NULLABLE,
-    user_id: NULLABLE,
-    status: RUN_STATUS.optional(),
-    run_input: NULLABLE,
-    content: z.unknown().optional(),
-    metrics: z.unknown().optional(),
-    messages: z.unknown().optional(),
-    tools: z.unknown().optional(),
-    events: z.unknown().optional(),
-    created_at: ISO_TIME.optional(),
-  })
-  .meta({
-    id: 'RunSchema',
-    description: 'A stored run as sessions list it (RunSchema, TeamRunSchema, WorkflowRunSchema)',
-  });
-
 /** The answer of a run started in the background. */
 export const BACKGROUND_RUN = z
   .object({ run_id: z.string(), session_id: z.string(), status: z.enum(['PENDING', 'RUNNING']) })
@@ -185,47 +163,18 @@ const WORKFLOW_CONTINUE = form(
 );
 
 /** `ComponentCreate` without `component_type`, which an alias route fixes. */
-const ENTITY_CREATE = z
-  .object({
-    name: z.string(),
-    component_id: STRING,
-    description: NULLABLE,
-    metadata: OBJECT.nullable().optional(),
-    config: OBJECT.optional(),
-    label: NULLABLE,
-    stage: z.enum(['draft', 'published']).default('draft'),
-    notes: NULLABLE,
-    set_current: z.boolean().default(true),
-  })
-  .meta({
-    id: 'EntityCreate',
-    description: 'ComponentCreate without component_type (fixed by the route)',
-  });
+const ENTITY_CREATE = createComponentBody.omit({ component_type: true }).meta({
+  id: 'EntityCreate',
+  description: 'ComponentCreate without component_type (fixed by the route)',
+});
 
-/** A component's changed fields. */
-export const COMPONENT_UPDATE = z
-  .object({
-    name: STRING,
-    description: NULLABLE,
-    component_type: KIND.optional(),
-    metadata: OBJECT.nullable().optional(),
-    current_version: INTEGER,
-  })
-  .meta({ id: 'ComponentUpdate' });
-
-/** A component as the API answers it. */
-export const COMPONENT_RESPONSE = z
-  .object({
-    component_id: z.string(),
-    component_type: KIND,
-    name: z.string(),
-    description: STRING,
-    current_version: INTEGER,
-    metadata: OBJECT.optional(),
-    created_at: EPOCH.optional(),
-    updated_at: EPOCH.optional(),
-  })
-  .meta({ id: 'ComponentResponse' });
+/** What an alias route's update takes: no `component_type`, and `config` makes a new version. */
+const ENTITY_UPDATE = updateComponentFields.omit({ component_type: true }).meta({
+  id: 'EntityUpdate',
+  description:
+    'ComponentUpdate without component_type (fixed by the route); a config becomes a new ' +
+    'current version',
+});
 
 /** One family of entities, as its routes are written. */
 export interface FamilyName {
@@ -278,15 +227,15 @@ export function familyDocs(family: FamilyName) {
       tags,
       summary: `Create a ${label} component`,
       body: ENTITY_CREATE,
-      response: { 201: ok('Created', COMPONENT_RESPONSE), ...errors('400', '422') },
+      response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
     },
     update: {
       tags,
       summary: `Update a ${label} component`,
       params: one,
-      body: COMPONENT_UPDATE,
+      body: ENTITY_UPDATE,
       response: {
-        200: ok('Updated', COMPONENT_RESPONSE),
+        200: ok('Updated', componentSchema),
         ...errors('400', '404', '409', '422'),
       },
     },
@@ -312,7 +261,7 @@ export function familyDocs(family: FamilyName) {
       summary: `The ${label}'s runs in a session`,
       params: one,
       querystring: z.object({ session_id: SESSION_ID, status: z.string().optional() }),
-      response: { 200: ok('Runs', z.array(RUN_SCHEMA)), ...errors('404') },
+      response: { 200: ok('Runs', z.array(runSchemaSchema)), ...errors('404') },
     },
     run: {
       tags,

@@ -2,7 +2,8 @@
  * Components: agents, teams and workflows defined through the API with
  * numbered config versions, and `POST/PATCH/DELETE /agents|teams|workflows` as aliases of them
  *. Every write goes through the live catalogue, which refuses a config that does not
- * resolve. Never runs anything; never checks scopes.
+ * resolve. Each `/components` route declares its document part (component-shapes.ts). Never
+ * runs anything; never checks scopes.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -18,56 +19,30 @@ import { parseBody } from '../validation.js';
 import { boundedInt } from '../http/query.js';
 import { familyDocs } from './catalogue-shapes.js';
 import { paginated } from './list-query.js';
+import { empty, errors, ok } from '../http/openapi.js';
+import { paginatedOf } from '../http/openapi-shapes.js';
+import {
+  COMPONENT_ID,
+  COMPONENT_TAGS,
+  COMPONENT_TYPES,
+  componentConfigSchema,
+  componentParams,
+  componentSchema,
+  configParams,
+  configsQuery,
+  createComponentBody,
+  createConfigBody,
+  listComponentsQuery,
+  updateComponentBody,
+  updateComponentFields,
+  updateConfigBody,
+} from './component-shapes.js';
 
-const TYPES = ['agent', 'team', 'workflow'] as const;
 const LABELS: Readonly<Record<ComponentType, string>> = {
   agent: 'Agent',
   team: 'Team',
   workflow: 'Workflow',
 };
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
-
-const json = z.record(z.string(), z.unknown());
-const createBody = z.strictObject({
-  name: z.string().min(1).max(255),
-  component_id: z
-    .string()
-    .regex(ID, 'ids are 1–63 of A-Z a-z 0-9 _ . - (not starting with _ . -)')
-    .optional(),
-  component_type: z.enum(TYPES),
-  description: z.string().nullable().optional(),
-  metadata: json.nullable().optional(),
-  config: json.optional(),
-  label: z.string().nullable().optional(),
-  stage: z.enum(['draft', 'published']).default('draft'),
-  notes: z.string().nullable().optional(),
-  set_current: z.boolean().default(true),
-});
-const updateBody = z.strictObject({
-  name: z.string().min(1).max(255).optional(),
-  description: z.string().nullable().optional(),
-  component_type: z.enum(TYPES).optional(),
-  metadata: json.nullable().optional(),
-  current_version: z.int().min(1).nullable().optional(),
-  /** (ours, on the /agents|teams|workflows aliases) a new config version, made current. */
-  config: json.optional(),
-});
-const configBody = z.strictObject({
-  config: json,
-  version: z.int().min(1).optional(),
-  label: z.string().nullable().optional(),
-  stage: z.enum(['draft', 'published']).default('draft'),
-  notes: z.string().nullable().optional(),
-  links: z.array(json).optional(),
-  set_current: z.boolean().default(true),
-});
-const configUpdateBody = z.strictObject({
-  config: json.optional(),
-  label: z.string().nullable().optional(),
-  stage: z.enum(['draft', 'published']).optional(),
-  notes: z.string().nullable().optional(),
-  links: z.array(json).optional(),
-});
 
 /** A `component_id` from a name: lower-cased, spaces and underscores as `-`. */
 export function componentIdOf(name: string): string {
@@ -124,9 +99,9 @@ export function registerComponentRoutes(
   };
 
   /** Creates a component with its version 1 config. */
-  function create(body: z.output<typeof createBody>): ComponentRecord {
+  function create(body: z.output<typeof createComponentBody>): ComponentRecord {
     const id = body.component_id ?? componentIdOf(body.name);
-    if (!ID.test(id)) throw new HttpError(400, `Invalid component id '${id}'`);
+    if (!COMPONENT_ID.test(id)) throw new HttpError(400, `Invalid component id '${id}'`);
     if (live.isConfigured(body.component_type, id)) {
       throw new HttpError(
         409,
@@ -164,7 +139,7 @@ export function registerComponentRoutes(
   /** Adds a config version (max + 1 unless given); current when asked or published. */
   function addConfig(
     component: ComponentRecord,
-    body: z.output<typeof configBody>,
+    body: z.output<typeof createConfigBody>,
   ): ComponentConfigRecord {
     const id = component.component_id;
     const existing = store.configs(id);
@@ -195,7 +170,10 @@ export function registerComponentRoutes(
   }
 
   /** Applies a ComponentUpdate. */
-  function update(component: ComponentRecord, body: z.output<typeof updateBody>): ComponentRecord {
+  function update(
+    component: ComponentRecord,
+    body: z.output<typeof updateComponentFields>,
+  ): ComponentRecord {
     const id = component.component_id;
     if (body.current_version != null && store.config(id, body.current_version) === null) {
       throw new HttpError(400, `Config ${id} v${body.current_version} not found`);
@@ -215,69 +193,147 @@ export function registerComponentRoutes(
     return found(id);
   }
 
-  app.get<{ Querystring: Record<string, string | undefined> }>('/components', async (request) => {
-    const q = request.query;
-    const type = q.component_type;
-    if (type !== undefined && !(TYPES as readonly string[]).includes(type)) {
-      throw new HttpError(422, [
-        {
-          type: 'enum',
-          loc: ['query', 'component_type'],
-          msg: "Input should be 'agent', 'team' or 'workflow'",
-          input: type,
-          ctx: { expected: "'agent', 'team' or 'workflow'" },
-        },
-      ]);
-    }
-    const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
-    const limit = boundedInt(q.limit, 'limit', 20, 100);
-    const { rows, total } = store.list((type as ComponentType | undefined) ?? null, page, limit);
-    return paginated(rows.map(componentResponse), page, limit, total);
-  });
+  type OneComponent = { Params: z.infer<typeof componentParams> };
+  type OneConfig = { Params: z.infer<typeof configParams> };
+  const tags = COMPONENT_TAGS;
+  const cid = componentParams;
 
-  app.post('/components', async (request, reply) => {
-    const component = create(parseBody(createBody, request.body));
+  const listSchema = {
+    tags,
+    summary: 'List components',
+    querystring: listComponentsQuery,
+    response: { 200: ok('Components', paginatedOf(componentSchema)), ...errors('422') },
+  };
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/components',
+    { schema: listSchema },
+    async (request) => {
+      const q = request.query;
+      const type = q.component_type;
+      if (type !== undefined && !(COMPONENT_TYPES as readonly string[]).includes(type)) {
+        throw new HttpError(422, [
+          {
+            type: 'enum',
+            loc: ['query', 'component_type'],
+            msg: "Input should be 'agent', 'team' or 'workflow'",
+            input: type,
+            ctx: { expected: "'agent', 'team' or 'workflow'" },
+          },
+        ]);
+      }
+      const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
+      const limit = boundedInt(q.limit, 'limit', 20, 100);
+      const { rows, total } = store.list((type as ComponentType | undefined) ?? null, page, limit);
+      return paginated(rows.map(componentResponse), page, limit, total);
+    },
+  );
+
+  const createSchema = {
+    tags,
+    summary: 'Create a component (and its version 1 config)',
+    body: createComponentBody,
+    response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
+  };
+  app.post('/components', { schema: createSchema }, async (request, reply) => {
+    const component = create(parseBody(createComponentBody, request.body));
     return reply.code(201).send(componentResponse(component));
   });
 
-  app.get<{ Params: { cid: string } }>('/components/:cid', async (request) =>
-    componentResponse(found(request.params.cid)),
+  const getSchema = {
+    tags,
+    summary: 'One component',
+    params: cid,
+    response: { 200: ok('The component', componentSchema), ...errors('404') },
+  };
+  app.get<OneComponent>('/components/:component_id', { schema: getSchema }, async (request) =>
+    componentResponse(found(request.params.component_id)),
   );
 
-  app.patch<{ Params: { cid: string } }>('/components/:cid', async (request) => {
-    const body = parseBody(updateBody.omit({ config: true }), request.body);
-    return componentResponse(update(found(request.params.cid), body));
-  });
-
-  app.delete<{ Params: { cid: string } }>('/components/:cid', async (request, reply) => {
-    const component = found(request.params.cid);
-    live.change(() => store.delete(component.component_id));
-    return reply.code(204).send();
-  });
-
-  app.get<{ Params: { cid: string }; Querystring: { include_config?: string } }>(
-    '/components/:cid/configs',
+  const updateSchema = {
+    tags,
+    summary: 'Update a component',
+    params: cid,
+    body: updateComponentBody,
+    response: { 200: ok('Updated', componentSchema), ...errors('400', '404', '422') },
+  };
+  app.patch<OneComponent>(
+    '/components/:component_id',
+    { schema: updateSchema },
     async (request) => {
-      const component = found(request.params.cid);
+      const body = parseBody(updateComponentBody, request.body);
+      return componentResponse(update(found(request.params.component_id), body));
+    },
+  );
+
+  const deleteSchema = {
+    tags,
+    summary: 'Delete a component',
+    params: cid,
+    response: { 204: empty('Deleted'), ...errors('404') },
+  };
+  app.delete<OneComponent>(
+    '/components/:component_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      const component = found(request.params.component_id);
+      live.change(() => store.delete(component.component_id));
+      return reply.code(204).send();
+    },
+  );
+
+  const configsSchema = {
+    tags,
+    summary: "A component's config versions",
+    params: cid,
+    querystring: configsQuery,
+    response: { 200: ok('Configs', z.array(componentConfigSchema)), ...errors('404') },
+  };
+  app.get<OneComponent & { Querystring: { include_config?: string } }>(
+    '/components/:component_id/configs',
+    { schema: configsSchema },
+    async (request) => {
+      const component = found(request.params.component_id);
       const withConfig = request.query.include_config !== 'false';
       return store.configs(component.component_id).map((c) => configResponse(c, withConfig));
     },
   );
 
-  app.post<{ Params: { cid: string } }>('/components/:cid/configs', async (request, reply) => {
-    const component = store.get(request.params.cid);
-    if (component === null) throw new HttpError(400, `Component ${request.params.cid} not found`);
-    const config = addConfig(component, parseBody(configBody, request.body));
-    return reply.code(201).send(configResponse(config));
-  });
+  const addConfigSchema = {
+    tags,
+    summary: 'Add a config version',
+    params: cid,
+    body: createConfigBody,
+    response: { 201: ok('Created', componentConfigSchema), ...errors('400', '422') },
+  };
+  app.post<OneComponent>(
+    '/components/:component_id/configs',
+    { schema: addConfigSchema },
+    async (request, reply) => {
+      const id = request.params.component_id;
+      const component = store.get(id);
+      if (component === null) throw new HttpError(400, `Component ${id} not found`);
+      const config = addConfig(component, parseBody(createConfigBody, request.body));
+      return reply.code(201).send(configResponse(config));
+    },
+  );
 
-  app.get<{ Params: { cid: string } }>('/components/:cid/configs/current', async (request) => {
-    const component = found(request.params.cid);
-    const config = configInUse(store, component);
-    if (config === null)
-      throw new HttpError(404, `No current config for ${component.component_id}`);
-    return configResponse(config);
-  });
+  const currentSchema = {
+    tags,
+    summary: 'The current config (else the latest draft)',
+    params: cid,
+    response: { 200: ok('The config', componentConfigSchema), ...errors('404') },
+  };
+  app.get<OneComponent>(
+    '/components/:component_id/configs/current',
+    { schema: currentSchema },
+    async (request) => {
+      const component = found(request.params.component_id);
+      const config = configInUse(store, component);
+      if (config === null)
+        throw new HttpError(404, `No current config for ${component.component_id}`);
+      return configResponse(config);
+    },
+  );
 
   /** The config `version` of `cid` (an integer path segment), or 404. */
   const versionOf = (cid: string, raw: string): ComponentConfigRecord => {
@@ -287,20 +343,35 @@ export function registerComponentRoutes(
     return config;
   };
 
-  app.get<{ Params: { cid: string; version: string } }>(
-    '/components/:cid/configs/:version',
+  const versionSchema = {
+    tags,
+    summary: 'One config version',
+    params: configParams,
+    response: { 200: ok('The config', componentConfigSchema), ...errors('404') },
+  };
+  app.get<OneConfig>(
+    '/components/:component_id/configs/:version',
+    { schema: versionSchema },
     async (request) => {
-      found(request.params.cid);
-      return configResponse(versionOf(request.params.cid, request.params.version));
+      found(request.params.component_id);
+      return configResponse(versionOf(request.params.component_id, request.params.version));
     },
   );
 
-  app.patch<{ Params: { cid: string; version: string } }>(
-    '/components/:cid/configs/:version',
+  const updateConfigSchema = {
+    tags,
+    summary: 'Update a draft config version',
+    params: configParams,
+    body: updateConfigBody,
+    response: { 200: ok('Updated', componentConfigSchema), ...errors('400', '404', '422') },
+  };
+  app.patch<OneConfig>(
+    '/components/:component_id/configs/:version',
+    { schema: updateConfigSchema },
     async (request) => {
-      const component = found(request.params.cid);
+      const component = found(request.params.component_id);
       const config = versionOf(component.component_id, request.params.version);
-      const body = parseBody(configUpdateBody, request.body);
+      const body = parseBody(updateConfigBody, request.body);
       if (config.stage === 'published') {
         throw new HttpError(
           400,
@@ -326,10 +397,17 @@ export function registerComponentRoutes(
     },
   );
 
-  app.delete<{ Params: { cid: string; version: string } }>(
-    '/components/:cid/configs/:version',
+  const deleteConfigSchema = {
+    tags,
+    summary: 'Delete a config version (not the current one)',
+    params: configParams,
+    response: { 204: empty('Deleted'), ...errors('400', '404') },
+  };
+  app.delete<OneConfig>(
+    '/components/:component_id/configs/:version',
+    { schema: deleteConfigSchema },
     async (request, reply) => {
-      const component = found(request.params.cid);
+      const component = found(request.params.component_id);
       const config = versionOf(component.component_id, request.params.version);
       if (component.current_version === config.version) {
         throw new HttpError(
@@ -342,10 +420,17 @@ export function registerComponentRoutes(
     },
   );
 
-  app.post<{ Params: { cid: string; version: string } }>(
-    '/components/:cid/configs/:version/set-current',
+  const setCurrentSchema = {
+    tags,
+    summary: 'Make a published version current',
+    params: configParams,
+    response: { 200: ok('The component', componentSchema), ...errors('404') },
+  };
+  app.post<OneConfig>(
+    '/components/:component_id/configs/:version/set-current',
+    { schema: setCurrentSchema },
     async (request) => {
-      const { cid, version } = request.params;
+      const { component_id: cid, version } = request.params;
       const component = store.get(cid);
       const config = component === null ? null : store.config(cid, Number(version));
       if (component === null || config === null || config.stage !== 'published') {
@@ -358,7 +443,7 @@ export function registerComponentRoutes(
   );
 
   // The aliases: the family's component with its type fixed (ours).
-  for (const type of TYPES) {
+  for (const type of COMPONENT_TYPES) {
     const path = `/${type}s`;
     const guard = (id: string): ComponentRecord => {
       if (live.isConfigured(type, id)) {
@@ -378,13 +463,13 @@ export function registerComponentRoutes(
     const one = `${path}/:${type}_id`;
     type One = { Params: Record<string, string> };
     app.post(path, { schema: docs.create }, async (request, reply) => {
-      const body = parseBody(createBody.omit({ component_type: true }), request.body);
+      const body = parseBody(createComponentBody.omit({ component_type: true }), request.body);
       const component = create({ ...body, component_type: type });
       return reply.code(201).send(componentResponse(component));
     });
     app.patch<One>(one, { schema: docs.update }, async (request) => {
       const component = guard(request.params[`${type}_id`] as string);
-      const body = parseBody(updateBody.omit({ component_type: true }), request.body);
+      const body = parseBody(updateComponentFields.omit({ component_type: true }), request.body);
       return componentResponse(update(component, body));
     });
     app.delete<One>(one, { schema: docs.delete }, async (request, reply) => {

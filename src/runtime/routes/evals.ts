@@ -2,9 +2,12 @@
  * Eval runs (not user-owned, so never confined to a caller): run an eval
  * against an agent or team of the live catalogue and store it, list them with filters, read,
  * rename and bulk-delete them. Validates and shapes HTTP only: the evaluation lives in
- * ../evals/, the rows in ../store/evals.ts. Never checks scopes: the gateway did.
+ * ../evals/, the rows in ../store/evals.ts. Each route declares its document part
+ * (eval-bodies.ts); the handlers still check their own input. Never checks scopes: the gateway
+ * did.
  */
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { Catalogue } from '../definitions.js';
 import type { EngineDeps } from '../engine/run.js';
 import { HttpError } from '../errors.js';
@@ -23,10 +26,15 @@ import { parseBody } from '../validation.js';
 import {
   createEvalBody,
   deleteEvalsBody,
+  EVAL_TAGS,
   evalInputOf,
+  evalParams,
   evalPlanOf,
+  evalRunSchema,
+  listEvalsQuery,
   renameEvalBody,
   type CreateEvalBody,
+  type EvalRunResponse,
 } from './eval-bodies.js';
 import {
   boundedInt,
@@ -39,6 +47,8 @@ import { isoOfSeconds } from '../engine/time.js';
 import { typeQuery } from './session-lookup.js';
 import { paginated } from './list-query.js';
 import { acceptEmptyJsonBody } from '../http/json-body.js';
+import { empty, errors, ok } from '../http/openapi.js';
+import { DB_ONLY, paginatedOf } from '../http/openapi-shapes.js';
 
 /** What the eval routes run and store with. */
 export interface EvalRouteDeps {
@@ -52,8 +62,8 @@ export interface EvalRouteDeps {
   readonly dbId: string;
 }
 
-/** `EvalSchema`: every field present, null when unset. */
-export function evalSchema(run: EvalRunRecord): Record<string, unknown> {
+/** A stored eval run as {@link evalRunSchema} writes it. */
+export function evalSchema(run: EvalRunRecord): EvalRunResponse {
   return {
     id: run.run_id,
     agent_id: run.agent_id,
@@ -109,7 +119,9 @@ function subjectOf(catalogue: Catalogue, body: CreateEvalBody): EvalSubject {
   return team;
 }
 
-/** Registers `/eval-runs` and `/eval-runs/{id}`. */
+type OneEval = { Params: z.infer<typeof evalParams>; Querystring: RawQuery };
+
+/** Registers `/eval-runs` and `/eval-runs/{eval_run_id}`. */
 export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): void {
   const { store, dbId } = deps;
   const notFound = (id: string): HttpError =>
@@ -120,7 +132,13 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
   void app.register(async (scope) => {
     acceptEmptyJsonBody(scope);
 
-    scope.get<{ Querystring: RawQuery }>('/eval-runs', async (request) => {
+    const listSchema = {
+      tags: EVAL_TAGS,
+      summary: 'List eval runs',
+      querystring: listEvalsQuery,
+      response: { 200: ok('Eval runs', paginatedOf(evalRunSchema)), ...errors('404', '422') },
+    };
+    scope.get<{ Querystring: RawQuery }>('/eval-runs', { schema: listSchema }, async (request) => {
       const q = scalarQuery(request.query);
       const componentType = typeQuery(q.type);
       const evalTypes = evalTypesQuery(q.eval_types);
@@ -146,59 +164,90 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       return paginated(rows.map(evalSchema), page, limit, total);
     });
 
-    scope.get<{ Params: { id: string }; Querystring: RawQuery }>(
-      '/eval-runs/:id',
-      async (request) => {
-        checkDatabase(dbId, scalarQuery(request.query).db_id);
-        const run = store.get(request.params.id);
-        if (run === null) throw notFound(request.params.id);
-        return evalSchema(run);
-      },
-    );
-
-    scope.post<{ Querystring: RawQuery }>('/eval-runs', async (request) => {
-      const body = parseBody(createEvalBody, request.body);
+    const getSchema = {
+      tags: EVAL_TAGS,
+      summary: 'One eval run',
+      params: evalParams,
+      querystring: DB_ONLY,
+      response: { 200: ok('The eval run', evalRunSchema), ...errors('404') },
+    };
+    scope.get<OneEval>('/eval-runs/:eval_run_id', { schema: getSchema }, async (request) => {
       checkDatabase(dbId, scalarQuery(request.query).db_id);
-      const subject = subjectOf(deps.catalogue, body);
-      const plan = evalPlanOf(body);
-      const outcome = await evaluate(subject, plan, { engine: deps.engine, probes: deps.probes });
-      const now = Math.floor(deps.engine.clock.now() / 1000);
-      const run: EvalRunRecord = {
-        run_id: deps.engine.newId(),
-        eval_type: body.eval_type,
-        name: body.name ?? null,
-        agent_id: subject.kind === 'agent' ? subject.id : null,
-        team_id: subject.kind === 'team' ? subject.id : null,
-        workflow_id: null,
-        model_id: outcome.model,
-        model_provider: outcome.modelProvider,
-        evaluated_component_name: subject.name,
-        eval_data: outcome.evalData,
-        eval_input: evalInputOf(body),
-        created_at: now,
-        updated_at: now,
-      };
-      store.put(run);
+      const run = store.get(request.params.eval_run_id);
+      if (run === null) throw notFound(request.params.eval_run_id);
       return evalSchema(run);
     });
 
-    scope.patch<{ Params: { id: string }; Querystring: RawQuery }>(
-      '/eval-runs/:id',
+    const createSchema = {
+      tags: EVAL_TAGS,
+      summary: 'Run an eval against an agent or team',
+      querystring: DB_ONLY,
+      body: createEvalBody,
+      response: { 200: ok('The eval run', evalRunSchema), ...errors('400', '404', '422') },
+    };
+    scope.post<{ Querystring: RawQuery }>(
+      '/eval-runs',
+      { schema: createSchema },
       async (request) => {
-        const { name } = parseBody(renameEvalBody, request.body);
+        const body = parseBody(createEvalBody, request.body);
         checkDatabase(dbId, scalarQuery(request.query).db_id);
+        const subject = subjectOf(deps.catalogue, body);
+        const plan = evalPlanOf(body);
+        const outcome = await evaluate(subject, plan, { engine: deps.engine, probes: deps.probes });
         const now = Math.floor(deps.engine.clock.now() / 1000);
-        const run = store.rename(request.params.id, name, now);
-        if (run === null) throw notFound(request.params.id);
+        const run: EvalRunRecord = {
+          run_id: deps.engine.newId(),
+          eval_type: body.eval_type,
+          name: body.name ?? null,
+          agent_id: subject.kind === 'agent' ? subject.id : null,
+          team_id: subject.kind === 'team' ? subject.id : null,
+          workflow_id: null,
+          model_id: outcome.model,
+          model_provider: outcome.modelProvider,
+          evaluated_component_name: subject.name,
+          eval_data: outcome.evalData,
+          eval_input: evalInputOf(body),
+          created_at: now,
+          updated_at: now,
+        };
+        store.put(run);
         return evalSchema(run);
       },
     );
 
-    scope.delete<{ Querystring: RawQuery }>('/eval-runs', async (request, reply) => {
-      const body = parseBody(deleteEvalsBody, request.body);
+    const renameSchema = {
+      tags: EVAL_TAGS,
+      summary: 'Rename an eval run',
+      params: evalParams,
+      querystring: DB_ONLY,
+      body: renameEvalBody,
+      response: { 200: ok('Renamed', evalRunSchema), ...errors('404', '422') },
+    };
+    scope.patch<OneEval>('/eval-runs/:eval_run_id', { schema: renameSchema }, async (request) => {
+      const { name } = parseBody(renameEvalBody, request.body);
       checkDatabase(dbId, scalarQuery(request.query).db_id);
-      store.delete(body.eval_run_ids);
-      return reply.code(204).send();
+      const now = Math.floor(deps.engine.clock.now() / 1000);
+      const run = store.rename(request.params.eval_run_id, name, now);
+      if (run === null) throw notFound(request.params.eval_run_id);
+      return evalSchema(run);
     });
+
+    const deleteSchema = {
+      tags: EVAL_TAGS,
+      summary: 'Delete eval runs',
+      querystring: DB_ONLY,
+      body: deleteEvalsBody,
+      response: { 204: empty('Deleted'), ...errors('404', '422') },
+    };
+    scope.delete<{ Querystring: RawQuery }>(
+      '/eval-runs',
+      { schema: deleteSchema },
+      async (request, reply) => {
+        const body = parseBody(deleteEvalsBody, request.body);
+        checkDatabase(dbId, scalarQuery(request.query).db_id);
+        store.delete(body.eval_run_ids);
+        return reply.code(204).send();
+      },
+    );
   });
 }

@@ -1,14 +1,19 @@
 /**
  * Metrics: the stored daily aggregates between two dates, and their
  * recomputation from the stored sessions and runs. Metrics are not user-owned. Never checks
- * scopes: the gateway did (`metrics:read`, `metrics:write`).
+ * scopes: the gateway did (`metrics:read`, `metrics:write`). Each route declares its document
+ * part (metric-shapes.ts); the handlers still check their own input.
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Clock } from '../../shared/clock.js';
 import { HttpError } from '../errors.js';
 import type { DailyMetricsRecord } from '../store/daily-metrics.js';
 import type { RuntimeStore } from '../store/store.js';
+import { errors, ok } from '../http/openapi.js';
+import { DB_ONLY } from '../http/openapi-shapes.js';
 import { scalarQuery, type RawQuery } from '../http/query.js';
+import { dayMetrics, METRICS_TAGS, metricsQuery, metricsResponse } from './metric-shapes.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -51,7 +56,13 @@ export function registerMetricsRoutes(
     }
   };
 
-  app.get<{ Querystring: RawQuery }>('/metrics', async (request) =>
+  const listSchema = {
+    tags: METRICS_TAGS,
+    summary: 'Daily aggregates of runs, sessions, users and tokens',
+    querystring: metricsQuery,
+    response: { 200: ok('Daily metrics', metricsResponse), ...errors('422', '500') },
+  };
+  app.get<{ Querystring: RawQuery }>('/metrics', { schema: listSchema }, async (request) =>
     guarded(() => {
       const q = scalarQuery(request.query);
       checkDb(q.db_id);
@@ -67,10 +78,19 @@ export function registerMetricsRoutes(
     }),
   );
 
-  app.post<{ Querystring: RawQuery }>('/metrics/refresh', async (request) =>
-    guarded(() => {
-      checkDb(scalarQuery(request.query).db_id);
-      return store.dailyMetrics.refresh(clock.now()).map(dayOf);
-    }),
+  const refreshSchema = {
+    tags: METRICS_TAGS,
+    summary: 'Recompute the daily aggregates from stored sessions and runs',
+    querystring: DB_ONLY,
+    response: { 200: ok('Daily metrics', z.array(dayMetrics)), ...errors('500') },
+  };
+  app.post<{ Querystring: RawQuery }>(
+    '/metrics/refresh',
+    { schema: refreshSchema },
+    async (request) =>
+      guarded(() => {
+        checkDb(scalarQuery(request.query).db_id);
+        return store.dailyMetrics.refresh(clock.now()).map(dayOf);
+      }),
   );
 }

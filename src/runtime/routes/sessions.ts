@@ -1,9 +1,11 @@
 /**
  * Sessions: the list, one session, a session's runs and one of its runs, each
  * confined to the caller's `scoped_user_id` when the gateway set one; the write routes are
- * registered from session-writes.ts. Never checks scopes: the gateway did.
+ * registered from session-writes.ts. Each route declares its document part (session-shapes.ts);
+ * the handlers still check their own input. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { callerOf, type Caller } from '../caller.js';
 import { HttpError } from '../errors.js';
 import type { SessionRecord, SessionType } from '../store/records.js';
@@ -20,6 +22,19 @@ import {
 import { runSchema, sessionDetail, sessionSchema } from './session-schemas.js';
 import { registerSessionWriteRoutes, type SessionWriteDeps } from './session-writes.js';
 import { paginated } from './list-query.js';
+import { errors, ok } from '../http/openapi.js';
+import { paginatedOf } from '../http/openapi-shapes.js';
+import {
+  listSessionsQuery,
+  oneSessionQuery,
+  runSchemaSchema,
+  SESSION_TAGS,
+  sessionDetailSchema,
+  sessionParams,
+  sessionRunParams,
+  sessionRunsQuery,
+  sessionSchemaSchema,
+} from './session-shapes.js';
 
 export { runSchema, sessionSchema } from './session-schemas.js';
 
@@ -31,7 +46,7 @@ const LABELS: Readonly<Record<SessionType, string>> = {
   workflow: 'Workflow',
 };
 
-type OneSession = { Params: { id: string }; Querystring: RawQuery };
+type OneSession = { Params: z.infer<typeof sessionParams>; Querystring: RawQuery };
 
 /** Registers the session routes, reads and writes. */
 export function registerSessionRoutes(
@@ -40,7 +55,13 @@ export function registerSessionRoutes(
   dbId: string,
   deps: SessionWriteDeps,
 ): void {
-  app.get<{ Querystring: RawQuery }>('/sessions', async (request) => {
+  const listSchema = {
+    tags: SESSION_TAGS,
+    summary: 'List sessions',
+    querystring: listSessionsQuery,
+    response: { 200: ok('Sessions', paginatedOf(sessionSchemaSchema)), ...errors('404', '422') },
+  };
+  app.get<{ Querystring: RawQuery }>('/sessions', { schema: listSchema }, async (request) => {
     const caller = callerOf(request);
     const q = scalarQuery(request.query);
     const type = typeQuery(q.type);
@@ -67,11 +88,18 @@ export function registerSessionRoutes(
     return paginated(rows.map(sessionSchema), page, limit, total);
   });
 
-  app.get<OneSession>('/sessions/:id', async (request) => {
+  const getSchema = {
+    tags: SESSION_TAGS,
+    summary: 'One session',
+    params: sessionParams,
+    querystring: oneSessionQuery,
+    response: { 200: ok('The session', sessionDetailSchema), ...errors('404', '422') },
+  };
+  app.get<OneSession>('/sessions/:session_id', { schema: getSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const type = typeQuery(q.type);
     checkDatabase(dbId, q.db_id);
-    const { id } = request.params;
+    const id = request.params.session_id;
     const session = findSession(store, id, {
       type,
       owner: ownerOf(callerOf(request), q.user_id),
@@ -99,35 +127,54 @@ export function registerSessionRoutes(
     return session;
   }
 
-  app.get<OneSession>('/sessions/:id/runs', async (request) => {
-    const q = scalarQuery(request.query);
-    // Epoch seconds, both ends included, as Agno filters.
-    const after = intQuery(q.created_after, 'created_after');
-    const before = intQuery(q.created_before, 'created_before');
-    const session = sessionOfRuns(request.params.id, q, callerOf(request));
-    return store
-      .listRuns(session.session_id)
-      .filter(
-        (run) =>
-          (after === undefined || run.created_at >= after) &&
-          (before === undefined || run.created_at <= before),
-      )
-      .map(runSchema);
-  });
-
-  app.get<{ Params: { id: string; run_id: string }; Querystring: RawQuery }>(
-    '/sessions/:id/runs/:run_id',
-    async (request) => {
-      const { id, run_id: runId } = request.params;
-      const session = sessionOfRuns(id, scalarQuery(request.query), callerOf(request));
-      const run = store.getRun(runId);
-      // A run of another session is not found here, even one the caller may read elsewhere.
-      if (run === null || run.session_id !== session.session_id) {
-        throw new HttpError(404, `Run with ID ${runId} not found in session ${id}`);
-      }
-      return runSchema(run);
-    },
-  );
-
   registerSessionWriteRoutes(app, store, dbId, deps);
+
+  // In a scope registered after the write routes' own, so the document lists the session paths
+  // in the reference's order (rename before runs).
+  void app.register(async (scope) => {
+    const runsSchema = {
+      tags: SESSION_TAGS,
+      summary: "A session's runs",
+      params: sessionParams,
+      querystring: sessionRunsQuery,
+      response: { 200: ok('Runs', z.array(runSchemaSchema)), ...errors('404', '422') },
+    };
+    scope.get<OneSession>('/sessions/:session_id/runs', { schema: runsSchema }, async (request) => {
+      const q = scalarQuery(request.query);
+      // Epoch seconds, both ends included, as Agno filters.
+      const after = intQuery(q.created_after, 'created_after');
+      const before = intQuery(q.created_before, 'created_before');
+      const session = sessionOfRuns(request.params.session_id, q, callerOf(request));
+      return store
+        .listRuns(session.session_id)
+        .filter(
+          (run) =>
+            (after === undefined || run.created_at >= after) &&
+            (before === undefined || run.created_at <= before),
+        )
+        .map(runSchema);
+    });
+
+    const runSchemaDoc = {
+      tags: SESSION_TAGS,
+      summary: 'One run of a session',
+      params: sessionRunParams,
+      querystring: oneSessionQuery,
+      response: { 200: ok('The run', runSchemaSchema), ...errors('404', '422') },
+    };
+    scope.get<{ Params: z.infer<typeof sessionRunParams>; Querystring: RawQuery }>(
+      '/sessions/:session_id/runs/:run_id',
+      { schema: runSchemaDoc },
+      async (request) => {
+        const { session_id: id, run_id: runId } = request.params;
+        const session = sessionOfRuns(id, scalarQuery(request.query), callerOf(request));
+        const run = store.getRun(runId);
+        // A run of another session is not found here, even one the caller may read elsewhere.
+        if (run === null || run.session_id !== session.session_id) {
+          throw new HttpError(404, `Run with ID ${runId} not found in session ${id}`);
+        }
+        return runSchema(run);
+      },
+    );
+  });
 }

@@ -2,7 +2,9 @@
  * Traces: the list, one trace or span, the filter schema, per-session stats
  * and the DSL search, each confined to the caller's `scoped_user_id` when the gateway set one
  *. Query parameters become a filter expression compiled by traces/filter.ts, so every route
- * reaches SQL the same, parameterised way. Never checks scopes: the gateway did.
+ * reaches SQL the same, parameterised way. Each route declares its document part
+ * (trace-shapes.ts); the handlers still check their own input. Never checks scopes: the gateway
+ * did.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -14,17 +16,24 @@ import { compileFilter, FILTER_FIELDS, FilterError, parseZonedTime } from '../tr
 import { sessionStats, traceDetail, traceNode, traceSummary } from '../traces/shapes.js';
 import { boundedInt, checkDatabase, scalarQuery, type RawQuery } from '../http/query.js';
 import { paginated } from './list-query.js';
+import { errors, ok } from '../http/openapi.js';
+import { paginatedOf } from '../http/openapi-shapes.js';
+import {
+  filterSchemaSchema,
+  listTracesQuery,
+  MAX_TRACE_LIMIT,
+  searchBody,
+  searchQuery,
+  sessionStatsQuery,
+  TRACE_TAGS,
+  traceDetailSchema,
+  traceNodeSchema,
+  traceParams,
+  traceQuery,
+  traceSessionStatsSchema,
+  traceSummarySchema,
+} from './trace-shapes.js';
 import { validationIssues } from '../../shared/validation-issue.js';
-
-/** Limit of every trace page. */
-const MAX_LIMIT = 100;
-
-const searchBody = z.object({
-  filter: z.record(z.string(), z.unknown()).nullable().optional(),
-  group_by: z.enum(['run', 'session']).default('run'),
-  page: z.int().min(0).default(1),
-  limit: z.int().min(1).max(MAX_LIMIT).default(20),
-});
 
 type Expression = Record<string, unknown>;
 
@@ -68,7 +77,7 @@ function confined(caller: Caller, filter: Expression | null): TraceCondition {
 
 /** Page and limit query parameters: 1-based (0 reads as 1), limit up to 100. */
 function paging(q: Readonly<Record<string, string | undefined>>): { page: number; limit: number } {
-  const limit = boundedInt(q.limit, 'limit', 20, MAX_LIMIT);
+  const limit = boundedInt(q.limit, 'limit', 20, MAX_TRACE_LIMIT);
   const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
   return { page, limit };
 }
@@ -77,7 +86,16 @@ function paging(q: Readonly<Record<string, string | undefined>>): { page: number
 export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, dbId: string): void {
   const traces = store.traces;
 
-  app.get<{ Querystring: RawQuery }>('/traces', async (request) => {
+  const listSchema = {
+    tags: TRACE_TAGS,
+    summary: 'List traces',
+    querystring: listTracesQuery,
+    response: {
+      200: ok('Traces', paginatedOf(traceSummarySchema)),
+      ...errors('400', '404', '422'),
+    },
+  };
+  app.get<{ Querystring: RawQuery }>('/traces', { schema: listSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const { page, limit } = paging(q);
     checkDatabase(dbId, q.db_id);
@@ -95,13 +113,32 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     return paginated(rows.map(traceSummary), page, limit, total);
   });
 
-  app.get('/traces/filter-schema', async () => ({
+  const filterSchema = {
+    tags: TRACE_TAGS,
+    summary: 'The fields and operators POST /traces/search accepts',
+    response: { 200: ok('Filter schema', filterSchemaSchema) },
+  };
+  app.get('/traces/filter-schema', { schema: filterSchema }, async () => ({
     fields: FILTER_FIELDS,
     logical_operators: ['AND', 'OR'],
   }));
 
-  app.get<{ Params: { trace_id: string }; Querystring: RawQuery }>(
+  const oneSchema = {
+    tags: TRACE_TAGS,
+    summary: 'One trace with its span tree (or one span)',
+    params: traceParams,
+    querystring: traceQuery,
+    response: {
+      200: ok(
+        'The trace, or the span when span_id is given',
+        z.union([traceDetailSchema, traceNodeSchema]),
+      ),
+      ...errors('404'),
+    },
+  };
+  app.get<{ Params: z.infer<typeof traceParams>; Querystring: RawQuery }>(
     '/traces/:trace_id',
+    { schema: oneSchema },
     async (request) => {
       const q = scalarQuery(request.query);
       checkDatabase(dbId, q.db_id);
@@ -126,30 +163,60 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
     },
   );
 
-  app.get<{ Querystring: RawQuery }>('/trace_session_stats', async (request) => {
-    const q = scalarQuery(request.query);
-    const { page, limit } = paging(q);
-    checkDatabase(dbId, q.db_id);
-    const keys = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
-    const where = confined(callerOf(request), queryExpression(q, keys));
-    const { rows, total } = traces.sessionStats(where, page, limit);
-    return paginated(rows.map(sessionStats), page, limit, total);
-  });
-
-  app.post<{ Querystring: RawQuery }>('/traces/search', async (request) => {
-    const q = scalarQuery(request.query);
-    checkDatabase(dbId, q.db_id);
-    const parsed = searchBody.safeParse(request.body ?? {}, { reportInput: true });
-    if (!parsed.success) throw new HttpError(422, validationIssues('body', parsed.error.issues));
-    const { filter, group_by: groupBy, limit } = parsed.data;
-    const page = Math.max(parsed.data.page, 1);
-    const where = confined(callerOf(request), filter ?? null);
-    if (groupBy === 'session') {
+  const statsSchema = {
+    tags: TRACE_TAGS,
+    summary: 'Trace counts per session',
+    querystring: sessionStatsQuery,
+    response: {
+      200: ok('Per-session statistics', paginatedOf(traceSessionStatsSchema)),
+      ...errors('400', '404', '422'),
+    },
+  };
+  app.get<{ Querystring: RawQuery }>(
+    '/trace_session_stats',
+    { schema: statsSchema },
+    async (request) => {
+      const q = scalarQuery(request.query);
+      const { page, limit } = paging(q);
+      checkDatabase(dbId, q.db_id);
+      const keys = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
+      const where = confined(callerOf(request), queryExpression(q, keys));
       const { rows, total } = traces.sessionStats(where, page, limit);
       return paginated(rows.map(sessionStats), page, limit, total);
-    }
-    const { rows, total } = traces.list(where, page, limit);
-    const data = rows.map((trace) => traceDetail(trace, traces.spans(trace.trace_id)));
-    return paginated(data, page, limit, total);
-  });
+    },
+  );
+
+  const searchSchema = {
+    tags: TRACE_TAGS,
+    summary: 'Search traces with a filter expression',
+    querystring: searchQuery,
+    body: searchBody.optional(),
+    response: {
+      200: ok(
+        'Traces (group_by=run) or per-session statistics (group_by=session)',
+        paginatedOf(z.union([traceDetailSchema, traceSessionStatsSchema])),
+      ),
+      ...errors('400', '404', '422'),
+    },
+  };
+  app.post<{ Querystring: RawQuery }>(
+    '/traces/search',
+    { schema: searchSchema },
+    async (request) => {
+      const q = scalarQuery(request.query);
+      checkDatabase(dbId, q.db_id);
+      const parsed = searchBody.safeParse(request.body ?? {}, { reportInput: true });
+      if (!parsed.success) throw new HttpError(422, validationIssues('body', parsed.error.issues));
+      const { filter, group_by: groupBy, limit } = parsed.data;
+      const page = Math.max(parsed.data.page, 1);
+      const where = confined(callerOf(request), filter ?? null);
+      if (groupBy === 'session') {
+        const { rows, total } = traces.sessionStats(where, page, limit);
+        return paginated(rows.map(sessionStats), page, limit, total);
+      }
+      const { rows, total } = traces.list(where, page, limit);
+      const data = rows.map((trace) => traceDetail(trace, traces.spans(trace.trace_id)));
+      return paginated(data, page, limit, total);
+    },
+  );
 }

@@ -267,8 +267,52 @@ t.test('the open routes need no token; the others name the bearer scheme', async
 });
 
 t.test('a path or schema both generated and written by hand is refused, by name', async (t) => {
+  t.throws(() => buildOpenApiDocument({ paths: { '/schedules': {} }, schemas: { Schedule: {} } }), {
+    message: 'documented twice: /schedules, Schedule',
+  });
+});
+
+t.test('each section keeps its place, whatever order its routes were registered in', async (t) => {
+  const sections: string[] = [];
+  for (const item of Object.values(DOC.paths)) {
+    const tag = (Object.values(item)[0]?.['tags'] as string[])[0] as string;
+    if (sections.at(-1) !== tag) sections.push(tag);
+  }
+  t.same(sections, [
+    'Core',
+    'Registry',
+    'Database',
+    'Agents',
+    'Teams',
+    'Workflows',
+    'Sessions',
+    'Components',
+    'Memory',
+    'Learnings',
+    'Knowledge',
+    'Metrics',
+    'Evals',
+    'Traces',
+    'Schedules',
+    'Approvals',
+    'AGUI',
+    'A2A',
+  ]);
+});
+
+t.test('generated paths: taken by tag where their section stands, the rest after it', async (t) => {
+  const op = (tag: string) => ({ get: { tags: [tag], responses: {} } });
+  const doc = buildOpenApiDocument({
+    paths: { '/zz-untaken': op('Other'), '/zz-trace': op('Traces') },
+    schemas: {},
+  });
+  const paths = Object.keys(doc.paths);
+  const at = (path: string): number => paths.indexOf(path);
+  t.equal(at('/zz-trace'), at('/schedules') - 1, 'a Traces path: just before the schedules');
+  t.ok(at('/zz-untaken') < at('/zz-trace'), 'an untaken one: earlier, with the rest');
   t.throws(
-    () => buildOpenApiDocument({ paths: { '/sessions': {} }, schemas: { SessionSchema: {} } }),
-    { message: 'documented twice: /sessions, SessionSchema' },
+    () => buildOpenApiDocument({ paths: { '/schedules': op('Metrics') }, schemas: {} }),
+    { message: 'documented twice: /schedules' },
+    'a path taken by tag and also written by hand',
   );
 });

@@ -1741,7 +1741,7 @@ Object {
       "content": Object {
         "application/json": Object {
           "schema": Object {
-            "$ref": "#/components/schemas/ComponentUpdate",
+            "$ref": "#/components/schemas/EntityUpdate",
           },
         },
       },
@@ -2537,7 +2537,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "minimum": 1,
           "type": "integer",
         },
       },
@@ -3303,6 +3303,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -3314,6 +3315,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -6380,6 +6382,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -6391,6 +6394,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7213,7 +7217,7 @@ Object {
       "content": Object {
         "application/json": Object {
           "schema": Object {
-            "$ref": "#/components/schemas/ComponentUpdate",
+            "$ref": "#/components/schemas/EntityUpdate",
           },
         },
       },
@@ -7643,6 +7647,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7654,6 +7659,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -7806,6 +7812,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -7817,6 +7824,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 100,
           "minimum": 1,
           "type": "integer",
         },
@@ -7992,7 +8000,7 @@ Object {
           },
         },
       },
-      "required": true,
+      "required": false,
     },
     "responses": Object {
       "200": Object {
@@ -8294,7 +8302,7 @@ Object {
       "content": Object {
         "application/json": Object {
           "schema": Object {
-            "$ref": "#/components/schemas/ComponentUpdate",
+            "$ref": "#/components/schemas/EntityUpdate",
           },
         },
       },
@@ -9489,12 +9497,16 @@ Object {
           "component_id",
           "version",
           "stage",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ComponentCreate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "component_id": Object {
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$",
             "type": "string",
           },
           "component_type": Object {
@@ -9539,6 +9551,8 @@ Object {
             ],
           },
           "name": Object {
+            "maxLength": 255,
+            "minLength": 1,
             "type": "string",
           },
           "notes": Object {
@@ -9608,10 +9622,13 @@ Object {
           "component_id",
           "component_type",
           "name",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ComponentUpdate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "component_type": Object {
             "enum": Array [
@@ -9622,7 +9639,15 @@ Object {
             "type": "string",
           },
           "current_version": Object {
-            "type": "integer",
+            "anyOf": Array [
+              Object {
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
           },
           "description": Object {
             "anyOf": Array [
@@ -9645,6 +9670,8 @@ Object {
             ],
           },
           "name": Object {
+            "maxLength": 255,
+            "minLength": 1,
             "type": "string",
           },
         },
@@ -9741,6 +9768,7 @@ Object {
         "type": "object",
       },
       "ConfigCreate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "config": Object {
             "type": "object",
@@ -9784,6 +9812,7 @@ Object {
             "type": "string",
           },
           "version": Object {
+            "minimum": 1,
             "type": "integer",
           },
         },
@@ -9793,6 +9822,7 @@ Object {
         "type": "object",
       },
       "ConfigUpdate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "config": Object {
             "type": "object",
@@ -10111,9 +10141,21 @@ Object {
                   "type": "string",
                 },
                 "model_provider": Object {
-                  "type": "string",
+                  "anyOf": Array [
+                    Object {
+                      "type": "string",
+                    },
+                    Object {
+                      "type": "null",
+                    },
+                  ],
                 },
               },
+              "required": Array [
+                "model_id",
+                "model_provider",
+                "count",
+              ],
               "type": "object",
             },
             "type": "array",
@@ -10154,6 +10196,17 @@ Object {
                 "type": "integer",
               },
             },
+            "required": Array [
+              "input_tokens",
+              "output_tokens",
+              "total_tokens",
+              "audio_tokens",
+              "input_audio_tokens",
+              "output_audio_tokens",
+              "cached_tokens",
+              "cache_write_tokens",
+              "reasoning_tokens",
+            ],
             "type": "object",
           },
           "updated_at": Object {
@@ -10172,7 +10225,18 @@ Object {
         },
         "required": Array [
           "id",
+          "agent_runs_count",
+          "agent_sessions_count",
+          "team_runs_count",
+          "team_sessions_count",
+          "workflow_runs_count",
+          "workflow_sessions_count",
+          "users_count",
+          "token_metrics",
+          "model_metrics",
           "date",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -10281,9 +10345,11 @@ Object {
         "type": "object",
       },
       "EntityCreate": Object {
+        "additionalProperties": false,
         "description": "ComponentCreate without component_type (fixed by the route)",
         "properties": Object {
           "component_id": Object {
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$",
             "type": "string",
           },
           "config": Object {
@@ -10320,6 +10386,8 @@ Object {
             ],
           },
           "name": Object {
+            "maxLength": 255,
+            "minLength": 1,
             "type": "string",
           },
           "notes": Object {
@@ -10348,6 +10416,52 @@ Object {
         "required": Array [
           "name",
         ],
+        "type": "object",
+      },
+      "EntityUpdate": Object {
+        "additionalProperties": false,
+        "description": "ComponentUpdate without component_type (fixed by the route); a config becomes a new current version",
+        "properties": Object {
+          "config": Object {
+            "type": "object",
+          },
+          "current_version": Object {
+            "anyOf": Array [
+              Object {
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
+          },
+          "description": Object {
+            "anyOf": Array [
+              Object {
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
+          },
+          "metadata": Object {
+            "anyOf": Array [
+              Object {
+                "type": "object",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
+          },
+          "name": Object {
+            "maxLength": 255,
+            "minLength": 1,
+            "type": "string",
+          },
+        },
         "type": "object",
       },
       "ErrorDetail": Object {
@@ -10429,6 +10543,9 @@ Object {
           "expected_tool_call_arguments": Object {
             "anyOf": Array [
               Object {
+                "additionalProperties": Object {
+                  "type": "object",
+                },
                 "type": "object",
               },
               Object {
@@ -10450,6 +10567,7 @@ Object {
             ],
           },
           "input": Object {
+            "minLength": 1,
             "type": "string",
           },
           "model_id": Object {
@@ -10489,12 +10607,19 @@ Object {
             "type": "integer",
           },
           "scoring_strategy": Object {
-            "default": "binary",
-            "enum": Array [
-              "binary",
-              "numeric",
+            "anyOf": Array [
+              Object {
+                "enum": Array [
+                  "numeric",
+                  "binary",
+                ],
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
             ],
-            "type": "string",
+            "default": "binary",
           },
           "team_id": Object {
             "anyOf": Array [
@@ -10507,13 +10632,21 @@ Object {
             ],
           },
           "threshold": Object {
+            "anyOf": Array [
+              Object {
+                "maximum": 10,
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
             "default": 7,
-            "maximum": 10,
-            "minimum": 1,
-            "type": "integer",
           },
           "warmup_runs": Object {
             "default": 0,
+            "maximum": 10,
             "minimum": 0,
             "type": "integer",
           },
@@ -10632,8 +10765,18 @@ Object {
         },
         "required": Array [
           "id",
+          "agent_id",
+          "model_id",
+          "model_provider",
+          "team_id",
+          "workflow_id",
+          "name",
+          "evaluated_component_name",
           "eval_type",
           "eval_data",
+          "eval_input",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -11542,6 +11685,7 @@ Object {
         },
         "required": Array [
           "metrics",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -12014,22 +12158,19 @@ Object {
         "description": "A stored run as sessions list it (RunSchema, TeamRunSchema, WorkflowRunSchema)",
         "properties": Object {
           "agent_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
           "content": Object {},
           "created_at": Object {
             "format": "date-time",
             "type": "string",
           },
-          "events": Object {},
-          "messages": Object {},
+          "events": Object {
+            "items": Object {
+              "type": "object",
+            },
+            "type": "array",
+          },
           "metrics": Object {},
           "parent_run_id": Object {
             "anyOf": Array [
@@ -12045,14 +12186,14 @@ Object {
             "type": "string",
           },
           "run_input": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
+            "type": "string",
+          },
+          "run_response_format": Object {
+            "enum": Array [
+              "json",
+              "text",
             ],
+            "type": "string",
           },
           "status": Object {
             "enum": Array [
@@ -12062,21 +12203,12 @@ Object {
               "PAUSED",
               "CANCELLED",
               "ERROR",
-              "REGENERATED",
             ],
             "type": "string",
           },
           "team_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
-          "tools": Object {},
           "user_id": Object {
             "anyOf": Array [
               Object {
@@ -12088,18 +12220,20 @@ Object {
             ],
           },
           "workflow_id": Object {
-            "anyOf": Array [
-              Object {
-                "type": "string",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "string",
           },
         },
         "required": Array [
           "run_id",
+          "parent_run_id",
+          "user_id",
+          "status",
+          "run_input",
+          "content",
+          "run_response_format",
+          "metrics",
+          "events",
+          "created_at",
         ],
         "type": "object",
       },
@@ -12516,7 +12650,7 @@ Object {
         "type": "object",
       },
       "SessionDetail": Object {
-        "description": "An agent, team or workflow session in detail",
+        "description": "An agent, team or workflow session in detail (SessionSchema, its id again as <type>_session_id, and the chat history of its runs)",
         "properties": Object {
           "agent_id": Object {
             "anyOf": Array [
@@ -12527,6 +12661,9 @@ Object {
                 "type": "null",
               },
             ],
+          },
+          "agent_session_id": Object {
+            "type": "string",
           },
           "chat_history": Object {
             "items": Object {
@@ -12539,6 +12676,7 @@ Object {
             "type": "string",
           },
           "metadata": Object {},
+          "metrics": Object {},
           "session_id": Object {
             "type": "string",
           },
@@ -12554,10 +12692,31 @@ Object {
           },
           "session_state": Object {},
           "session_summary": Object {},
+          "session_type": Object {
+            "enum": Array [
+              "agent",
+              "team",
+              "workflow",
+            ],
+            "type": "string",
+          },
           "team_id": Object {
             "anyOf": Array [
               Object {
                 "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
+          },
+          "team_session_id": Object {
+            "type": "string",
+          },
+          "total_tokens": Object {
+            "anyOf": Array [
+              Object {
+                "type": "integer",
               },
               Object {
                 "type": "null",
@@ -12588,9 +12747,26 @@ Object {
               },
             ],
           },
+          "workflow_session_id": Object {
+            "type": "string",
+          },
         },
         "required": Array [
           "session_id",
+          "session_name",
+          "session_state",
+          "session_type",
+          "user_id",
+          "agent_id",
+          "team_id",
+          "workflow_id",
+          "session_summary",
+          "metrics",
+          "total_tokens",
+          "metadata",
+          "created_at",
+          "updated_at",
+          "chat_history",
         ],
         "type": "object",
       },
@@ -12693,6 +12869,19 @@ Object {
         },
         "required": Array [
           "session_id",
+          "session_name",
+          "session_state",
+          "session_type",
+          "user_id",
+          "agent_id",
+          "team_id",
+          "workflow_id",
+          "session_summary",
+          "metrics",
+          "total_tokens",
+          "metadata",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -13202,6 +13391,14 @@ Object {
         },
         "required": Array [
           "trace_id",
+          "name",
+          "status",
+          "duration",
+          "start_time",
+          "end_time",
+          "total_spans",
+          "error_count",
+          "created_at",
           "tree",
         ],
         "type": "object",
@@ -13228,6 +13425,12 @@ Object {
                 },
                 "values": Object {},
               },
+              "required": Array [
+                "key",
+                "label",
+                "type",
+                "operators",
+              ],
               "type": "object",
             },
             "type": "array",
@@ -13239,6 +13442,10 @@ Object {
             "type": "array",
           },
         },
+        "required": Array [
+          "fields",
+          "logical_operators",
+        ],
         "type": "object",
       },
       "TraceNode": Object {
@@ -13326,14 +13533,25 @@ Object {
           "id",
           "name",
           "type",
+          "duration",
+          "start_time",
+          "end_time",
+          "status",
         ],
         "type": "object",
       },
       "TraceSearchRequest": Object {
         "properties": Object {
           "filter": Object {
+            "anyOf": Array [
+              Object {
+                "type": "object",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
             "description": "Leaf {op: EQ|NEQ|GT|GTE|LT|LTE|IN|CONTAINS|STARTSWITH, key, value}, {op: AND|OR, conditions: [...]}, or {op: NOT, condition}",
-            "type": "object",
           },
           "group_by": Object {
             "default": "run",
@@ -13351,7 +13569,7 @@ Object {
           },
           "page": Object {
             "default": 1,
-            "minimum": 1,
+            "minimum": 0,
             "type": "integer",
           },
         },
@@ -13417,6 +13635,8 @@ Object {
         "required": Array [
           "session_id",
           "total_traces",
+          "first_trace_at",
+          "last_trace_at",
         ],
         "type": "object",
       },
@@ -13531,6 +13751,14 @@ Object {
         },
         "required": Array [
           "trace_id",
+          "name",
+          "status",
+          "duration",
+          "start_time",
+          "end_time",
+          "total_spans",
+          "error_count",
+          "created_at",
         ],
         "type": "object",
       },
