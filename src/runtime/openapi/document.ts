@@ -11,7 +11,6 @@ import { CATALOGUE_PATHS } from './paths-catalogue.js';
 import { AGUI_PATHS, CORE_PATHS } from './paths-core.js';
 import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
 import { EVAL_PATHS, METRICS_PATHS, TRACE_PATHS } from './paths-metrics.js';
-import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
 import { COMPONENT_PATHS, SESSION_PATHS } from './paths-sessions.js';
 import type { Json, PathItem, Paths } from './parts.js';
 import { AGUI_SCHEMAS } from './schemas-agui.js';
@@ -93,8 +92,6 @@ export function buildOpenApiDocument(
     ...METRICS_PATHS,
     ...EVAL_PATHS,
     ...TRACE_PATHS,
-    ...SCHEDULE_PATHS,
-    ...APPROVAL_PATHS,
     ...(options.agui ? AGUI_PATHS : {}),
     ...a2aPaths(options.a2aPrefix),
   };

@@ -7,7 +7,6 @@ import {
   ANY,
   arrayOf,
   BOOLEAN,
-  EPOCH,
   INTEGER,
   ISO_TIME,
   nullable,
@@ -20,13 +19,10 @@ import {
 } from './parts.js';
 
 const NSTRING = nullable(STRING);
-const NEPOCH = nullable(EPOCH);
-const KIND = { type: 'string', enum: ['agent', 'team', 'workflow'] };
 const EVAL_TYPE = {
   type: 'string',
   enum: ['accuracy', 'agent_as_judge', 'performance', 'reliability'],
 };
-const HTTP_METHOD = { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] };
 const IDS = { type: 'array', items: STRING, minItems: 1 };
 
 const TOKEN_METRICS = object({
@@ -40,19 +36,6 @@ const TOKEN_METRICS = object({
   cache_write_tokens: INTEGER,
   reasoning_tokens: INTEGER,
 });
-
-const SCHEDULE_FIELDS: Json = {
-  name: { type: 'string', maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._-]*$' },
-  cron_expr: { type: 'string', description: '5-field cron expression' },
-  endpoint: { type: 'string', description: 'A runtime path starting with /' },
-  method: { ...HTTP_METHOD, default: 'POST' },
-  description: NSTRING,
-  payload: nullable(OBJECT),
-  timezone: { type: 'string', default: 'UTC' },
-  timeout_seconds: { type: 'integer', minimum: 1, maximum: 86400, default: 3600 },
-  max_retries: { type: 'integer', minimum: 0, maximum: 10, default: 0 },
-  retry_delay_seconds: { type: 'integer', minimum: 1, maximum: 3600, default: 60 },
-};
 
 const TRACE_SUMMARY_FIELDS: Json = {
   trace_id: STRING,
@@ -317,95 +300,4 @@ export const DATA_SCHEMAS: Readonly<Record<string, Json>> = {
     page: { type: 'integer', minimum: 1, default: 1 },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
   }),
-  Schedule: object(
-    {
-      id: STRING,
-      ...SCHEDULE_FIELDS,
-      enabled: BOOLEAN,
-      next_run_at: NEPOCH,
-      created_at: EPOCH,
-      updated_at: EPOCH,
-    },
-    ['id', 'name', 'cron_expr', 'endpoint', 'method', 'enabled'],
-  ),
-  ScheduleCreate: object(SCHEDULE_FIELDS, ['name', 'cron_expr', 'endpoint']),
-  ScheduleUpdate: object(SCHEDULE_FIELDS),
-  ScheduleState: object(
-    { id: STRING, name: STRING, enabled: BOOLEAN, next_run_at: NEPOCH, updated_at: EPOCH },
-    ['id', 'name', 'enabled'],
-  ),
-  ScheduleRun: object(
-    {
-      id: STRING,
-      schedule_id: STRING,
-      attempt: INTEGER,
-      triggered_at: NEPOCH,
-      completed_at: NEPOCH,
-      status: { type: 'string', enum: ['running', 'success', 'failed', 'paused', 'cancelled'] },
-      status_code: nullable(INTEGER),
-      run_id: NSTRING,
-      session_id: NSTRING,
-      error: NSTRING,
-      input: ANY,
-      output: ANY,
-      requirements: ANY,
-      created_at: EPOCH,
-    },
-    ['id', 'schedule_id', 'status'],
-  ),
-  Approval: object(
-    {
-      id: STRING,
-      run_id: STRING,
-      session_id: STRING,
-      status: {
-        type: 'string',
-        enum: ['pending', 'approved', 'rejected', 'expired', 'cancelled'],
-      },
-      source_type: KIND,
-      approval_type: { type: 'string', enum: ['required', 'audit'] },
-      pause_type: {
-        type: 'string',
-        enum: ['confirmation', 'user_input', 'external_execution'],
-      },
-      tool_name: NSTRING,
-      tool_args: nullable(OBJECT),
-      expires_at: NEPOCH,
-      agent_id: NSTRING,
-      team_id: NSTRING,
-      workflow_id: NSTRING,
-      user_id: NSTRING,
-      schedule_id: NSTRING,
-      schedule_run_id: NSTRING,
-      source_name: NSTRING,
-      requirements: arrayOf(OBJECT),
-      context: nullable(OBJECT),
-      resolution_data: nullable(OBJECT),
-      resolved_by: NSTRING,
-      resolved_at: NEPOCH,
-      created_at: EPOCH,
-      updated_at: EPOCH,
-      run_status: NSTRING,
-    },
-    ['id', 'run_id', 'status'],
-  ),
-  ApprovalCount: object({ count: INTEGER }, ['count']),
-  ApprovalStatus: object(
-    {
-      approval_id: STRING,
-      status: STRING,
-      run_id: STRING,
-      resolved_at: NEPOCH,
-      resolved_by: NSTRING,
-    },
-    ['approval_id', 'status'],
-  ),
-  ApprovalResolve: object(
-    {
-      status: { type: 'string', enum: ['approved', 'rejected'] },
-      resolved_by: NSTRING,
-      resolution_data: nullable(OBJECT),
-    },
-    ['status'],
-  ),
 };

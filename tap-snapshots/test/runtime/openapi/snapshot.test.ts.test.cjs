@@ -2257,6 +2257,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -5807,7 +5808,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "minimum": 1,
           "type": "integer",
         },
       },
@@ -6128,7 +6129,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "minimum": 1,
           "type": "integer",
         },
       },
@@ -8993,14 +8994,7 @@ Object {
             "type": "string",
           },
           "context": Object {
-            "anyOf": Array [
-              Object {
-                "type": "object",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "object",
           },
           "created_at": Object {
             "description": "Epoch seconds",
@@ -9021,12 +9015,19 @@ Object {
             "type": "string",
           },
           "pause_type": Object {
-            "enum": Array [
-              "confirmation",
-              "user_input",
-              "external_execution",
+            "anyOf": Array [
+              Object {
+                "enum": Array [
+                  "confirmation",
+                  "user_input",
+                  "external_execution",
+                ],
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
             ],
-            "type": "string",
           },
           "requirements": Object {
             "items": Object {
@@ -9187,7 +9188,29 @@ Object {
         "required": Array [
           "id",
           "run_id",
+          "session_id",
           "status",
+          "source_type",
+          "approval_type",
+          "pause_type",
+          "tool_name",
+          "tool_args",
+          "expires_at",
+          "agent_id",
+          "team_id",
+          "workflow_id",
+          "user_id",
+          "schedule_id",
+          "schedule_run_id",
+          "source_name",
+          "requirements",
+          "context",
+          "resolution_data",
+          "resolved_by",
+          "resolved_at",
+          "created_at",
+          "updated_at",
+          "run_status",
         ],
         "type": "object",
       },
@@ -9273,6 +9296,9 @@ Object {
         "required": Array [
           "approval_id",
           "status",
+          "run_id",
+          "resolved_at",
+          "resolved_by",
         ],
         "type": "object",
       },
@@ -12117,13 +12143,11 @@ Object {
             "type": "string",
           },
           "max_retries": Object {
-            "default": 0,
             "maximum": 10,
             "minimum": 0,
             "type": "integer",
           },
           "method": Object {
-            "default": "POST",
             "enum": Array [
               "GET",
               "POST",
@@ -12160,19 +12184,16 @@ Object {
             ],
           },
           "retry_delay_seconds": Object {
-            "default": 60,
             "maximum": 3600,
             "minimum": 1,
             "type": "integer",
           },
           "timeout_seconds": Object {
-            "default": 3600,
             "maximum": 86400,
             "minimum": 1,
             "type": "integer",
           },
           "timezone": Object {
-            "default": "UTC",
             "type": "string",
           },
           "updated_at": Object {
@@ -12186,11 +12207,21 @@ Object {
           "cron_expr",
           "endpoint",
           "method",
+          "description",
+          "payload",
+          "timezone",
+          "timeout_seconds",
+          "max_retries",
+          "retry_delay_seconds",
           "enabled",
+          "next_run_at",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ScheduleCreate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "cron_expr": Object {
             "description": "5-field cron expression",
@@ -12346,21 +12377,25 @@ Object {
             ],
           },
           "triggered_at": Object {
-            "anyOf": Array [
-              Object {
-                "description": "Epoch seconds",
-                "type": "integer",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "description": "Epoch seconds",
+            "type": "integer",
           },
         },
         "required": Array [
           "id",
           "schedule_id",
+          "attempt",
+          "triggered_at",
+          "completed_at",
           "status",
+          "status_code",
+          "run_id",
+          "session_id",
+          "error",
+          "input",
+          "output",
+          "requirements",
+          "created_at",
         ],
         "type": "object",
       },
@@ -12395,10 +12430,13 @@ Object {
           "id",
           "name",
           "enabled",
+          "next_run_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ScheduleUpdate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "cron_expr": Object {
             "description": "5-field cron expression",
@@ -12419,13 +12457,11 @@ Object {
             "type": "string",
           },
           "max_retries": Object {
-            "default": 0,
             "maximum": 10,
             "minimum": 0,
             "type": "integer",
           },
           "method": Object {
-            "default": "POST",
             "enum": Array [
               "GET",
               "POST",
@@ -12451,19 +12487,16 @@ Object {
             ],
           },
           "retry_delay_seconds": Object {
-            "default": 60,
             "maximum": 3600,
             "minimum": 1,
             "type": "integer",
           },
           "timeout_seconds": Object {
-            "default": 3600,
             "maximum": 86400,
             "minimum": 1,
             "type": "integer",
           },
           "timezone": Object {
-            "default": "UTC",
             "type": "string",
           },
         },
@@ -13847,6 +13880,11 @@ Object {
     "/components/{component_id}/configs/current",
     "/components/{component_id}/configs/{version}",
     "/components/{component_id}/configs/{version}/set-current",
+    "/approvals",
+    "/approvals/count",
+    "/approvals/{approval_id}",
+    "/approvals/{approval_id}/status",
+    "/approvals/{approval_id}/resolve",
     "/memories",
     "/memories/{memory_id}",
     "/memory_topics",
@@ -13856,6 +13894,13 @@ Object {
     "/learnings/users",
     "/learnings/users/{user_id}",
     "/learnings/{learning_id}",
+    "/schedules",
+    "/schedules/{schedule_id}",
+    "/schedules/{schedule_id}/enable",
+    "/schedules/{schedule_id}/disable",
+    "/schedules/{schedule_id}/trigger",
+    "/schedules/{schedule_id}/runs",
+    "/schedules/{schedule_id}/runs/{run_id}",
     "/knowledge/content",
     "/knowledge/remote-content",
     "/knowledge/content/{content_id}",
@@ -13873,18 +13918,6 @@ Object {
     "/traces/{trace_id}",
     "/trace_session_stats",
     "/traces/search",
-    "/schedules",
-    "/schedules/{schedule_id}",
-    "/schedules/{schedule_id}/enable",
-    "/schedules/{schedule_id}/disable",
-    "/schedules/{schedule_id}/trigger",
-    "/schedules/{schedule_id}/runs",
-    "/schedules/{schedule_id}/runs/{run_id}",
-    "/approvals",
-    "/approvals/count",
-    "/approvals/{approval_id}",
-    "/approvals/{approval_id}/status",
-    "/approvals/{approval_id}/resolve",
     "/status",
     "/agui",
     "/a2a/agents/{id}/.well-known/agent-card.json",
