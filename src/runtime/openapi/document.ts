@@ -9,7 +9,6 @@ import { AGNO_VERSION } from '../routes/system.js';
 import { a2aPaths } from './paths-a2a.js';
 import { CATALOGUE_PATHS } from './paths-catalogue.js';
 import { AGUI_PATHS, CORE_PATHS } from './paths-core.js';
-import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
 import { EVAL_PATHS, METRICS_PATHS, TRACE_PATHS } from './paths-metrics.js';
 import { COMPONENT_PATHS, SESSION_PATHS } from './paths-sessions.js';
 import type { Json, PathItem, Paths } from './parts.js';
@@ -88,7 +87,6 @@ export function buildOpenApiDocument(
   // The generated sections keep the place their hand-written paths had: after the components.
   const before: Paths = { ...CORE_PATHS, ...CATALOGUE_PATHS, ...SESSION_PATHS, ...COMPONENT_PATHS };
   const after: Paths = {
-    ...KNOWLEDGE_PATHS,
     ...METRICS_PATHS,
     ...EVAL_PATHS,
     ...TRACE_PATHS,

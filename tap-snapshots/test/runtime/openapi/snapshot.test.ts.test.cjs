@@ -3739,8 +3739,18 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "maximum": 1000000,
+          "minimum": 1,
           "type": "integer",
+        },
+      },
+      Object {
+        "description": "Database id (the runtime has one)",
+        "in": "query",
+        "name": "db_id",
+        "required": false,
+        "schema": Object {
+          "type": "string",
         },
       },
     ],
@@ -3847,6 +3857,7 @@ Object {
           "application/json": Object {
             "schema": Object {
               "const": "success",
+              "type": "string",
             },
           },
         },
@@ -3874,6 +3885,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 1000,
           "minimum": 1,
           "type": "integer",
         },
@@ -3885,6 +3897,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -4076,6 +4089,9 @@ Object {
                   "type": "string",
                 },
               },
+              "required": Array [
+                "id",
+              ],
               "type": "object",
             },
           },
@@ -9957,7 +9973,17 @@ Object {
         },
         "required": Array [
           "id",
+          "name",
+          "description",
+          "type",
+          "size",
+          "linked_to",
+          "metadata",
+          "access_count",
           "status",
+          "status_message",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -9998,10 +10024,14 @@ Object {
           },
           "status": Object {
             "const": "processing",
+            "type": "string",
           },
         },
         "required": Array [
           "id",
+          "name",
+          "description",
+          "metadata",
           "status",
         ],
         "type": "object",
@@ -10066,6 +10096,7 @@ Object {
         "required": Array [
           "id",
           "status",
+          "status_message",
         ],
         "type": "object",
       },
@@ -10991,6 +11022,14 @@ Object {
             "type": "array",
           },
         },
+        "required": Array [
+          "readers",
+          "readersForType",
+          "chunkers",
+          "filters",
+          "vector_dbs",
+          "remote_content_sources",
+        ],
         "type": "object",
       },
       "KnowledgeSearchRequest": Object {
@@ -11005,7 +11044,16 @@ Object {
               },
             ],
           },
-          "filters": Object {},
+          "filters": Object {
+            "anyOf": Array [
+              Object {
+                "type": "object",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
+          },
           "knowledge_id": Object {
             "anyOf": Array [
               Object {
@@ -11017,33 +11065,57 @@ Object {
             ],
           },
           "max_results": Object {
-            "maximum": 1000,
-            "minimum": 1,
-            "type": "integer",
+            "anyOf": Array [
+              Object {
+                "maximum": 1000,
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
           },
           "meta": Object {
-            "properties": Object {
-              "limit": Object {
-                "default": 20,
-                "type": "integer",
+            "anyOf": Array [
+              Object {
+                "properties": Object {
+                  "limit": Object {
+                    "default": 20,
+                    "maximum": 1000,
+                    "minimum": 1,
+                    "type": "integer",
+                  },
+                  "page": Object {
+                    "default": 1,
+                    "minimum": 0,
+                    "type": "integer",
+                  },
+                },
+                "type": "object",
               },
-              "page": Object {
-                "default": 1,
-                "type": "integer",
+              Object {
+                "type": "null",
               },
-            },
-            "type": "object",
+            ],
           },
           "query": Object {
             "type": "string",
           },
           "search_type": Object {
-            "enum": Array [
-              "vector",
-              "keyword",
-              "hybrid",
+            "anyOf": Array [
+              Object {
+                "enum": Array [
+                  "vector",
+                  "keyword",
+                  "hybrid",
+                ],
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
             ],
-            "type": "string",
           },
           "vector_db_ids": Object {
             "anyOf": Array [
@@ -11146,6 +11218,13 @@ Object {
         "required": Array [
           "id",
           "content",
+          "name",
+          "meta_data",
+          "usage",
+          "reranking_score",
+          "content_id",
+          "content_origin",
+          "size",
         ],
         "type": "object",
       },
@@ -11185,6 +11264,7 @@ Object {
           "id",
           "name",
           "type",
+          "metadata",
         ],
         "type": "object",
       },
@@ -12824,7 +12904,27 @@ Object {
             "type": "array",
           },
           "meta": Object {
-            "$ref": "#/components/schemas/PaginationInfo",
+            "properties": Object {
+              "limit": Object {
+                "type": "integer",
+              },
+              "page": Object {
+                "type": "integer",
+              },
+              "total_count": Object {
+                "type": "integer",
+              },
+              "total_pages": Object {
+                "type": "integer",
+              },
+            },
+            "required": Array [
+              "page",
+              "limit",
+              "total_pages",
+              "total_count",
+            ],
+            "type": "object",
           },
           "prefix": Object {
             "anyOf": Array [
@@ -12843,6 +12943,14 @@ Object {
             "type": "string",
           },
         },
+        "required": Array [
+          "source_id",
+          "source_name",
+          "prefix",
+          "folders",
+          "files",
+          "meta",
+        ],
         "type": "object",
       },
       "Status": Object {
