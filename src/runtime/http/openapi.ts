@@ -26,6 +26,8 @@ declare module 'fastify' {
     tags?: readonly string[];
     /** More words on the operation, where one line is not enough. */
     description?: string;
+    /** The media types of a body that is not JSON (a form); the body schema is each one's. */
+    consumes?: readonly string[];
   }
 }
 
@@ -286,7 +288,7 @@ function operation(route: CollectedRoute, schema: FastifySchema, components: Mut
       : {
           requestBody: {
             required: body._zod.optin !== 'optional',
-            content: jsonContent(convert(body, 'input', components)),
+            content: bodyContent(schema.consumes, convert(body, 'input', components)),
           },
         }),
     responses: Object.fromEntries(
@@ -321,4 +323,11 @@ export function buildRoutePaths(routes: readonly CollectedRoute[]): GeneratedDoc
     };
   }
   return { paths, schemas: components };
+}
+
+/** A request body's content map: JSON, or each media type the route `consumes`. */
+function bodyContent(consumes: readonly string[] | undefined, schema: Json): Json {
+  return consumes === undefined
+    ? jsonContent(schema)
+    : Object.fromEntries(consumes.map((type) => [type, { schema }]));
 }

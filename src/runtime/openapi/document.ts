@@ -9,12 +9,9 @@ import { AGNO_VERSION } from '../routes/system.js';
 import { a2aPaths } from './paths-a2a.js';
 import { CATALOGUE_PATHS } from './paths-catalogue.js';
 import { AGUI_PATHS, CORE_PATHS } from './paths-core.js';
-import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
-import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
 import type { Json, PathItem, Paths } from './parts.js';
 import { AGUI_SCHEMAS } from './schemas-agui.js';
 import { CORE_SCHEMAS } from './schemas-core.js';
-import { DATA_SCHEMAS } from './schemas-data.js';
 
 /** The document's own routes; they describe no API and stay out of it, as in FastAPI. */
 export const DOCS_ROUTES = Object.freeze([
@@ -99,7 +96,6 @@ function sectionTaker(generated: Paths): SectionTaker {
 const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
   ...AGUI_SCHEMAS,
   ...CORE_SCHEMAS,
-  ...DATA_SCHEMAS,
 };
 
 /**
@@ -120,12 +116,12 @@ export function buildOpenApiDocument(
     section('Sessions'),
     section('Components'),
     REST,
-    KNOWLEDGE_PATHS,
+    section('Knowledge'),
     section('Metrics'),
     section('Evals'),
     section('Traces'),
-    SCHEDULE_PATHS,
-    APPROVAL_PATHS,
+    section('Schedules'),
+    section('Approvals'),
     options.agui ? AGUI_PATHS : {},
     a2aPaths(options.a2aPrefix),
   ].map((group) => (group === REST ? section.rest() : group));
