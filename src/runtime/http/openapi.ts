@@ -26,6 +26,8 @@ declare module 'fastify' {
     tags?: readonly string[];
     /** More words on the operation, where one line is not enough. */
     description?: string;
+    /** The media types of a body that is not JSON (a form); the body schema is each one's. */
+    consumes?: readonly string[];
     /** The operation's own security requirements (`[]`: none, the document's otherwise). */
     security?: readonly Json[];
     /** Whether the operation is deprecated. */
@@ -297,7 +299,7 @@ function operation(route: CollectedRoute, schema: FastifySchema, components: Mut
       : {
           requestBody: {
             required: body._zod.optin !== 'optional',
-            content: bodyContent(body, convert(body, 'input', components)),
+            content: bodyContent(schema.consumes, convert(body, 'input', components)),
           },
         }),
     responses: Object.fromEntries(
@@ -335,6 +337,13 @@ export function buildRoutePaths(routes: readonly CollectedRoute[]): GeneratedDoc
   return { paths, schemas: components };
 }
 
+/** A request body's content map: JSON, or each media type the route `consumes`. */
+function bodyContent(consumes: readonly string[] | undefined, schema: Json): Json {
+  return consumes === undefined
+    ? jsonContent(schema)
+    : Object.fromEntries(consumes.map((type) => [type, { schema }]));
+}
+
 /** `{detail: [ValidationError]}`, FastAPI's 422 body, which the shared 422 response names. */
 export const HTTP_VALIDATION_ERROR = z
   .object({
@@ -354,28 +363,6 @@ export const HTTP_VALIDATION_ERROR = z
       .meta({ title: 'Detail' }),
   })
   .meta({ id: 'HTTPValidationError', title: 'HTTPValidationError' });
-
-/** The body schemas read from a form rather than from JSON (see {@link form}). */
-const FORMS = new WeakSet<z.ZodType>();
-
-/**
- * Marks `schema` as a form body: documented as `multipart/form-data` (browsers, files) and
- * `application/x-www-form-urlencoded` (the Python SDK) instead of JSON. Returns `schema`.
- */
-export function form<T extends z.ZodType>(schema: T): T {
-  FORMS.add(schema);
-  return schema;
-}
-
-/** The request body's content map: JSON, or the two form encodings for a {@link form}. */
-function bodyContent(body: z.ZodType, schema: Json): Json {
-  return FORMS.has(body)
-    ? {
-        'multipart/form-data': { schema },
-        'application/x-www-form-urlencoded': { schema },
-      }
-    : jsonContent(schema);
-}
 
 /**
  * A response with more than one media type, each with its own schema: a run answering either an

@@ -1,15 +1,17 @@
 /**
  * The runtime's OpenAPI 3.1.0 document: the paths and schemas generated from the routes' own
- * zod schemas (http/openapi.ts) merged with the hand-written path modules of the sections not
- * converted yet, the shared error responses, operation ids for all. Built once when the app is
- * ready (the A2A paths sit under the configured prefix, as their routes do). No I/O.
+ * zod schemas (http/openapi.ts), section by section in a fixed order, the shared error
+ * responses, operation ids for all. Built once when the app is ready (the A2A paths sit under
+ * the configured prefix, as their routes do). No I/O.
  */
-import { ERROR_RESPONSES, type GeneratedDocument } from '../http/openapi.js';
+import { ERROR_RESPONSES, type GeneratedDocument, type Json } from '../http/openapi.js';
 import { AGNO_VERSION } from '../routes/system.js';
-import { KNOWLEDGE_PATHS } from './paths-knowledge.js';
-import { APPROVAL_PATHS, SCHEDULE_PATHS } from './paths-schedules.js';
-import type { Json, PathItem, Paths } from './parts.js';
-import { DATA_SCHEMAS } from './schemas-data.js';
+
+/** The operations of one path, by lower-case HTTP method. */
+export type PathItem = Readonly<Record<string, Json>>;
+
+/** Paths by OpenAPI path template (`/agents/{agent_id}`). */
+export type Paths = Readonly<Record<string, PathItem>>;
 
 /** The document's own routes; they describe no API and stay out of it, as in FastAPI. */
 export const DOCS_ROUTES = Object.freeze([
@@ -83,18 +85,10 @@ function sectionTaker(generated: Paths): SectionTaker {
   return Object.assign(take, { rest: () => pick(() => true) });
 }
 
-const HAND_WRITTEN_SCHEMAS: Readonly<Record<string, Json>> = {
-  ...DATA_SCHEMAS,
-};
-
-/**
- * Builds the document for one runtime from what its routes generated.
- *
- * @throws {Error} when a generated path or schema is also written by hand
- */
+/** Builds the document for one runtime from what its routes generated. */
 export function buildOpenApiDocument(generated: GeneratedDocument): OpenApiDocument {
-  // The generated paths keep the place their hand-written ones had: a section taken by its tag
-  // where it stood, the others after the components (REST).
+  // The sections in the document's order, each taken by its tag, whatever order the routes
+  // registered in; the paths no section took (memories, learnings) after the components (REST).
   const section = sectionTaker(generated.paths);
   const groups = [
     section('Core'),
@@ -106,31 +100,23 @@ export function buildOpenApiDocument(generated: GeneratedDocument): OpenApiDocum
     section('Sessions'),
     section('Components'),
     REST,
-    KNOWLEDGE_PATHS,
+    section('Knowledge'),
     section('Metrics'),
     section('Evals'),
     section('Traces'),
-    SCHEDULE_PATHS,
-    APPROVAL_PATHS,
+    section('Schedules'),
+    section('Approvals'),
     // AG-UI's paths when its routes are mounted; A2A's under the prefix they were registered with.
     section('AGUI'),
     section('A2A'),
   ].map((group) => (group === REST ? section.rest() : group));
-  const seen = new Set<string>();
-  const twice: string[] = [];
-  for (const path of groups.flatMap((group) => Object.keys(group))) {
-    if (seen.has(path) && path in generated.paths) twice.push(path);
-    seen.add(path);
-  }
-  twice.push(...Object.keys(generated.schemas).filter((name) => name in HAND_WRITTEN_SCHEMAS));
-  if (twice.length > 0) throw new Error(`documented twice: ${twice.join(', ')}`);
   const paths: Paths = Object.assign({}, ...groups) as Paths;
   return {
     openapi: '3.1.0',
     info: { title: TITLE, description: DESCRIPTION, version: AGNO_VERSION },
     paths: withOperationIds(paths),
     components: {
-      schemas: { ...HAND_WRITTEN_SCHEMAS, ...generated.schemas },
+      schemas: generated.schemas,
       responses: ERROR_RESPONSES,
       securitySchemes: {
         HTTPBearer: {

@@ -2,10 +2,11 @@
  * Approvals: list, count, read, resolve and delete the approvals runs
  * create; resolving one resumes its paused run through the run service. Confined callers
  * (`scoped_user_id`) see only their own and may not resolve or delete any. Never checks
- * scopes: the gateway did.
+ * scopes: the gateway did. Each route declares its document part (approval-shapes.ts); the
+ * handlers still check their own input.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { resumeResolvedRun } from '../approval-resume.js';
 import { callerOf } from '../caller.js';
 import type { Catalogue } from '../definitions.js';
@@ -14,21 +15,25 @@ import type { RunService } from '../run-service.js';
 import type { ApprovalFilter, ApprovalRecord } from '../store/approvals.js';
 import type { RuntimeStore } from '../store/store.js';
 import { parseBody } from '../validation.js';
+import { empty, errors, ok } from '../http/openapi.js';
+import { paginatedOf } from '../http/openapi-shapes.js';
 import { boundedInt, scalarQuery, type RawQuery } from '../http/query.js';
+import {
+  approvalCountSchema,
+  approvalParams,
+  approvalResponse,
+  approvalSchema,
+  approvalStatusSchema,
+  APPROVAL_TAGS,
+  countApprovalsQuery,
+  listApprovalsQuery,
+  resolveApprovalBody,
+} from './approval-shapes.js';
 import { paginated } from './list-query.js';
 
 const NOT_FOUND = 'Approval not found';
 
-const resolveBody = z.object({
-  status: z.enum(['approved', 'rejected']),
-  resolved_by: z.string().nullable().optional(),
-  resolution_data: z.record(z.string(), z.unknown()).nullable().optional(),
-});
-
-/** `ApprovalResponse`: every field, nulls included. */
-export function approvalResponse(a: ApprovalRecord): Record<string, unknown> {
-  return { ...a };
-}
+type OneApproval = { Params: z.infer<typeof approvalParams> };
 
 /** What the approval routes work on. */
 export interface ApprovalRouteDeps {
@@ -50,7 +55,13 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     return approval;
   };
 
-  app.get<{ Querystring: RawQuery }>('/approvals', async (request) => {
+  const listSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'List approvals',
+    querystring: listApprovalsQuery,
+    response: { 200: ok('Approvals', paginatedOf(approvalSchema)), ...errors('422', '503') },
+  };
+  app.get<{ Querystring: RawQuery }>('/approvals', { schema: listSchema }, async (request) => {
     const q = scalarQuery(request.query);
     const limit = boundedInt(q['limit'], 'limit', 100, 1000);
     const page = q['page'] === '0' ? 1 : boundedInt(q['page'], 'page', 1, 1_000_000);
@@ -71,53 +82,103 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     return paginated(rows.map(approvalResponse), page, limit, total);
   });
 
-  app.get<{ Querystring: RawQuery }>('/approvals/count', async (request) => {
-    const q = scalarQuery(request.query);
-    const owner = callerOf(request).scopedUserId ?? q['user_id'];
-    return { count: store.approvals.countPending(owner) };
-  });
-
-  app.get<{ Params: { id: string } }>('/approvals/:id', async (request) =>
-    approvalResponse(visible(request.params.id, callerOf(request).scopedUserId)),
+  const countSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'Number of pending approvals',
+    querystring: countApprovalsQuery,
+    response: { 200: ok('The count', approvalCountSchema), ...errors('503') },
+  };
+  app.get<{ Querystring: RawQuery }>(
+    '/approvals/count',
+    { schema: countSchema },
+    async (request) => {
+      const q = scalarQuery(request.query);
+      const owner = callerOf(request).scopedUserId ?? q['user_id'];
+      return { count: store.approvals.countPending(owner) };
+    },
   );
 
-  app.get<{ Params: { id: string } }>('/approvals/:id/status', async (request) => {
-    const a = visible(request.params.id, callerOf(request).scopedUserId);
-    return {
-      approval_id: a.id,
-      status: a.status,
-      run_id: a.run_id,
-      resolved_at: a.resolved_at,
-      resolved_by: a.resolved_by,
-    };
-  });
+  const getSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'One approval',
+    params: approvalParams,
+    response: { 200: ok('The approval', approvalSchema), ...errors('404', '503') },
+  };
+  app.get<OneApproval>('/approvals/:approval_id', { schema: getSchema }, async (request) =>
+    approvalResponse(visible(request.params.approval_id, callerOf(request).scopedUserId)),
+  );
 
-  app.post<{ Params: { id: string } }>('/approvals/:id/resolve', async (request) => {
-    const caller = callerOf(request);
-    // Resolving is for admins: a confined caller cannot even tell the approval exists.
-    if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
-    const body = parseBody(resolveBody, request.body);
-    const approval = visible(request.params.id, null);
-    if (approval.status !== 'pending') {
-      throw new HttpError(409, `Approval is already '${approval.status}' and cannot be resolved`);
-    }
-    store.approvals.resolve(approval.id, {
-      status: body.status,
-      // The gateway's identity wins over what the body claims.
-      resolvedBy: caller.userId ?? body.resolved_by ?? null,
-      resolutionData: body.resolution_data ?? null,
-      at: Math.floor(deps.clock.now() / 1000),
-    });
-    await resumeResolvedRun(deps, visible(approval.id, null), caller);
-    return approvalResponse(visible(approval.id, null));
-  });
+  const statusSchema = {
+    tags: APPROVAL_TAGS,
+    summary: "An approval's status",
+    params: approvalParams,
+    response: { 200: ok('The status', approvalStatusSchema), ...errors('404', '503') },
+  };
+  app.get<OneApproval>(
+    '/approvals/:approval_id/status',
+    { schema: statusSchema },
+    async (request) => {
+      const a = visible(request.params.approval_id, callerOf(request).scopedUserId);
+      return {
+        approval_id: a.id,
+        status: a.status,
+        run_id: a.run_id,
+        resolved_at: a.resolved_at,
+        resolved_by: a.resolved_by,
+      };
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/approvals/:id', async (request, reply) => {
-    // Deleting is for admins; a confined caller is told there is nothing.
-    if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
-    if (!store.approvals.delete(request.params.id)) {
-      throw new HttpError(500, 'Failed to delete approval');
-    }
-    return reply.code(204).send();
-  });
+  const resolveSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'Approve or reject (resumes the run accordingly)',
+    params: approvalParams,
+    body: resolveApprovalBody,
+    response: {
+      200: ok('The resolved approval', approvalSchema),
+      ...errors('404', '409', '422', '503'),
+    },
+  };
+  app.post<OneApproval>(
+    '/approvals/:approval_id/resolve',
+    { schema: resolveSchema },
+    async (request) => {
+      const caller = callerOf(request);
+      // Resolving is for admins: a confined caller cannot even tell the approval exists.
+      if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
+      const body = parseBody(resolveApprovalBody, request.body);
+      const approval = visible(request.params.approval_id, null);
+      if (approval.status !== 'pending') {
+        throw new HttpError(409, `Approval is already '${approval.status}' and cannot be resolved`);
+      }
+      store.approvals.resolve(approval.id, {
+        status: body.status,
+        // The gateway's identity wins over what the body claims.
+        resolvedBy: caller.userId ?? body.resolved_by ?? null,
+        resolutionData: body.resolution_data ?? null,
+        at: Math.floor(deps.clock.now() / 1000),
+      });
+      await resumeResolvedRun(deps, visible(approval.id, null), caller);
+      return approvalResponse(visible(approval.id, null));
+    },
+  );
+
+  const deleteSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'Delete an approval',
+    params: approvalParams,
+    response: { 204: empty('Deleted'), ...errors('404', '500', '503') },
+  };
+  app.delete<OneApproval>(
+    '/approvals/:approval_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      // Deleting is for admins; a confined caller is told there is nothing.
+      if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
+      if (!store.approvals.delete(request.params.approval_id)) {
+        throw new HttpError(500, 'Failed to delete approval');
+      }
+      return reply.code(204).send();
+    },
+  );
 }

@@ -6,7 +6,7 @@
  * forms.ts and runs.ts read the forms. Pure data.
  */
 import { z } from 'zod';
-import { content, empty, errors, form, ok } from '../http/openapi.js';
+import { content, empty, errors, ok } from '../http/openapi.js';
 import { EPOCH } from '../http/openapi-shapes.js';
 import { componentSchema, createComponentBody, updateComponentFields } from './component-shapes.js';
 import { runSchemaSchema } from './session-shapes.js';
@@ -109,22 +109,20 @@ const formBoolean = (fallback: boolean): z.ZodType => z.boolean().default(fallba
 const formJson = (description: string): z.ZodType => z.string().optional().meta({ description });
 
 /** The run form. */
-export const RUN_FORM = form(
-  z
-    .object({
-      message: z.string().meta({ description: 'The input' }),
-      stream: formBoolean(true),
-      session_id: z.string().optional().meta({ description: 'Empty or absent: a new session' }),
-      user_id: STRING,
-      background: formBoolean(false),
-      session_state: formJson('JSON object'),
-      dependencies: formJson('JSON object'),
-      metadata: formJson('JSON object'),
-      files: z.array(z.string().meta({ format: 'binary' })).optional(),
-      version: z.string().optional().meta({ description: 'Component config version to run' }),
-    })
-    .meta({ id: 'RunForm' }),
-);
+export const RUN_FORM = z
+  .object({
+    message: z.string().meta({ description: 'The input' }),
+    stream: formBoolean(true),
+    session_id: z.string().optional().meta({ description: 'Empty or absent: a new session' }),
+    user_id: STRING,
+    background: formBoolean(false),
+    session_state: formJson('JSON object'),
+    dependencies: formJson('JSON object'),
+    metadata: formJson('JSON object'),
+    files: z.array(z.string().meta({ format: 'binary' })).optional(),
+    version: z.string().optional().meta({ description: 'Component config version to run' }),
+  })
+  .meta({ id: 'RunForm' });
 
 /** The fields every continue form has. */
 const CONTINUE_FIELDS = {
@@ -134,33 +132,27 @@ const CONTINUE_FIELDS = {
   background: formBoolean(false),
 };
 
-const AGENT_CONTINUE = form(
-  z
-    .object({
-      tools: formJson('JSON array of ToolExecution objects'),
-      input: STRING,
-      continue_from: z.string().default('end').meta({ description: 'end, last_user or an index' }),
-      fork: formBoolean(false),
-      regenerate: formBoolean(false),
-      ...CONTINUE_FIELDS,
-    })
-    .meta({ id: 'AgentContinueForm' }),
-);
+const AGENT_CONTINUE = z
+  .object({
+    tools: formJson('JSON array of ToolExecution objects'),
+    input: STRING,
+    continue_from: z.string().default('end').meta({ description: 'end, last_user or an index' }),
+    fork: formBoolean(false),
+    regenerate: formBoolean(false),
+    ...CONTINUE_FIELDS,
+  })
+  .meta({ id: 'AgentContinueForm' });
 
-const TEAM_CONTINUE = form(
-  z
-    .object({ requirements: formJson('JSON array of RunRequirement objects'), ...CONTINUE_FIELDS })
-    .meta({ id: 'TeamContinueForm' }),
-);
+const TEAM_CONTINUE = z
+  .object({ requirements: formJson('JSON array of RunRequirement objects'), ...CONTINUE_FIELDS })
+  .meta({ id: 'TeamContinueForm' });
 
-const WORKFLOW_CONTINUE = form(
-  z
-    .object({
-      step_requirements: formJson('JSON array of StepRequirement objects'),
-      ...CONTINUE_FIELDS,
-    })
-    .meta({ id: 'WorkflowContinueForm' }),
-);
+const WORKFLOW_CONTINUE = z
+  .object({
+    step_requirements: formJson('JSON array of StepRequirement objects'),
+    ...CONTINUE_FIELDS,
+  })
+  .meta({ id: 'WorkflowContinueForm' });
 
 /** `ComponentCreate` without `component_type`, which an alias route fixes. */
 const ENTITY_CREATE = createComponentBody.omit({ component_type: true }).meta({
@@ -190,6 +182,9 @@ const CONTINUE_FORMS = {
   workflows: WORKFLOW_CONTINUE,
 };
 const TAGS = { agents: ['Agents'], teams: ['Teams'], workflows: ['Workflows'] };
+
+/** A run route's form: multipart (browsers, files) or urlencoded (the Python SDK). */
+const FORMS = ['multipart/form-data', 'application/x-www-form-urlencoded'];
 
 /** A run's answer: SSE when `stream` (the default), else the run output as JSON. */
 const RUN_ANSWER = content(
@@ -249,6 +244,7 @@ export function familyDocs(family: FamilyName) {
       tags,
       summary: `Run the ${label}`,
       params: one,
+      consumes: FORMS,
       body: RUN_FORM,
       response: {
         200: RUN_ANSWER,
@@ -274,6 +270,7 @@ export function familyDocs(family: FamilyName) {
       tags,
       summary: 'Continue a paused run',
       params: run,
+      consumes: FORMS,
       body: CONTINUE_FORMS[family.path],
       response: { 200: RUN_ANSWER, ...errors('400', '403', '404', '409', '422') },
     },

@@ -2,7 +2,7 @@
  * The knowledge read routes beside contents: `POST /knowledge/search`
  * (BM25 over the stored chunks), `GET /knowledge/config` (what this runtime reads, chunks and
  * searches with), and the configured remote sources with their (empty) file listings.
- * Validates and shapes HTTP only.
+ * Validates and shapes HTTP only; each route declares its document part (knowledge-shapes.ts).
  */
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
@@ -20,7 +20,22 @@ import {
   READERS,
   READERS_FOR_TYPE,
 } from './knowledge-text.js';
+import { errors, ok } from '../http/openapi.js';
+import { paginatedOf } from '../http/openapi-shapes.js';
 import { boundedInt } from '../http/query.js';
+import {
+  instanceQuery,
+  knowledgeConfigSchema,
+  knowledgeSourceSchema,
+  KNOWLEDGE_TAGS,
+  searchBody,
+  searchResultSchema,
+  sourceFilesParams,
+  sourceFilesQuery,
+  sourceFilesSchema,
+  sourcesParams,
+  sourcesQuery,
+} from './knowledge-shapes.js';
 import { paginated } from './list-query.js';
 
 type Query = Record<string, string | undefined>;
@@ -32,23 +47,6 @@ const INDEX_DB = Object.freeze({
   description:
     'In-memory BM25 keyword index of the stored chunks; vector and hybrid searches are answered with keyword ranking',
   search_types: ['keyword', 'vector', 'hybrid'],
-});
-
-const searchBody = z.object({
-  query: z.string(),
-  db_id: z.string().nullable().optional(),
-  knowledge_id: z.string().nullable().optional(),
-  vector_db_ids: z.array(z.string()).nullable().optional(),
-  search_type: z.enum(['vector', 'keyword', 'hybrid']).nullable().optional(),
-  max_results: z.int().min(1).max(1000).nullable().optional(),
-  filters: z.record(z.string(), z.unknown()).nullable().optional(),
-  meta: z
-    .object({
-      limit: z.int().min(1).max(1000).default(20),
-      page: z.int().min(0).default(1),
-    })
-    .nullable()
-    .optional(),
 });
 
 /** A configured source as `/sources` lists it. */
@@ -89,7 +87,16 @@ export function registerKnowledgeCatalogueRoutes(
     return source;
   };
 
-  app.post('/knowledge/search', async (request) => {
+  const searchSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Search the knowledge base (ranked)',
+    body: searchBody,
+    response: {
+      200: ok('Ranked results', paginatedOf(searchResultSchema)),
+      ...errors('400', '404', '422'),
+    },
+  };
+  app.post('/knowledge/search', { schema: searchSchema }, async (request) => {
     const started = performance.now();
     const body = parseBody(searchBody, request.body);
     selectInstance(instance, { knowledgeId: body.knowledge_id, dbId: body.db_id });
@@ -124,45 +131,72 @@ export function registerKnowledgeCatalogueRoutes(
     return paginated(data, page, limit, hits.length, performance.now() - started);
   });
 
-  app.get<{ Querystring: Query }>('/knowledge/config', async (request) => {
-    const { id } = selectInstance(instance, {
-      knowledgeId: request.query.knowledge_id,
-      dbId: request.query.db_id,
-    });
-    return {
-      readers: Object.fromEntries(
-        Object.values(READERS).map((r) => [r.id, { ...r, chunkers: [CHUNKER] }]),
-      ),
-      readersForType: READERS_FOR_TYPE,
-      chunkers: {
-        [CHUNKER]: {
-          key: CHUNKER,
-          name: CHUNKER,
-          description:
-            'Splits text into windows of chunk_size characters, each sharing chunk_overlap characters with the previous one',
-          metadata: { chunk_size: DEFAULT_CHUNK_SIZE, chunk_overlap: DEFAULT_CHUNK_OVERLAP },
-        },
-      },
-      filters: store.metadataKeys(id),
-      vector_dbs: [INDEX_DB],
-      remote_content_sources: settings.sources.map(sourceEntry),
-    };
-  });
-
-  app.get<{ Params: { kid: string }; Querystring: Query }>(
-    '/knowledge/:kid/sources',
+  const configSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Readers, chunkers, filters and vector stores',
+    querystring: instanceQuery,
+    response: { 200: ok('The configuration', knowledgeConfigSchema), ...errors('404') },
+  };
+  app.get<{ Querystring: Query }>(
+    '/knowledge/config',
+    { schema: configSchema },
     async (request) => {
-      selectInstance(instance, { knowledgeId: request.params.kid, dbId: request.query.db_id });
+      const { id } = selectInstance(instance, {
+        knowledgeId: request.query.knowledge_id,
+        dbId: request.query.db_id,
+      });
+      return {
+        readers: Object.fromEntries(
+          Object.values(READERS).map((r) => [r.id, { ...r, chunkers: [CHUNKER] }]),
+        ),
+        readersForType: READERS_FOR_TYPE,
+        chunkers: {
+          [CHUNKER]: {
+            key: CHUNKER,
+            name: CHUNKER,
+            description:
+              'Splits text into windows of chunk_size characters, each sharing chunk_overlap characters with the previous one',
+            metadata: { chunk_size: DEFAULT_CHUNK_SIZE, chunk_overlap: DEFAULT_CHUNK_OVERLAP },
+          },
+        },
+        filters: store.metadataKeys(id),
+        vector_dbs: [INDEX_DB],
+        remote_content_sources: settings.sources.map(sourceEntry),
+      };
+    },
+  );
+
+  const sourcesSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Remote content sources of a knowledge base',
+    params: sourcesParams,
+    querystring: sourcesQuery,
+    response: { 200: ok('Sources', z.array(knowledgeSourceSchema)), ...errors('404') },
+  };
+  app.get<{ Params: z.infer<typeof sourcesParams>; Querystring: Query }>(
+    '/knowledge/:knowledge_id/sources',
+    { schema: sourcesSchema },
+    async (request) => {
+      const knowledgeId = request.params.knowledge_id;
+      selectInstance(instance, { knowledgeId, dbId: request.query.db_id });
       return settings.sources.map(sourceEntry);
     },
   );
 
-  app.get<{ Params: { kid: string; sid: string }; Querystring: Query }>(
-    '/knowledge/:kid/sources/:sid/files',
+  const filesSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Files of a remote content source',
+    params: sourceFilesParams,
+    querystring: sourceFilesQuery,
+    response: { 200: ok('Folders and files', sourceFilesSchema), ...errors('404', '422') },
+  };
+  app.get<{ Params: z.infer<typeof sourceFilesParams>; Querystring: Query }>(
+    '/knowledge/:knowledge_id/sources/:source_id/files',
+    { schema: filesSchema },
     async (request) => {
       const q = request.query;
-      selectInstance(instance, { knowledgeId: request.params.kid, dbId: q.db_id });
-      const source = sourceOf(request.params.sid);
+      selectInstance(instance, { knowledgeId: request.params.knowledge_id, dbId: q.db_id });
+      const source = sourceOf(request.params.source_id);
       const limit = boundedInt(q.limit, 'limit', 100, 1000);
       const page = boundedInt(q.page, 'page', 1, 1_000_000);
       // A URL source cannot be listed: it has no folders or files to browse (what Agno

@@ -2,15 +2,19 @@
  * The knowledge content routes: upload (text, file, URLs) and remote
  * content answered 202 and processed in the background, list, read, status, update and delete.
  * Validates and shapes HTTP; reading, fetching and ranking live in the knowledge-* modules.
- * Knowledge is not user-owned: no caller filtering.
+ * Knowledge is not user-owned: no caller filtering. Each route declares its document part
+ * (knowledge-shapes.ts); the handlers still read their own forms and queries.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
 import type { KnowledgeSettings } from '../definitions.js';
 import { isoSeconds, epochSeconds } from '../engine/time.js';
 import { HttpError, missingField } from '../errors.js';
 import { formString, readForm, type Form } from '../forms.js';
 import type { ContentRecord, KnowledgeStore } from '../store/knowledge.js';
+import { errors, ok } from '../http/openapi.js';
+import { paginatedOf } from '../http/openapi-shapes.js';
 import { boundedInt, sortOrderQuery } from '../http/query.js';
 import { registerKnowledgeCatalogueRoutes } from './knowledge-catalogue.js';
 import {
@@ -29,18 +33,34 @@ import {
   type KnowledgeInstance,
 } from './knowledge-instance.js';
 import { createKnowledgeProcessor } from './knowledge-processing.js';
+import {
+  contentAcceptedSchema,
+  contentDeletedSchema,
+  contentForm,
+  contentParams,
+  contentSchema,
+  contentStatusSchema,
+  contentUpdateForm,
+  FORMS,
+  instanceQuery,
+  KNOWLEDGE_TAGS,
+  listContentQuery,
+  MULTIPART,
+  remoteContentForm,
+  SUCCESS,
+} from './knowledge-shapes.js';
 import { paginated } from './list-query.js';
 
 type Query = Record<string, string | undefined>;
-type OneContent = { Params: { id: string }; Querystring: Query };
+type OneContent = { Params: z.infer<typeof contentParams>; Querystring: Query };
 
 const SORTS = new Set(['created_at', 'updated_at', 'name']);
 
 /** What a restarted runtime says of a content it was still processing. */
 export const INTERRUPTED = 'Processing was interrupted: the runtime stopped before it finished';
 
-/** `ContentResponseSchema`. */
-function contentResponse(c: ContentRecord): Record<string, unknown> {
+/** A stored content as {@link contentSchema} writes it. */
+function contentResponse(c: ContentRecord): z.infer<typeof contentSchema> {
   return {
     id: c.id,
     name: c.name,
@@ -142,43 +162,73 @@ export function registerKnowledgeRoutes(
     return accepted(content);
   }
 
-  app.post<{ Querystring: Query }>('/knowledge/content', async (request, reply) => {
-    selected(request.query);
-    const form = readForm(request);
-    return reply.code(202).send(accept(form, sourceOf(form)));
-  });
+  const uploadSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Add content (text, a file or URLs); processed in the background',
+    querystring: instanceQuery,
+    consumes: MULTIPART,
+    body: contentForm,
+    response: { 202: ok('Accepted', contentAcceptedSchema), ...errors('400', '404', '422') },
+  };
+  app.post<{ Querystring: Query }>(
+    '/knowledge/content',
+    { schema: uploadSchema },
+    async (request, reply) => {
+      selected(request.query);
+      const form = readForm(request);
+      return reply.code(202).send(accept(form, sourceOf(form)));
+    },
+  );
 
-  app.post<{ Querystring: Query }>('/knowledge/remote-content', async (request, reply) => {
-    selected(request.query);
-    const form = readForm(request);
-    const configId = formString(form, 'config_id');
-    if (configId === null) throw missingField('body', 'config_id');
-    const path = formString(form, 'path');
-    if (path === null) throw missingField('body', 'path');
-    objectFieldOf(form, 'source_params');
-    const source = settings.sources.find((s) => s.id === configId);
-    if (source === undefined) {
-      throw new HttpError(400, `Unknown remote content source '${configId}'`);
-    }
-    // The path stays below base_url: `..` or an absolute URL cannot leave the configured place.
-    const base = source.base_url.endsWith('/') ? source.base_url : `${source.base_url}/`;
-    const relative = path.replace(/^\/+/, '');
-    const url = URL.canParse(relative, base) ? new URL(relative, base) : null;
-    if (url === null || !url.href.startsWith(base)) {
-      throw new HttpError(400, `path '${path}' leaves the base_url of source '${configId}'`);
-    }
-    return reply.code(202).send(
-      accept(form, {
-        source: { kind: 'urls', urls: [url] },
-        defaultName: path,
-        origin: url.href,
-        type: null,
-        key: `remote:${configId}:${url.href}`,
-      }),
-    );
-  });
+  const remoteSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Add content from a configured remote source',
+    querystring: instanceQuery,
+    consumes: FORMS,
+    body: remoteContentForm,
+    response: { 202: ok('Accepted', contentAcceptedSchema), ...errors('400', '404', '422') },
+  };
+  app.post<{ Querystring: Query }>(
+    '/knowledge/remote-content',
+    { schema: remoteSchema },
+    async (request, reply) => {
+      selected(request.query);
+      const form = readForm(request);
+      const configId = formString(form, 'config_id');
+      if (configId === null) throw missingField('body', 'config_id');
+      const path = formString(form, 'path');
+      if (path === null) throw missingField('body', 'path');
+      objectFieldOf(form, 'source_params');
+      const source = settings.sources.find((s) => s.id === configId);
+      if (source === undefined) {
+        throw new HttpError(400, `Unknown remote content source '${configId}'`);
+      }
+      // The path stays below base_url: `..` or an absolute URL cannot leave the configured place.
+      const base = source.base_url.endsWith('/') ? source.base_url : `${source.base_url}/`;
+      const relative = path.replace(/^\/+/, '');
+      const url = URL.canParse(relative, base) ? new URL(relative, base) : null;
+      if (url === null || !url.href.startsWith(base)) {
+        throw new HttpError(400, `path '${path}' leaves the base_url of source '${configId}'`);
+      }
+      return reply.code(202).send(
+        accept(form, {
+          source: { kind: 'urls', urls: [url] },
+          defaultName: path,
+          origin: url.href,
+          type: null,
+          key: `remote:${configId}:${url.href}`,
+        }),
+      );
+    },
+  );
 
-  app.get<{ Querystring: Query }>('/knowledge/content', async (request) => {
+  const listSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'List content',
+    querystring: listContentQuery,
+    response: { 200: ok('Content', paginatedOf(contentSchema)), ...errors('400', '404', '422') },
+  };
+  app.get<{ Querystring: Query }>('/knowledge/content', { schema: listSchema }, async (request) => {
     const q = request.query;
     const { id } = selected(q);
     const sortOrder = sortOrderQuery(q.sort_order);
@@ -195,51 +245,104 @@ export function registerKnowledgeRoutes(
     return paginated(rows.map(contentResponse), page, limit, total);
   });
 
-  app.get<OneContent>('/knowledge/content/:id', async (request) => {
+  const getSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'One content entry',
+    params: contentParams,
+    querystring: instanceQuery,
+    response: { 200: ok('The content', contentSchema), ...errors('404') },
+  };
+  app.get<OneContent>('/knowledge/content/:content_id', { schema: getSchema }, async (request) => {
     selected(request.query);
-    return contentResponse(found(request.params.id));
+    return contentResponse(found(request.params.content_id));
   });
 
-  app.get<OneContent>('/knowledge/content/:id/status', async (request) => {
-    selected(request.query);
-    const content = found(request.params.id);
-    return { id: content.id, status: content.status, status_message: content.status_message };
-  });
+  const statusSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Processing status of one content entry',
+    params: contentParams,
+    querystring: instanceQuery,
+    response: { 200: ok('The status', contentStatusSchema), ...errors('404') },
+  };
+  app.get<OneContent>(
+    '/knowledge/content/:content_id/status',
+    { schema: statusSchema },
+    async (request) => {
+      selected(request.query);
+      const content = found(request.params.content_id);
+      return { id: content.id, status: content.status, status_message: content.status_message };
+    },
+  );
 
-  app.patch<OneContent>('/knowledge/content/:id', async (request) => {
-    selected(request.query);
-    const content = found(request.params.id);
-    const form = readForm(request);
-    const metadata = objectFieldOf(form, 'metadata');
-    const readerId = readerIdOf(form);
-    const name = formString(form, 'name');
-    const description = formString(form, 'description');
-    const updated: ContentRecord = {
-      ...content,
-      ...(name === null ? {} : { name }),
-      ...(description === null ? {} : { description }),
-      ...(metadata === null ? {} : { metadata }),
-      ...(readerId === null ? {} : { reader_id: readerId }),
-      updated_at: now(),
-    };
-    store.update(updated);
-    return contentResponse(updated);
-  });
+  const updateSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Update content metadata',
+    params: contentParams,
+    querystring: instanceQuery,
+    consumes: FORMS,
+    body: contentUpdateForm,
+    response: { 200: ok('Updated', contentSchema), ...errors('400', '404', '422') },
+  };
+  app.patch<OneContent>(
+    '/knowledge/content/:content_id',
+    { schema: updateSchema },
+    async (request) => {
+      selected(request.query);
+      const content = found(request.params.content_id);
+      const form = readForm(request);
+      const metadata = objectFieldOf(form, 'metadata');
+      const readerId = readerIdOf(form);
+      const name = formString(form, 'name');
+      const description = formString(form, 'description');
+      const updated: ContentRecord = {
+        ...content,
+        ...(name === null ? {} : { name }),
+        ...(description === null ? {} : { description }),
+        ...(metadata === null ? {} : { metadata }),
+        ...(readerId === null ? {} : { reader_id: readerId }),
+        updated_at: now(),
+      };
+      store.update(updated);
+      return contentResponse(updated);
+    },
+  );
 
-  app.delete<OneContent>('/knowledge/content/:id', async (request) => {
-    selected(request.query);
-    // Only this instance's content: a row of an earlier instance name is not ours to delete.
-    if (store.delete(instance.id, request.params.id)) index.remove(request.params.id);
-    return { id: request.params.id };
-  });
+  const deleteSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Delete one content entry',
+    params: contentParams,
+    querystring: instanceQuery,
+    response: { 200: ok('Deleted', contentDeletedSchema), ...errors('404') },
+  };
+  app.delete<OneContent>(
+    '/knowledge/content/:content_id',
+    { schema: deleteSchema },
+    async (request) => {
+      selected(request.query);
+      const id = request.params.content_id;
+      // Only this instance's content: a row of an earlier instance name is not ours to delete.
+      if (store.delete(instance.id, id)) index.remove(id);
+      return { id };
+    },
+  );
 
-  app.delete<{ Querystring: Query }>('/knowledge/content', async (request, reply) => {
-    const { id } = selected(request.query);
-    store.deleteAll(id);
-    index.clear();
-    // A JSON string, as Agno answers (Fastify would send a bare string as text/plain).
-    return reply.type('application/json').send(JSON.stringify('success'));
-  });
+  const deleteAllSchema = {
+    tags: KNOWLEDGE_TAGS,
+    summary: 'Delete all content',
+    querystring: instanceQuery,
+    response: { 200: ok('"success"', SUCCESS), ...errors('400', '404') },
+  };
+  app.delete<{ Querystring: Query }>(
+    '/knowledge/content',
+    { schema: deleteAllSchema },
+    async (request, reply) => {
+      const { id } = selected(request.query);
+      store.deleteAll(id);
+      index.clear();
+      // A JSON string, as Agno answers (Fastify would send a bare string as text/plain).
+      return reply.type('application/json').send(JSON.stringify('success'));
+    },
+  );
 
   registerKnowledgeCatalogueRoutes(app, { settings, store, instance, index });
 }

@@ -1,108 +1,36 @@
 /**
  * Schedules: cron schedules that call a gateway endpoint, their run
  * history, enable/disable, and trigger-now. Validates and shapes HTTP only: cron rules live in
- * ../schedules/cron.ts, execution in the scheduler. Schedules are not user-owned. Never
- * checks scopes: the gateway did.
+ * ../schedules/cron.ts, execution in the scheduler. Schedules are not user-owned. Each route
+ * declares its document part (schedule-shapes.ts); the handlers still check their own input.
+ * Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Clock } from '../../shared/clock.js';
 import { HttpError } from '../errors.js';
 import { cronProblem, nextRunAfter, timezoneProblem } from '../schedules/cron.js';
 import type { Scheduler } from '../schedules/scheduler.js';
-import {
-  SCHEDULE_METHODS,
-  type ScheduleRecord,
-  type ScheduleRunRecord,
-  type ScheduleStore,
-} from '../store/schedules.js';
+import type { ScheduleRecord, ScheduleStore } from '../store/schedules.js';
 import { parseBody } from '../validation.js';
+import { empty, errors, ok } from '../http/openapi.js';
+import { paginatedOf } from '../http/openapi-shapes.js';
 import { boundedInt } from '../http/query.js';
 import { paginated } from './list-query.js';
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]*$/;
-
-const fields = {
-  name: z
-    .string()
-    .max(255)
-    .regex(NAME, 'name starts with a letter or digit, then letters, digits, spaces or ._-'),
-  cron_expr: z.string(),
-  endpoint: z
-    .string()
-    .refine(
-      (e) => e.startsWith('/') && !e.includes('://'),
-      'endpoint is a path starting with "/" (no scheme or host)',
-    ),
-  method: z.enum(SCHEDULE_METHODS),
-  description: z.string().nullable(),
-  payload: z.record(z.string(), z.unknown()).nullable(),
-  timezone: z.string(),
-  timeout_seconds: z.int().min(1).max(86_400),
-  max_retries: z.int().min(0).max(10),
-  retry_delay_seconds: z.int().min(1).max(3600),
-};
-
-const createBody = z.strictObject({
-  name: fields.name,
-  cron_expr: fields.cron_expr,
-  endpoint: fields.endpoint,
-  method: fields.method.default('POST'),
-  description: fields.description.optional(),
-  payload: fields.payload.optional(),
-  timezone: fields.timezone.default('UTC'),
-  timeout_seconds: fields.timeout_seconds.default(3600),
-  max_retries: fields.max_retries.default(0),
-  retry_delay_seconds: fields.retry_delay_seconds.default(60),
-});
-
-// Every field optional; an explicit null is refused except where null is a value.
-const updateBody = z.strictObject(
-  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v.optional()])) as {
-    [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]>;
-  },
-);
-
-/** `ScheduleResponse`. */
-export function scheduleResponse(s: ScheduleRecord): Record<string, unknown> {
-  return {
-    id: s.id,
-    name: s.name,
-    description: s.description,
-    method: s.method,
-    endpoint: s.endpoint,
-    payload: s.payload,
-    cron_expr: s.cron_expr,
-    timezone: s.timezone,
-    timeout_seconds: s.timeout_seconds,
-    max_retries: s.max_retries,
-    retry_delay_seconds: s.retry_delay_seconds,
-    enabled: s.enabled,
-    next_run_at: s.next_run_at,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
-  };
-}
-
-/** `ScheduleRunResponse`. */
-export function scheduleRunResponse(r: ScheduleRunRecord): Record<string, unknown> {
-  return {
-    id: r.id,
-    schedule_id: r.schedule_id,
-    attempt: r.attempt,
-    triggered_at: r.triggered_at,
-    completed_at: r.completed_at,
-    status: r.status,
-    status_code: r.status_code,
-    run_id: r.run_id,
-    session_id: r.session_id,
-    error: r.error,
-    input: r.input,
-    output: r.output,
-    requirements: r.requirements,
-    created_at: r.created_at,
-  };
-}
+import {
+  createScheduleBody,
+  listSchedulesQuery,
+  scheduleParams,
+  scheduleResponse,
+  scheduleRunParams,
+  scheduleRunResponse,
+  scheduleRunSchema,
+  scheduleRunsQuery,
+  scheduleSchema,
+  scheduleStateSchema,
+  SCHEDULE_TAGS,
+  updateScheduleBody,
+} from './schedule-shapes.js';
 
 /** The hand-made 422 (a string detail) for a bad cron expression or time zone. */
 function checkCron(expr: string, timezone: string): void {
@@ -138,6 +66,8 @@ function enabledQuery(value: string | undefined): boolean | null {
 
 type Query = Record<string, string | undefined>;
 
+type OneSchedule = { Params: z.infer<typeof scheduleParams> };
+
 /** Registers `/schedules…`. */
 export function registerScheduleRoutes(
   app: FastifyInstance,
@@ -158,7 +88,13 @@ export function registerScheduleRoutes(
   const duplicate = (name: string): HttpError =>
     new HttpError(409, `Schedule with name '${name}' already exists`);
 
-  app.get<{ Querystring: Query }>('/schedules', async (request) => {
+  const listSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'List schedules',
+    querystring: listSchedulesQuery,
+    response: { 200: ok('Schedules', paginatedOf(scheduleSchema)), ...errors('422', '503') },
+  };
+  app.get<{ Querystring: Query }>('/schedules', { schema: listSchema }, async (request) => {
     const q = request.query;
     const enabled = enabledQuery(q.enabled);
     const limit = boundedInt(q.limit, 'limit', 100, 1000);
@@ -167,8 +103,14 @@ export function registerScheduleRoutes(
     return paginated(rows.map(scheduleResponse), page, limit, total);
   });
 
-  app.post('/schedules', async (request, reply) => {
-    const body = parseBody(createBody, request.body);
+  const createSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'Create a schedule',
+    body: createScheduleBody,
+    response: { 201: ok('Created', scheduleSchema), ...errors('409', '422', '503') },
+  };
+  app.post('/schedules', { schema: createSchema }, async (request, reply) => {
+    const body = parseBody(createScheduleBody, request.body);
     checkCron(body.cron_expr, body.timezone);
     const at = now();
     const schedule: ScheduleRecord = {
@@ -192,13 +134,26 @@ export function registerScheduleRoutes(
     return reply.code(201).send(scheduleResponse(schedule));
   });
 
-  app.get<{ Params: { id: string } }>('/schedules/:id', async (request) =>
-    scheduleResponse(found(request.params.id)),
+  const getSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'One schedule',
+    params: scheduleParams,
+    response: { 200: ok('The schedule', scheduleSchema), ...errors('404', '503') },
+  };
+  app.get<OneSchedule>('/schedules/:schedule_id', { schema: getSchema }, async (request) =>
+    scheduleResponse(found(request.params.schedule_id)),
   );
 
-  app.patch<{ Params: { id: string } }>('/schedules/:id', async (request) => {
-    const schedule = found(request.params.id);
-    const body = parseBody(updateBody, request.body);
+  const updateSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'Update a schedule',
+    params: scheduleParams,
+    body: updateScheduleBody,
+    response: { 200: ok('Updated', scheduleSchema), ...errors('404', '409', '422', '503') },
+  };
+  app.patch<OneSchedule>('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
+    const schedule = found(request.params.schedule_id);
+    const body = parseBody(updateScheduleBody, request.body);
     const next: ScheduleRecord = { ...schedule };
     for (const [key, value] of Object.entries(body)) {
       if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
@@ -214,16 +169,38 @@ export function registerScheduleRoutes(
     return scheduleResponse(next);
   });
 
-  app.delete<{ Params: { id: string } }>('/schedules/:id', async (request, reply) => {
-    if (!store.delete(request.params.id)) throw new HttpError(404, 'Schedule not found');
-    return reply.code(204).send();
-  });
+  const deleteSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'Delete a schedule',
+    params: scheduleParams,
+    response: { 204: empty('Deleted'), ...errors('404', '503') },
+  };
+  app.delete<OneSchedule>(
+    '/schedules/:schedule_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      if (!store.delete(request.params.schedule_id)) {
+        throw new HttpError(404, 'Schedule not found');
+      }
+      return reply.code(204).send();
+    },
+  );
 
   for (const enabled of [true, false]) {
-    app.post<{ Params: { id: string } }>(
-      `/schedules/:id/${enabled ? 'enable' : 'disable'}`,
+    const stateSchema = {
+      tags: SCHEDULE_TAGS,
+      summary: enabled ? 'Enable a schedule' : 'Disable a schedule',
+      params: scheduleParams,
+      response: {
+        200: ok(enabled ? 'Enabled' : 'Disabled', scheduleStateSchema),
+        ...errors('404', '503'),
+      },
+    };
+    app.post<OneSchedule>(
+      `/schedules/:schedule_id/${enabled ? 'enable' : 'disable'}`,
+      { schema: stateSchema },
       async (request) => {
-        const schedule = found(request.params.id);
+        const schedule = found(request.params.schedule_id);
         const at = now();
         // Enabling counts from now: the ticks of a disabled schedule were not missed.
         const next: ScheduleRecord = {
@@ -246,23 +223,44 @@ export function registerScheduleRoutes(
     );
   }
 
-  app.post<{ Params: { id: string } }>('/schedules/:id/trigger', async (request) => {
-    const schedule = found(request.params.id);
-    if (!schedule.enabled) throw new HttpError(409, 'Schedule is disabled');
-    if (!scheduler.canExecute) {
-      throw new HttpError(
-        503,
-        'Schedule executor is not available: the runtime has no gateway to call ' +
-          '(set auth.internal_service_token and run it embedded in `scopegate serve`)',
-      );
-    }
-    return scheduleRunResponse(await scheduler.trigger(schedule));
-  });
-
-  app.get<{ Params: { id: string }; Querystring: Query }>(
-    '/schedules/:id/runs',
+  const triggerSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'Run a schedule now (through the gateway) and wait for it',
+    params: scheduleParams,
+    response: { 200: ok('The schedule run', scheduleRunSchema), ...errors('404', '409', '503') },
+  };
+  app.post<OneSchedule>(
+    '/schedules/:schedule_id/trigger',
+    { schema: triggerSchema },
     async (request) => {
-      const schedule = found(request.params.id);
+      const schedule = found(request.params.schedule_id);
+      if (!schedule.enabled) throw new HttpError(409, 'Schedule is disabled');
+      if (!scheduler.canExecute) {
+        throw new HttpError(
+          503,
+          'Schedule executor is not available: the runtime has no gateway to call ' +
+            '(set auth.internal_service_token and run it embedded in `scopegate serve`)',
+        );
+      }
+      return scheduleRunResponse(await scheduler.trigger(schedule));
+    },
+  );
+
+  const runsSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: "A schedule's run history",
+    params: scheduleParams,
+    querystring: scheduleRunsQuery,
+    response: {
+      200: ok('Schedule runs', paginatedOf(scheduleRunSchema)),
+      ...errors('404', '422', '503'),
+    },
+  };
+  app.get<OneSchedule & { Querystring: Query }>(
+    '/schedules/:schedule_id/runs',
+    { schema: runsSchema },
+    async (request) => {
+      const schedule = found(request.params.schedule_id);
       const limit = boundedInt(request.query.limit, 'limit', 100, 1000);
       const page = boundedInt(request.query.page, 'page', 1, Number.MAX_SAFE_INTEGER);
       const { rows, total } = store.listRuns(schedule.id, page, limit);
@@ -270,10 +268,17 @@ export function registerScheduleRoutes(
     },
   );
 
-  app.get<{ Params: { id: string; run_id: string } }>(
-    '/schedules/:id/runs/:run_id',
+  const runSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'One schedule run',
+    params: scheduleRunParams,
+    response: { 200: ok('The schedule run', scheduleRunSchema), ...errors('404', '503') },
+  };
+  app.get<{ Params: z.infer<typeof scheduleRunParams> }>(
+    '/schedules/:schedule_id/runs/:run_id',
+    { schema: runSchema },
     async (request) => {
-      const schedule = found(request.params.id);
+      const schedule = found(request.params.schedule_id);
       const run = store.getRun(schedule.id, request.params.run_id);
       if (run === null) throw new HttpError(404, 'Schedule run not found');
       return scheduleRunResponse(run);

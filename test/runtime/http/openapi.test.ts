@@ -13,7 +13,6 @@ import {
   DescribedResponse,
   empty,
   errors,
-  form,
   ok,
   registerRouteDocs,
   routesOf,
@@ -383,7 +382,8 @@ t.test(
       summary: 'Start',
       tags: ['Runs'],
       security: [],
-      body: form(z.object({ message: z.string(), stream: z.boolean().default(true) })),
+      consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
+      body: z.object({ message: z.string(), stream: z.boolean().default(true) }),
       response: {
         200: content('Streamed or not', {
           'text/event-stream': z.string(),
@@ -421,6 +421,46 @@ t.test(
             },
           },
         },
+      },
+    });
+  },
+);
+
+t.test(
+  'a body the route consumes as a form is documented under each of its media types',
+  async (t) => {
+    const app = docsApp(t);
+    const form = z.object({ name: z.string().optional() }).meta({ id: 'TestForm' });
+    app.post(
+      '/forms',
+      {
+        schema: {
+          summary: 'A form',
+          tags: ['T'],
+          consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
+          body: form,
+        },
+      },
+      async (request) => ({ body: request.body }),
+    );
+    // Documents only: the body still reaches the handler as the content-type parser read it.
+    const res = await app.inject({
+      method: 'POST',
+      url: '/forms',
+      headers: { 'content-type': 'application/json' },
+      payload: { name: 1 },
+    });
+    t.same(res.json(), { body: { name: 1 } });
+    const ref = { schema: { $ref: '#/components/schemas/TestForm' } };
+    t.same(buildRoutePaths(routesOf(app)).paths['/forms'], {
+      post: {
+        tags: ['T'],
+        summary: 'A form',
+        requestBody: {
+          required: true,
+          content: { 'multipart/form-data': ref, 'application/x-www-form-urlencoded': ref },
+        },
+        responses: {},
       },
     });
   },

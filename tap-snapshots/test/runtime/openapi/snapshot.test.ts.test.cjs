@@ -2257,6 +2257,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -3740,8 +3741,18 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "maximum": 1000000,
+          "minimum": 1,
           "type": "integer",
+        },
+      },
+      Object {
+        "description": "Database id (the runtime has one)",
+        "in": "query",
+        "name": "db_id",
+        "required": false,
+        "schema": Object {
+          "type": "string",
         },
       },
     ],
@@ -3848,6 +3859,7 @@ Object {
           "application/json": Object {
             "schema": Object {
               "const": "success",
+              "type": "string",
             },
           },
         },
@@ -3875,6 +3887,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 20,
+          "maximum": 1000,
           "minimum": 1,
           "type": "integer",
         },
@@ -3886,6 +3899,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
+          "maximum": 1000000,
           "minimum": 0,
           "type": "integer",
         },
@@ -4077,6 +4091,9 @@ Object {
                   "type": "string",
                 },
               },
+              "required": Array [
+                "id",
+              ],
               "type": "object",
             },
           },
@@ -5809,7 +5826,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "minimum": 1,
           "type": "integer",
         },
       },
@@ -6130,7 +6147,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "minimum": 1,
           "type": "integer",
         },
       },
@@ -9004,14 +9021,7 @@ Object {
             "type": "string",
           },
           "context": Object {
-            "anyOf": Array [
-              Object {
-                "type": "object",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "type": "object",
           },
           "created_at": Object {
             "description": "Epoch seconds",
@@ -9032,12 +9042,19 @@ Object {
             "type": "string",
           },
           "pause_type": Object {
-            "enum": Array [
-              "confirmation",
-              "user_input",
-              "external_execution",
+            "anyOf": Array [
+              Object {
+                "enum": Array [
+                  "confirmation",
+                  "user_input",
+                  "external_execution",
+                ],
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
             ],
-            "type": "string",
           },
           "requirements": Object {
             "items": Object {
@@ -9198,7 +9215,29 @@ Object {
         "required": Array [
           "id",
           "run_id",
+          "session_id",
           "status",
+          "source_type",
+          "approval_type",
+          "pause_type",
+          "tool_name",
+          "tool_args",
+          "expires_at",
+          "agent_id",
+          "team_id",
+          "workflow_id",
+          "user_id",
+          "schedule_id",
+          "schedule_run_id",
+          "source_name",
+          "requirements",
+          "context",
+          "resolution_data",
+          "resolved_by",
+          "resolved_at",
+          "created_at",
+          "updated_at",
+          "run_status",
         ],
         "type": "object",
       },
@@ -9284,6 +9323,9 @@ Object {
         "required": Array [
           "approval_id",
           "status",
+          "run_id",
+          "resolved_at",
+          "resolved_by",
         ],
         "type": "object",
       },
@@ -9967,7 +10009,17 @@ Object {
         },
         "required": Array [
           "id",
+          "name",
+          "description",
+          "type",
+          "size",
+          "linked_to",
+          "metadata",
+          "access_count",
           "status",
+          "status_message",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
@@ -10008,10 +10060,14 @@ Object {
           },
           "status": Object {
             "const": "processing",
+            "type": "string",
           },
         },
         "required": Array [
           "id",
+          "name",
+          "description",
+          "metadata",
           "status",
         ],
         "type": "object",
@@ -10076,6 +10132,7 @@ Object {
         "required": Array [
           "id",
           "status",
+          "status_message",
         ],
         "type": "object",
       },
@@ -11121,6 +11178,14 @@ Object {
             "type": "array",
           },
         },
+        "required": Array [
+          "readers",
+          "readersForType",
+          "chunkers",
+          "filters",
+          "vector_dbs",
+          "remote_content_sources",
+        ],
         "type": "object",
       },
       "KnowledgeSearchRequest": Object {
@@ -11135,7 +11200,16 @@ Object {
               },
             ],
           },
-          "filters": Object {},
+          "filters": Object {
+            "anyOf": Array [
+              Object {
+                "type": "object",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
+          },
           "knowledge_id": Object {
             "anyOf": Array [
               Object {
@@ -11147,33 +11221,57 @@ Object {
             ],
           },
           "max_results": Object {
-            "maximum": 1000,
-            "minimum": 1,
-            "type": "integer",
+            "anyOf": Array [
+              Object {
+                "maximum": 1000,
+                "minimum": 1,
+                "type": "integer",
+              },
+              Object {
+                "type": "null",
+              },
+            ],
           },
           "meta": Object {
-            "properties": Object {
-              "limit": Object {
-                "default": 20,
-                "type": "integer",
+            "anyOf": Array [
+              Object {
+                "properties": Object {
+                  "limit": Object {
+                    "default": 20,
+                    "maximum": 1000,
+                    "minimum": 1,
+                    "type": "integer",
+                  },
+                  "page": Object {
+                    "default": 1,
+                    "minimum": 0,
+                    "type": "integer",
+                  },
+                },
+                "type": "object",
               },
-              "page": Object {
-                "default": 1,
-                "type": "integer",
+              Object {
+                "type": "null",
               },
-            },
-            "type": "object",
+            ],
           },
           "query": Object {
             "type": "string",
           },
           "search_type": Object {
-            "enum": Array [
-              "vector",
-              "keyword",
-              "hybrid",
+            "anyOf": Array [
+              Object {
+                "enum": Array [
+                  "vector",
+                  "keyword",
+                  "hybrid",
+                ],
+                "type": "string",
+              },
+              Object {
+                "type": "null",
+              },
             ],
-            "type": "string",
           },
           "vector_db_ids": Object {
             "anyOf": Array [
@@ -11276,6 +11374,13 @@ Object {
         "required": Array [
           "id",
           "content",
+          "name",
+          "meta_data",
+          "usage",
+          "reranking_score",
+          "content_id",
+          "content_origin",
+          "size",
         ],
         "type": "object",
       },
@@ -11315,6 +11420,7 @@ Object {
           "id",
           "name",
           "type",
+          "metadata",
         ],
         "type": "object",
       },
@@ -12268,13 +12374,11 @@ Object {
             "type": "string",
           },
           "max_retries": Object {
-            "default": 0,
             "maximum": 10,
             "minimum": 0,
             "type": "integer",
           },
           "method": Object {
-            "default": "POST",
             "enum": Array [
               "GET",
               "POST",
@@ -12311,19 +12415,16 @@ Object {
             ],
           },
           "retry_delay_seconds": Object {
-            "default": 60,
             "maximum": 3600,
             "minimum": 1,
             "type": "integer",
           },
           "timeout_seconds": Object {
-            "default": 3600,
             "maximum": 86400,
             "minimum": 1,
             "type": "integer",
           },
           "timezone": Object {
-            "default": "UTC",
             "type": "string",
           },
           "updated_at": Object {
@@ -12337,11 +12438,21 @@ Object {
           "cron_expr",
           "endpoint",
           "method",
+          "description",
+          "payload",
+          "timezone",
+          "timeout_seconds",
+          "max_retries",
+          "retry_delay_seconds",
           "enabled",
+          "next_run_at",
+          "created_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ScheduleCreate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "cron_expr": Object {
             "description": "5-field cron expression",
@@ -12497,21 +12608,25 @@ Object {
             ],
           },
           "triggered_at": Object {
-            "anyOf": Array [
-              Object {
-                "description": "Epoch seconds",
-                "type": "integer",
-              },
-              Object {
-                "type": "null",
-              },
-            ],
+            "description": "Epoch seconds",
+            "type": "integer",
           },
         },
         "required": Array [
           "id",
           "schedule_id",
+          "attempt",
+          "triggered_at",
+          "completed_at",
           "status",
+          "status_code",
+          "run_id",
+          "session_id",
+          "error",
+          "input",
+          "output",
+          "requirements",
+          "created_at",
         ],
         "type": "object",
       },
@@ -12546,10 +12661,13 @@ Object {
           "id",
           "name",
           "enabled",
+          "next_run_at",
+          "updated_at",
         ],
         "type": "object",
       },
       "ScheduleUpdate": Object {
+        "additionalProperties": false,
         "properties": Object {
           "cron_expr": Object {
             "description": "5-field cron expression",
@@ -12570,13 +12688,11 @@ Object {
             "type": "string",
           },
           "max_retries": Object {
-            "default": 0,
             "maximum": 10,
             "minimum": 0,
             "type": "integer",
           },
           "method": Object {
-            "default": "POST",
             "enum": Array [
               "GET",
               "POST",
@@ -12602,19 +12718,16 @@ Object {
             ],
           },
           "retry_delay_seconds": Object {
-            "default": 60,
             "maximum": 3600,
             "minimum": 1,
             "type": "integer",
           },
           "timeout_seconds": Object {
-            "default": 3600,
             "maximum": 86400,
             "minimum": 1,
             "type": "integer",
           },
           "timezone": Object {
-            "default": "UTC",
             "type": "string",
           },
         },
@@ -12997,7 +13110,27 @@ Object {
             "type": "array",
           },
           "meta": Object {
-            "$ref": "#/components/schemas/PaginationInfo",
+            "properties": Object {
+              "limit": Object {
+                "type": "integer",
+              },
+              "page": Object {
+                "type": "integer",
+              },
+              "total_count": Object {
+                "type": "integer",
+              },
+              "total_pages": Object {
+                "type": "integer",
+              },
+            },
+            "required": Array [
+              "page",
+              "limit",
+              "total_pages",
+              "total_count",
+            ],
+            "type": "object",
           },
           "prefix": Object {
             "anyOf": Array [
@@ -13016,6 +13149,14 @@ Object {
             "type": "string",
           },
         },
+        "required": Array [
+          "source_id",
+          "source_name",
+          "prefix",
+          "folders",
+          "files",
+          "meta",
+        ],
         "type": "object",
       },
       "Status": Object {
