@@ -295,8 +295,10 @@ export async function runProxyBench(
     }));
     rows.push(firstUseRow);
     // The optional per-request features, each on a scopegate of its own, with one cached token,
-    // measured in rounds of their own that start with this scopegate again: each ratio compares
-    // figures taken minutes apart at most, whatever the machine did in between.
+    // measured in rounds of their own that start with a fresh scopegate with every feature off:
+    // each ratio compares processes that served the same requests only (the first scopegate ran
+    // every scenario before, so its caches, heap and optimized code differ), with figures taken
+    // minutes apart at most, whatever the machine did in between.
     sink = await startSpanSink();
     const cached = list.find((scenario) => scenario.key === 'cached') as (typeof list)[number];
     const variants: Array<{ label: string; target: Target; runs: Measurement[] }> = [];
@@ -307,9 +309,15 @@ export async function runProxyBench(
       const target = await node(variant.name, ['gateway', file, ...tree], [], PROXY_CPU);
       variants.push({ label: variant.label, target, runs: [] });
     }
+    const fresh = await node(
+      'scopegate-off',
+      ['gateway', join(dir, 'gateway.yaml')],
+      [],
+      PROXY_CPU,
+    );
     const baseRuns: Measurement[] = [];
     for (let round = 0; round < sizes.rounds; round++) {
-      for (const { target, runs } of [{ target: scopegate, runs: baseRuns }, ...variants]) {
+      for (const { target, runs } of [{ target: fresh, runs: baseRuns }, ...variants]) {
         runs.push(await measure(target, (warmup) => cached.load(target.port, 'scopegate', warmup)));
       }
     }

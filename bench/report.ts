@@ -175,7 +175,7 @@ export interface VariantRow {
 export function formatVariants(base: Measurement, variants: readonly VariantRow[]): string[] {
   const out = [
     '',
-    'scopegate with an optional feature on, or from the baseline checkout (one cached RS256 token, in rounds of their own; CPU µs per request, ÷ this scopegate with every feature off in the same rounds)',
+    'scopegate with an optional feature on, or from the baseline checkout (one cached RS256 token, each a fresh process, in rounds of their own; CPU µs per request, ÷ this scopegate with every feature off in the same rounds)',
     `  ${'this scopegate, every feature off'.padEnd(LABEL_WIDTH)}${cell(base.cpuPerRequest.toFixed(1))}`,
   ];
   for (const { label, measured } of variants) {

@@ -126,7 +126,7 @@ t.test(
       ]).map((line) => line.replace(/ +/g, ' ')),
       [
         '',
-        'scopegate with an optional feature on, or from the baseline checkout (one cached RS256 token, in rounds of their own; CPU µs per request, ÷ this scopegate with every feature off in the same rounds)',
+        'scopegate with an optional feature on, or from the baseline checkout (one cached RS256 token, each a fresh process, in rounds of their own; CPU µs per request, ÷ this scopegate with every feature off in the same rounds)',
         ' this scopegate, every feature off 40.0',
         ' identity token 42.0 1.05×',
         ' tracing 60.0 1.50×',
