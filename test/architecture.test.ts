@@ -1,5 +1,6 @@
 /**
- * Repository invariant: imports follow the layer arrows of STYLE.md §1, and policy/ stays pure.
+ * Repository invariant: imports follow the layer arrows (each folder of src/ imports only the folders
+ * listed below, policy/ stays pure, and the runtime's inner arrows hold).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
@@ -76,15 +77,59 @@ t.test('no default exports', async (t) => {
 t.test('the run engine is pure: no store, HTTP, protocol or route code, no I/O', async (t) => {
   // The engine may use the entity definitions and the model clients it is handed; everything
   // else reaches it as data or as injected functions.
-  const allowed = new Set(['engine', 'model', 'definitions.js']);
+  const allowed = (target: string): boolean =>
+    target.startsWith('engine/') ||
+    target.startsWith('model/') ||
+    target === 'catalogue/definitions.ts';
   const offenders: string[] = [];
   for (const file of files.filter((f) => relative(SRC, f).startsWith('runtime/engine/'))) {
     for (const spec of importsOf(file)) {
-      const place = spec.startsWith('.')
-        ? relative(join(SRC, 'runtime'), resolve(dirname(file), spec)).split('/')[0]
+      const target = spec.startsWith('.')
+        ? relative(join(SRC, 'runtime'), resolve(dirname(file), spec)).replace(/\.js$/, '.ts')
         : spec;
-      if (!allowed.has(place as string)) offenders.push(`${relative(SRC, file)} imports ${spec}`);
+      if (!allowed(target)) offenders.push(`${relative(SRC, file)} imports ${spec}`);
     }
   }
   t.same(offenders, []);
+});
+
+t.test("the runtime's inner arrows", async (t) => {
+  const runtime = join(SRC, 'runtime');
+  const edges = files
+    .filter((f) => relative(SRC, f).startsWith('runtime/'))
+    .flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => ({
+          from: relative(runtime, file),
+          to: relative(runtime, resolve(dirname(file), spec)).replace(/\.js$/, '.ts'),
+        })),
+    );
+  const sectionOf = (path: string): string | null => /^api\/([^/]+)\//.exec(path)?.[1] ?? null;
+  t.same(
+    edges
+      .filter(({ from, to }) => /^api\/[^/]+\/routes\.ts$/.test(to) && from !== 'app.ts')
+      .map(({ from, to }) => `${from} imports ${to}`),
+    [],
+    "a section's routes are registered by the app alone",
+  );
+  t.same(
+    edges
+      .filter(
+        ({ from, to }) =>
+          /^(http|engine|model|catalogue|outbound)\//.test(from) && sectionOf(to) !== null,
+      )
+      // The live catalogue is the configured entities plus the components stored through the API.
+      .filter(({ from, to }) => !(from === 'catalogue/live.ts' && to === 'api/components/table.ts'))
+      .map(({ from, to }) => `${from} imports ${to}`),
+    [],
+    'the shared layers (http, engine, model, catalogue, outbound) import no API section',
+  );
+  t.same(
+    edges
+      .filter(({ from, to }) => from.startsWith('store/') && /^(http|protocols)\//.test(to))
+      .map(({ from, to }) => `${from} imports ${to}`),
+    [],
+    'the store imports no HTTP or protocol code',
+  );
 });

@@ -8,7 +8,7 @@
  * SCOPEGATE_INTERNAL_TOKEN). Never prints a secret or a token.
  */
 import { parseArgs } from 'node:util';
-import type { startRuntime } from '../runtime/server.js';
+import type { startRuntime } from '../runtime/start.js';
 import { systemClock } from '../shared/clock.js';
 import { formatProblem } from '../shared/problem.js';
 import type { Command, CommandIo } from './io.js';
@@ -165,7 +165,7 @@ export const runtime: Command = async (args, io) => {
   let running: Awaited<ReturnType<typeof startRuntime>>;
   try {
     // Loaded on use, so `scopegate` and its other commands start without the runtime's modules.
-    const { startRuntime } = await import('../runtime/server.js');
+    const { startRuntime } = await import('../runtime/start.js');
     running = await startRuntime({
       settings: runtimeSettingsOf(loaded.config),
       dir: loaded.dir,
@@ -179,7 +179,7 @@ export const runtime: Command = async (args, io) => {
     return 1;
   }
   if (gatewayUrl !== undefined) {
-    const { systemGatewayExecutor } = await import('../runtime/schedules/gateway-executor.js');
+    const { systemGatewayExecutor } = await import('../runtime/api/schedules/gateway-executor.js');
     running.scheduler.attach(systemGatewayExecutor(gatewayUrl, internalToken as string));
   }
   const loopback =

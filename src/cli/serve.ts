@@ -18,7 +18,7 @@ import { generationOf, resourcesOf, startGatewayReloader } from '../gateway/gene
 import { startGatewayServer, type DrainReport } from '../gateway/server.js';
 import type { Telemetry } from '../gateway/stages/record.js';
 import { reloadSecureContext, tlsFilesOf } from '../gateway/tls.js';
-import type { RunningRuntime } from '../runtime/server.js';
+import type { RunningRuntime } from '../runtime/start.js';
 import { systemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { formatProblem } from '../shared/problem.js';
@@ -153,7 +153,7 @@ export const serve: Command = async (args, io) => {
     try {
       // Loaded only when embedded: a gateway in front of another upstream never holds the
       // runtime's modules (a third of the heap, and old-generation GC work, for nothing).
-      const { startRuntime } = await import('../runtime/server.js');
+      const { startRuntime } = await import('../runtime/start.js');
       runtime = await startRuntime({
         settings: runtimeSettingsOf(config),
         dir: loaded.dir,
@@ -259,7 +259,7 @@ export const serve: Command = async (args, io) => {
   // Scheduled runs go through this gateway, authenticated as `__scheduler__`.
   const internalToken = config.auth.internal_service_token;
   if (runtime !== null && internalToken !== null) {
-    const { createGatewayExecutor } = await import('../runtime/schedules/gateway-executor.js');
+    const { createGatewayExecutor } = await import('../runtime/api/schedules/gateway-executor.js');
     runtime.scheduler.attach(
       createGatewayExecutor({
         url: base,

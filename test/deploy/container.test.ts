@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import t from 'tap';
 import { parseConfig } from '../../src/config/load.js';
-import { runtimeSettingsSchema } from '../../src/runtime/definitions.js';
+import { runtimeSettingsSchema } from '../../src/runtime/catalogue/definitions.js';
 import { RSA_KEY } from '../fixtures/keys.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -13,7 +13,7 @@ import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
 import { parsePolicyText } from '../../src/policy/loader.js';
-import { runtimeSettingsSchema } from '../../src/runtime/definitions.js';
+import { runtimeSettingsSchema } from '../../src/runtime/catalogue/definitions.js';
 import { RSA_KEY } from '../fixtures/keys.js';
 
 const DIR = resolve(import.meta.dirname, '../../deploy/kubernetes');

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { startRuntime } from '../../src/runtime/server.js';
+import { startRuntime } from '../../src/runtime/start.js';
 import {
   decodeIdentityContext,
   verifyIdentitySignature,

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, SignJWT, type JWK } from 'jose';
 import t, { type Test } from 'tap';
-import { startRuntime } from '../../src/runtime/server.js';
+import { startRuntime } from '../../src/runtime/start.js';
 import { identityContextHashOf } from '../../src/shared/identity-context.js';
 import { bearer, closedPortUrl, send } from '../fixtures/e2e.js';
 import { startGateway } from '../fixtures/gateway.js';

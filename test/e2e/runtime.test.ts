@@ -2,7 +2,7 @@
  * The bundled runtime behind a real gateway: real JWTs (RS256), a real SQLite file, real HTTP.
  */
 import t, { type Test } from 'tap';
-import { startRuntime } from '../../src/runtime/server.js';
+import { startRuntime } from '../../src/runtime/start.js';
 import { signIdentityContext } from '../../src/shared/identity-context.js';
 import { encodedContext } from '../runtime/fixtures/runtime.js';
 import { bearer, send } from '../fixtures/e2e.js';

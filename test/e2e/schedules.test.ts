@@ -9,9 +9,9 @@
 import t, { type Test } from 'tap';
 import { startAdminServer } from '../../src/admin/server.js';
 import { createReadiness } from '../../src/admin/health.js';
-import { createGatewayExecutor } from '../../src/runtime/schedules/gateway-executor.js';
-import type { SchedulerTimer } from '../../src/runtime/schedules/timer.js';
-import { startRuntime } from '../../src/runtime/server.js';
+import { createGatewayExecutor } from '../../src/runtime/api/schedules/gateway-executor.js';
+import type { SchedulerTimer } from '../../src/runtime/api/schedules/timer.js';
+import { startRuntime } from '../../src/runtime/start.js';
 import { httpCall } from '../fixtures/child.js';
 import { bearer, send, type Answer } from '../fixtures/e2e.js';
 import { startGateway } from '../fixtures/gateway.js';

@@ -3,8 +3,8 @@
  */
 import t from 'tap';
 import { z } from 'zod';
-import { HttpError } from '../../src/runtime/errors.js';
-import { parseBody } from '../../src/runtime/validation.js';
+import { HttpError } from '../../src/runtime/http/errors.js';
+import { parseBody } from '../../src/runtime/http/validation.js';
 import { validationIssues } from '../../src/shared/validation-issue.js';
 
 const schema = z.strictObject({

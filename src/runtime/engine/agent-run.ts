@@ -3,7 +3,7 @@
  * between deltas, emitting Agno's agent events and building its RunOutput through the run
  * ledger. Never does I/O: the model, clock, ids and sleep are handed in.
  */
-import type { AgentDefinition, ToolDefinition } from '../definitions.js';
+import type { AgentDefinition, ToolDefinition } from '../catalogue/definitions.js';
 import type { Model, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from '../model/model.js';
 import type { RunEvent } from './events.js';
 import { RunLedger, type CheckpointHead, type Resume } from './ledger.js';

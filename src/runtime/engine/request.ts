@@ -2,7 +2,7 @@
  * What a run takes and gives back: the request, the result and the injected clock, ids and sleep.
  * Types only; the routes build requests and persist results, the engine itself does no I/O.
  */
-import type { ToolDefinition } from '../definitions.js';
+import type { ToolDefinition } from '../catalogue/definitions.js';
 
 /** A run's final status. */
 export type RunStatus = 'COMPLETED' | 'PAUSED' | 'CANCELLED' | 'ERROR';

@@ -3,7 +3,7 @@
  * input, client tools and dependencies, and the checkpoint of the agent, team or workflow
  * itself. Pure.
  */
-import type { ToolDefinition } from '../definitions.js';
+import type { ToolDefinition } from '../catalogue/definitions.js';
 import type { AgentCheckpoint } from './agent-run.js';
 import type { RunScope } from './scope.js';
 import type { TeamCheckpoint } from './team-run.js';

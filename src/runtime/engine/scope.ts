@@ -2,7 +2,7 @@
  * Where a run sits — at the top, as a team member or as a workflow step — and the fields its
  * events carry because of that. Pure.
  */
-import type { ToolDefinition } from '../definitions.js';
+import type { ToolDefinition } from '../catalogue/definitions.js';
 import type { EngineDeps, RunRequest } from './request.js';
 
 /** The workflow step a nested run executes; copied into every event of that run. */

@@ -4,7 +4,7 @@
  * events nested, then answers with their answers joined. Emits Agno's `Team*` events and builds
  * the TeamRunOutput. Never does I/O.
  */
-import type { AgentDefinition, TeamDefinition } from '../definitions.js';
+import type { AgentDefinition, TeamDefinition } from '../catalogue/definitions.js';
 import type { ModelToolCall } from '../model/model.js';
 import { OFFLINE_MODEL_ID, OFFLINE_PROVIDER } from '../model/offline.js';
 import type { ModelResolver } from '../model/resolve.js';

@@ -3,7 +3,7 @@
  * ToolExecution fields a held call carries, and whether a client's answer settles a held call.
  * Pure: no I/O, no ids, no clock.
  */
-import type { ToolDefinition } from '../definitions.js';
+import type { ToolDefinition } from '../catalogue/definitions.js';
 import type { ToolAnswer } from './request.js';
 import type { ToolExecution } from './tool-execution.js';
 

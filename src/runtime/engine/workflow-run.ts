@@ -3,7 +3,7 @@
  * team fed the previous step's content, their events nested; returns the last step's content.
  * Emits the `Workflow*` / `Step*` events and builds the workflow run output. Never does I/O.
  */
-import type { WorkflowDefinition } from '../definitions.js';
+import type { WorkflowDefinition } from '../catalogue/definitions.js';
 import type { ModelResolver } from '../model/resolve.js';
 import { runAgent, type AgentCheckpoint, type AgentResume } from './agent-run.js';
 import { runChildren } from './composite-run.js';

@@ -3,7 +3,7 @@
  * integers and bounded integers refused in pydantic's words, and the one database id the
  * runtime answers to.
  */
-import { HttpError } from '../errors.js';
+import { HttpError } from './errors.js';
 
 /** The runtime has one database: its id (or none) is accepted, any other is 404. */
 export function checkDatabase(dbId: string, given: string | undefined): void {

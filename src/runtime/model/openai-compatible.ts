@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
-import type { ModelSettings } from '../definitions.js';
+import type { ModelSettings } from '../catalogue/definitions.js';
 import { ChatTurnReader, chatRequestBody, providerMessage } from './chat-completions.js';
 import type { Model, ModelChunk, ModelMessage, ModelStreamOptions, ModelTool } from './model.js';
 import { SseDecoder } from './sse-decoder.js';

@@ -3,15 +3,15 @@
  * it is given: it never filters by caller identity on its own (routes pass `userId`), and never
  * builds HTTP shapes.
  */
-import { createApprovalStore, type ApprovalStore } from './approvals.js';
-import { createComponentStore, type ComponentStore } from './components.js';
+import { createApprovalStore, type ApprovalStore } from '../api/approvals/table.js';
+import { createComponentStore, type ComponentStore } from '../api/components/table.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
-import { createDailyMetricsStore, type DailyMetricsStore } from './daily-metrics.js';
-import { createEvalStore, type EvalStore } from './evals.js';
-import { createKnowledgeStore, type KnowledgeStore } from './knowledge.js';
+import { createDailyMetricsStore, type DailyMetricsStore } from '../api/metrics/table.js';
+import { createEvalStore, type EvalStore } from '../api/evals/table.js';
+import { createKnowledgeStore, type KnowledgeStore } from '../api/knowledge/table.js';
 import { RuntimeStoreError } from './errors.js';
-import { createLearningStore, type LearningStore } from './learnings.js';
-import { createMemoryStore, type MemoryStore } from './memories.js';
+import { createLearningStore, type LearningStore } from '../api/learnings/table.js';
+import { createMemoryStore, type MemoryStore } from '../api/memories/table.js';
 import { migrate } from './migrations.js';
 import type {
   RunRecord,
@@ -20,10 +20,10 @@ import type {
   SessionSummary,
   SessionType,
 } from './records.js';
-import { createScheduleStore, type ScheduleStore } from './schedules.js';
+import { createScheduleStore, type ScheduleStore } from '../api/schedules/table.js';
 import { prepareSessionLists, type SessionQuery } from './session-list.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
-import { createTraceStore, type TraceStore } from './traces.js';
+import { createTraceStore, type TraceStore } from '../api/traces/table.js';
 
 export type { SessionQuery } from './session-list.js';
 

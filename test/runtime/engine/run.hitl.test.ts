@@ -5,7 +5,7 @@
  * approval id; the held calls a stored checkpoint names.
  */
 import t from 'tap';
-import type { ToolDefinition } from '../../../src/runtime/definitions.js';
+import type { ToolDefinition } from '../../../src/runtime/catalogue/definitions.js';
 import { continueEntity, heldCallsOf } from '../../../src/runtime/engine/continue.js';
 import type { RunResult, ToolAnswer } from '../../../src/runtime/engine/request.js';
 import {

@@ -19,8 +19,8 @@ import {
   runToEnd,
   type RunOptions,
 } from './fixtures/harness.js';
-import { buildCatalogue } from '../../../src/runtime/catalogue.js';
-import type { AgentDefinition } from '../../../src/runtime/definitions.js';
+import { buildCatalogue } from '../../../src/runtime/catalogue/resolve.js';
+import type { AgentDefinition } from '../../../src/runtime/catalogue/definitions.js';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
 import {
   API_KEY,

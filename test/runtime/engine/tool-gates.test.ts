@@ -3,7 +3,7 @@
  * call (§4.4). Pure functions, table-driven.
  */
 import t from 'tap';
-import type { ToolDefinition } from '../../../src/runtime/definitions.js';
+import type { ToolDefinition } from '../../../src/runtime/catalogue/definitions.js';
 import { pauseKindOf, unsettledReason } from '../../../src/runtime/engine/tool-gates.js';
 
 const base: ToolDefinition = {

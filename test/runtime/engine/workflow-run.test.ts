@@ -5,7 +5,7 @@
 import t from 'tap';
 import type { RunResult } from '../../../src/runtime/engine/run.js';
 import type { RunEvent } from '../../../src/runtime/engine/events.js';
-import type { WorkflowDefinition } from '../../../src/runtime/definitions.js';
+import type { WorkflowDefinition } from '../../../src/runtime/catalogue/definitions.js';
 import {
   assertEnding,
   CLIENT_TOOL,

@@ -1,0 +1,184 @@
+/**
+ * Approvals: list, count, read, resolve and delete the approvals runs
+ * create; resolving one resumes its paused run through the run service. Confined callers
+ * (`scoped_user_id`) see only their own and may not resolve or delete any. Never checks
+ * scopes: the gateway did. Each route declares its document part (approval-shapes.ts); the
+ * handlers still check their own input.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { resumeResolvedRun } from './resume.js';
+import { callerOf } from '../../http/caller.js';
+import type { Catalogue } from '../../catalogue/definitions.js';
+import { HttpError } from '../../http/errors.js';
+import type { RunService } from '../runs/service.js';
+import type { ApprovalFilter, ApprovalRecord } from './table.js';
+import type { RuntimeStore } from '../../store/store.js';
+import { parseBody } from '../../http/validation.js';
+import { empty, errors, ok } from '../../http/openapi.js';
+import { paginatedOf } from '../../http/openapi-shapes.js';
+import { boundedInt, scalarQuery, type RawQuery } from '../../http/query.js';
+import {
+  approvalCountSchema,
+  approvalParams,
+  approvalResponse,
+  approvalSchema,
+  approvalStatusSchema,
+  APPROVAL_TAGS,
+  countApprovalsQuery,
+  listApprovalsQuery,
+  resolveApprovalBody,
+} from './schemas.js';
+import { paginated } from '../../http/list-query.js';
+
+const NOT_FOUND = 'Approval not found';
+
+type OneApproval = { Params: z.infer<typeof approvalParams> };
+
+/** What the approval routes work on. */
+export interface ApprovalRouteDeps {
+  readonly store: RuntimeStore;
+  readonly runs: RunService;
+  readonly catalogue: Catalogue;
+  readonly clock: { now(): number };
+}
+
+/** Registers `/approvals…`. */
+export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRouteDeps): void {
+  const { store } = deps;
+  /** The approval the caller may see: a confined caller only its own (others look missing). */
+  const visible = (id: string, scopedUserId: string | null): ApprovalRecord => {
+    const approval = store.approvals.get(id);
+    if (approval === null || (scopedUserId !== null && approval.user_id !== scopedUserId)) {
+      throw new HttpError(404, NOT_FOUND);
+    }
+    return approval;
+  };
+
+  const listSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'List approvals',
+    querystring: listApprovalsQuery,
+    response: { 200: ok('Approvals', paginatedOf(approvalSchema)), ...errors('422', '503') },
+  };
+  app.get<{ Querystring: RawQuery }>('/approvals', { schema: listSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    const limit = boundedInt(q['limit'], 'limit', 100, 1000);
+    const page = q['page'] === '0' ? 1 : boundedInt(q['page'], 'page', 1, 1_000_000);
+    const filter: ApprovalFilter = {
+      status: q['status'],
+      source_type: q['source_type'],
+      approval_type: q['approval_type'],
+      pause_type: q['pause_type'],
+      agent_id: q['agent_id'],
+      team_id: q['team_id'],
+      workflow_id: q['workflow_id'],
+      // Confined callers see their own approvals whatever they ask for.
+      user_id: callerOf(request).scopedUserId ?? q['user_id'],
+      schedule_id: q['schedule_id'],
+      run_id: q['run_id'],
+    };
+    const { rows, total } = store.approvals.list(filter, page, limit);
+    return paginated(rows.map(approvalResponse), page, limit, total);
+  });
+
+  const countSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'Number of pending approvals',
+    querystring: countApprovalsQuery,
+    response: { 200: ok('The count', approvalCountSchema), ...errors('503') },
+  };
+  app.get<{ Querystring: RawQuery }>(
+    '/approvals/count',
+    { schema: countSchema },
+    async (request) => {
+      const q = scalarQuery(request.query);
+      const owner = callerOf(request).scopedUserId ?? q['user_id'];
+      return { count: store.approvals.countPending(owner) };
+    },
+  );
+
+  const getSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'One approval',
+    params: approvalParams,
+    response: { 200: ok('The approval', approvalSchema), ...errors('404', '503') },
+  };
+  app.get<OneApproval>('/approvals/:approval_id', { schema: getSchema }, async (request) =>
+    approvalResponse(visible(request.params.approval_id, callerOf(request).scopedUserId)),
+  );
+
+  const statusSchema = {
+    tags: APPROVAL_TAGS,
+    summary: "An approval's status",
+    params: approvalParams,
+    response: { 200: ok('The status', approvalStatusSchema), ...errors('404', '503') },
+  };
+  app.get<OneApproval>(
+    '/approvals/:approval_id/status',
+    { schema: statusSchema },
+    async (request) => {
+      const a = visible(request.params.approval_id, callerOf(request).scopedUserId);
+      return {
+        approval_id: a.id,
+        status: a.status,
+        run_id: a.run_id,
+        resolved_at: a.resolved_at,
+        resolved_by: a.resolved_by,
+      };
+    },
+  );
+
+  const resolveSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'Approve or reject (resumes the run accordingly)',
+    params: approvalParams,
+    body: resolveApprovalBody,
+    response: {
+      200: ok('The resolved approval', approvalSchema),
+      ...errors('404', '409', '422', '503'),
+    },
+  };
+  app.post<OneApproval>(
+    '/approvals/:approval_id/resolve',
+    { schema: resolveSchema },
+    async (request) => {
+      const caller = callerOf(request);
+      // Resolving is for admins: a confined caller cannot even tell the approval exists.
+      if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
+      const body = parseBody(resolveApprovalBody, request.body);
+      const approval = visible(request.params.approval_id, null);
+      if (approval.status !== 'pending') {
+        throw new HttpError(409, `Approval is already '${approval.status}' and cannot be resolved`);
+      }
+      store.approvals.resolve(approval.id, {
+        status: body.status,
+        // The gateway's identity wins over what the body claims.
+        resolvedBy: caller.userId ?? body.resolved_by ?? null,
+        resolutionData: body.resolution_data ?? null,
+        at: Math.floor(deps.clock.now() / 1000),
+      });
+      await resumeResolvedRun(deps, visible(approval.id, null), caller);
+      return approvalResponse(visible(approval.id, null));
+    },
+  );
+
+  const deleteSchema = {
+    tags: APPROVAL_TAGS,
+    summary: 'Delete an approval',
+    params: approvalParams,
+    response: { 204: empty('Deleted'), ...errors('404', '500', '503') },
+  };
+  app.delete<OneApproval>(
+    '/approvals/:approval_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      // Deleting is for admins; a confined caller is told there is nothing.
+      if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
+      if (!store.approvals.delete(request.params.approval_id)) {
+        throw new HttpError(500, 'Failed to delete approval');
+      }
+      return reply.code(204).send();
+    },
+  );
+}

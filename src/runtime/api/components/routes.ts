@@ -1,0 +1,481 @@
+/**
+ * Components: agents, teams and workflows defined through the API with
+ * numbered config versions, and `POST/PATCH/DELETE /agents|teams|workflows` as aliases of them
+ *. Every write goes through the live catalogue, which refuses a config that does not
+ * resolve. Each `/components` route declares its document part (component-shapes.ts). Never
+ * runs anything; never checks scopes.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { HttpError } from '../../http/errors.js';
+import { configInUse, type LiveCatalogue } from '../../catalogue/live.js';
+import type {
+  ComponentConfigRecord,
+  ComponentRecord,
+  ComponentStore,
+  ComponentType,
+} from './table.js';
+import { parseBody } from '../../http/validation.js';
+import { boundedInt } from '../../http/query.js';
+import { familyDocs } from '../entities/schemas.js';
+import { paginated } from '../../http/list-query.js';
+import { empty, errors, ok } from '../../http/openapi.js';
+import { paginatedOf } from '../../http/openapi-shapes.js';
+import {
+  COMPONENT_ID,
+  COMPONENT_TAGS,
+  COMPONENT_TYPES,
+  componentConfigSchema,
+  componentParams,
+  componentSchema,
+  configParams,
+  configsQuery,
+  createComponentBody,
+  createConfigBody,
+  listComponentsQuery,
+  updateComponentBody,
+  updateComponentFields,
+  updateConfigBody,
+} from './schemas.js';
+
+const LABELS: Readonly<Record<ComponentType, string>> = {
+  agent: 'Agent',
+  team: 'Team',
+  workflow: 'Workflow',
+};
+
+/** A `component_id` from a name: lower-cased, spaces and underscores as `-`. */
+export function componentIdOf(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
+}
+
+/** `ComponentResponse` (nulls dropped, *xnull*). */
+export function componentResponse(c: ComponentRecord): Record<string, unknown> {
+  return dropNulls({
+    component_id: c.component_id,
+    component_type: c.component_type,
+    name: c.name,
+    description: c.description,
+    current_version: c.current_version,
+    metadata: c.metadata,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  });
+}
+
+/** `ComponentConfigResponse` (nulls dropped); without `config` when not asked for. */
+function configResponse(c: ComponentConfigRecord, withConfig = true): Record<string, unknown> {
+  return dropNulls({
+    component_id: c.component_id,
+    version: c.version,
+    label: c.label,
+    stage: c.stage,
+    ...(withConfig ? { config: c.config } : {}),
+    notes: c.notes,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  });
+}
+
+function dropNulls(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null));
+}
+
+/** Registers `/components…` and the `POST/PATCH/DELETE /agents|teams|workflows` aliases. */
+export function registerComponentRoutes(
+  app: FastifyInstance,
+  live: LiveCatalogue,
+  store: ComponentStore,
+  clock: { now(): number },
+): void {
+  const now = (): number => Math.floor(clock.now() / 1000);
+  const found = (id: string): ComponentRecord => {
+    const component = store.get(id);
+    if (component === null) throw new HttpError(404, `Component ${id} not found`);
+    return component;
+  };
+
+  /** Creates a component with its version 1 config. */
+  function create(body: z.output<typeof createComponentBody>): ComponentRecord {
+    const id = body.component_id ?? componentIdOf(body.name);
+    if (!COMPONENT_ID.test(id)) throw new HttpError(400, `Invalid component id '${id}'`);
+    if (live.isConfigured(body.component_type, id)) {
+      throw new HttpError(
+        409,
+        `${LABELS[body.component_type]} '${id}' is defined in configuration and is read-only`,
+      );
+    }
+    if (store.get(id) !== null) throw new HttpError(400, `Component ${id} already exists`);
+    const at = now();
+    const component: ComponentRecord = {
+      component_id: id,
+      component_type: body.component_type,
+      name: body.name,
+      description: body.description ?? null,
+      current_version: body.set_current || body.stage === 'published' ? 1 : null,
+      metadata: body.metadata ?? null,
+      created_at: at,
+      updated_at: at,
+    };
+    live.change(() => {
+      store.put(component);
+      store.putConfig({
+        component_id: id,
+        version: 1,
+        label: body.label ?? null,
+        stage: body.stage,
+        config: body.config ?? {},
+        notes: body.notes ?? null,
+        created_at: at,
+        updated_at: at,
+      });
+    });
+    return component;
+  }
+
+  /** Adds a config version (max + 1 unless given); current when asked or published. */
+  function addConfig(
+    component: ComponentRecord,
+    body: z.output<typeof createConfigBody>,
+  ): ComponentConfigRecord {
+    const id = component.component_id;
+    const existing = store.configs(id);
+    const version = body.version ?? (existing.at(-1)?.version ?? 0) + 1;
+    if (existing.some((c) => c.version === version)) {
+      throw new HttpError(400, `Config ${id} v${version} already exists`);
+    }
+    if (body.label != null && existing.some((c) => c.label === body.label)) {
+      throw new HttpError(400, `Label '${body.label}' is already used by ${id}`);
+    }
+    const at = now();
+    const config: ComponentConfigRecord = {
+      component_id: id,
+      version,
+      label: body.label ?? null,
+      stage: body.stage,
+      config: body.config,
+      notes: body.notes ?? null,
+      created_at: at,
+      updated_at: at,
+    };
+    const current = body.set_current || body.stage === 'published';
+    live.change(() => {
+      store.putConfig(config);
+      if (current) store.put({ ...component, current_version: version, updated_at: at });
+    });
+    return config;
+  }
+
+  /** Applies a ComponentUpdate. */
+  function update(
+    component: ComponentRecord,
+    body: z.output<typeof updateComponentFields>,
+  ): ComponentRecord {
+    const id = component.component_id;
+    if (body.current_version != null && store.config(id, body.current_version) === null) {
+      throw new HttpError(400, `Config ${id} v${body.current_version} not found`);
+    }
+    const next: ComponentRecord = {
+      ...component,
+      ...(body.name === undefined ? {} : { name: body.name }),
+      ...(body.description === undefined ? {} : { description: body.description }),
+      ...(body.component_type === undefined ? {} : { component_type: body.component_type }),
+      ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+      ...(body.current_version === undefined ? {} : { current_version: body.current_version }),
+      updated_at: now(),
+    };
+    live.change(() => store.put(next));
+    if (body.config === undefined) return next;
+    addConfig(next, { config: body.config, stage: 'draft', set_current: true });
+    return found(id);
+  }
+
+  type OneComponent = { Params: z.infer<typeof componentParams> };
+  type OneConfig = { Params: z.infer<typeof configParams> };
+  const tags = COMPONENT_TAGS;
+  const cid = componentParams;
+
+  const listSchema = {
+    tags,
+    summary: 'List components',
+    querystring: listComponentsQuery,
+    response: { 200: ok('Components', paginatedOf(componentSchema)), ...errors('422') },
+  };
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/components',
+    { schema: listSchema },
+    async (request) => {
+      const q = request.query;
+      const type = q.component_type;
+      if (type !== undefined && !(COMPONENT_TYPES as readonly string[]).includes(type)) {
+        throw new HttpError(422, [
+          {
+            type: 'enum',
+            loc: ['query', 'component_type'],
+            msg: "Input should be 'agent', 'team' or 'workflow'",
+            input: type,
+            ctx: { expected: "'agent', 'team' or 'workflow'" },
+          },
+        ]);
+      }
+      const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
+      const limit = boundedInt(q.limit, 'limit', 20, 100);
+      const { rows, total } = store.list((type as ComponentType | undefined) ?? null, page, limit);
+      return paginated(rows.map(componentResponse), page, limit, total);
+    },
+  );
+
+  const createSchema = {
+    tags,
+    summary: 'Create a component (and its version 1 config)',
+    body: createComponentBody,
+    response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
+  };
+  app.post('/components', { schema: createSchema }, async (request, reply) => {
+    const component = create(parseBody(createComponentBody, request.body));
+    return reply.code(201).send(componentResponse(component));
+  });
+
+  const getSchema = {
+    tags,
+    summary: 'One component',
+    params: cid,
+    response: { 200: ok('The component', componentSchema), ...errors('404') },
+  };
+  app.get<OneComponent>('/components/:component_id', { schema: getSchema }, async (request) =>
+    componentResponse(found(request.params.component_id)),
+  );
+
+  const updateSchema = {
+    tags,
+    summary: 'Update a component',
+    params: cid,
+    body: updateComponentBody,
+    response: { 200: ok('Updated', componentSchema), ...errors('400', '404', '422') },
+  };
+  app.patch<OneComponent>(
+    '/components/:component_id',
+    { schema: updateSchema },
+    async (request) => {
+      const body = parseBody(updateComponentBody, request.body);
+      return componentResponse(update(found(request.params.component_id), body));
+    },
+  );
+
+  const deleteSchema = {
+    tags,
+    summary: 'Delete a component',
+    params: cid,
+    response: { 204: empty('Deleted'), ...errors('404') },
+  };
+  app.delete<OneComponent>(
+    '/components/:component_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      const component = found(request.params.component_id);
+      live.change(() => store.delete(component.component_id));
+      return reply.code(204).send();
+    },
+  );
+
+  const configsSchema = {
+    tags,
+    summary: "A component's config versions",
+    params: cid,
+    querystring: configsQuery,
+    response: { 200: ok('Configs', z.array(componentConfigSchema)), ...errors('404') },
+  };
+  app.get<OneComponent & { Querystring: { include_config?: string } }>(
+    '/components/:component_id/configs',
+    { schema: configsSchema },
+    async (request) => {
+      const component = found(request.params.component_id);
+      const withConfig = request.query.include_config !== 'false';
+      return store.configs(component.component_id).map((c) => configResponse(c, withConfig));
+    },
+  );
+
+  const addConfigSchema = {
+    tags,
+    summary: 'Add a config version',
+    params: cid,
+    body: createConfigBody,
+    response: { 201: ok('Created', componentConfigSchema), ...errors('400', '422') },
+  };
+  app.post<OneComponent>(
+    '/components/:component_id/configs',
+    { schema: addConfigSchema },
+    async (request, reply) => {
+      const id = request.params.component_id;
+      const component = store.get(id);
+      if (component === null) throw new HttpError(400, `Component ${id} not found`);
+      const config = addConfig(component, parseBody(createConfigBody, request.body));
+      return reply.code(201).send(configResponse(config));
+    },
+  );
+
+  const currentSchema = {
+    tags,
+    summary: 'The current config (else the latest draft)',
+    params: cid,
+    response: { 200: ok('The config', componentConfigSchema), ...errors('404') },
+  };
+  app.get<OneComponent>(
+    '/components/:component_id/configs/current',
+    { schema: currentSchema },
+    async (request) => {
+      const component = found(request.params.component_id);
+      const config = configInUse(store, component);
+      if (config === null)
+        throw new HttpError(404, `No current config for ${component.component_id}`);
+      return configResponse(config);
+    },
+  );
+
+  /** The config `version` of `cid` (an integer path segment), or 404. */
+  const versionOf = (cid: string, raw: string): ComponentConfigRecord => {
+    const version = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+    const config = Number.isNaN(version) ? null : store.config(cid, version);
+    if (config === null) throw new HttpError(404, `Config ${cid} v${raw} not found`);
+    return config;
+  };
+
+  const versionSchema = {
+    tags,
+    summary: 'One config version',
+    params: configParams,
+    response: { 200: ok('The config', componentConfigSchema), ...errors('404') },
+  };
+  app.get<OneConfig>(
+    '/components/:component_id/configs/:version',
+    { schema: versionSchema },
+    async (request) => {
+      found(request.params.component_id);
+      return configResponse(versionOf(request.params.component_id, request.params.version));
+    },
+  );
+
+  const updateConfigSchema = {
+    tags,
+    summary: 'Update a draft config version',
+    params: configParams,
+    body: updateConfigBody,
+    response: { 200: ok('Updated', componentConfigSchema), ...errors('400', '404', '422') },
+  };
+  app.patch<OneConfig>(
+    '/components/:component_id/configs/:version',
+    { schema: updateConfigSchema },
+    async (request) => {
+      const component = found(request.params.component_id);
+      const config = versionOf(component.component_id, request.params.version);
+      const body = parseBody(updateConfigBody, request.body);
+      if (config.stage === 'published') {
+        throw new HttpError(
+          400,
+          `Cannot update published config ${component.component_id} v${config.version}`,
+        );
+      }
+      const next: ComponentConfigRecord = {
+        ...config,
+        ...(body.config === undefined ? {} : { config: body.config }),
+        ...(body.label === undefined ? {} : { label: body.label }),
+        ...(body.stage === undefined ? {} : { stage: body.stage }),
+        ...(body.notes === undefined ? {} : { notes: body.notes }),
+        updated_at: now(),
+      };
+      live.change(() => {
+        store.putConfig(next);
+        // Publishing a version makes it the current one.
+        if (next.stage === 'published') {
+          store.put({ ...component, current_version: next.version, updated_at: next.updated_at });
+        }
+      });
+      return configResponse(next);
+    },
+  );
+
+  const deleteConfigSchema = {
+    tags,
+    summary: 'Delete a config version (not the current one)',
+    params: configParams,
+    response: { 204: empty('Deleted'), ...errors('400', '404') },
+  };
+  app.delete<OneConfig>(
+    '/components/:component_id/configs/:version',
+    { schema: deleteConfigSchema },
+    async (request, reply) => {
+      const component = found(request.params.component_id);
+      const config = versionOf(component.component_id, request.params.version);
+      if (component.current_version === config.version) {
+        throw new HttpError(
+          400,
+          `Cannot delete current config ${component.component_id} v${config.version}`,
+        );
+      }
+      live.change(() => store.deleteConfig(component.component_id, config.version));
+      return reply.code(204).send();
+    },
+  );
+
+  const setCurrentSchema = {
+    tags,
+    summary: 'Make a published version current',
+    params: configParams,
+    response: { 200: ok('The component', componentSchema), ...errors('404') },
+  };
+  app.post<OneConfig>(
+    '/components/:component_id/configs/:version/set-current',
+    { schema: setCurrentSchema },
+    async (request) => {
+      const { component_id: cid, version } = request.params;
+      const component = store.get(cid);
+      const config = component === null ? null : store.config(cid, Number(version));
+      if (component === null || config === null || config.stage !== 'published') {
+        throw new HttpError(404, `Component ${cid} or config version ${version} not found`);
+      }
+      const next = { ...component, current_version: config.version, updated_at: now() };
+      live.change(() => store.put(next));
+      return componentResponse(next);
+    },
+  );
+
+  // The aliases: the family's component with its type fixed (ours).
+  for (const type of COMPONENT_TYPES) {
+    const path = `/${type}s`;
+    const guard = (id: string): ComponentRecord => {
+      if (live.isConfigured(type, id)) {
+        throw new HttpError(
+          409,
+          `${LABELS[type]} '${id}' is defined in configuration and is read-only`,
+        );
+      }
+      const component = store.get(id);
+      if (component === null || component.component_type !== type) {
+        throw new HttpError(404, `${LABELS[type]} not found`);
+      }
+      return component;
+    };
+    // Documented with the family's catalogue routes (catalogue-shapes.ts).
+    const docs = familyDocs({ path: `${type}s`, param: `${type}_id` });
+    const one = `${path}/:${type}_id`;
+    type One = { Params: Record<string, string> };
+    app.post(path, { schema: docs.create }, async (request, reply) => {
+      const body = parseBody(createComponentBody.omit({ component_type: true }), request.body);
+      const component = create({ ...body, component_type: type });
+      return reply.code(201).send(componentResponse(component));
+    });
+    app.patch<One>(one, { schema: docs.update }, async (request) => {
+      const component = guard(request.params[`${type}_id`] as string);
+      const body = parseBody(updateComponentFields.omit({ component_type: true }), request.body);
+      return componentResponse(update(component, body));
+    });
+    app.delete<One>(one, { schema: docs.delete }, async (request, reply) => {
+      const component = guard(request.params[`${type}_id`] as string);
+      live.change(() => store.delete(component.component_id));
+      return reply.code(204).send();
+    });
+  }
+}

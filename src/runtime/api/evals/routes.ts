@@ -1,0 +1,253 @@
+/**
+ * Eval runs (not user-owned, so never confined to a caller): run an eval
+ * against an agent or team of the live catalogue and store it, list them with filters, read,
+ * rename and bulk-delete them. Validates and shapes HTTP only: the evaluation lives in
+ * ../evals/, the rows in ../store/evals.ts. Each route declares its document part
+ * (eval-bodies.ts); the handlers still check their own input. Never checks scopes: the gateway
+ * did.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { Catalogue } from '../../catalogue/definitions.js';
+import type { EngineDeps } from '../../engine/run.js';
+import { HttpError } from '../../http/errors.js';
+import { evaluate } from './evaluate.js';
+import type { EvalProbes } from './performance.js';
+import type { EvalSubject } from './subject-run.js';
+import {
+  EVAL_SORTS,
+  EVAL_TYPES,
+  type EvalQuery,
+  type EvalRunRecord,
+  type EvalStore,
+  type EvalType,
+} from './table.js';
+import { parseBody } from '../../http/validation.js';
+import {
+  createEvalBody,
+  deleteEvalsBody,
+  EVAL_TAGS,
+  evalInputOf,
+  evalParams,
+  evalPlanOf,
+  evalRunSchema,
+  listEvalsQuery,
+  renameEvalBody,
+  type CreateEvalBody,
+  type EvalRunResponse,
+} from './schemas.js';
+import {
+  boundedInt,
+  checkDatabase,
+  sortOrderQuery,
+  scalarQuery,
+  type RawQuery,
+} from '../../http/query.js';
+import { isoOfSeconds } from '../../engine/time.js';
+import { typeQuery } from '../sessions/lookup.js';
+import { paginated } from '../../http/list-query.js';
+import { acceptEmptyJsonBody } from '../../http/json-body.js';
+import { empty, errors, ok } from '../../http/openapi.js';
+import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
+
+/** What the eval routes run and store with. */
+export interface EvalRouteDeps {
+  /** The live catalogue: an eval runs the agent or team as it is now. */
+  readonly catalogue: Catalogue;
+  readonly store: EvalStore;
+  readonly engine: EngineDeps;
+  /** Time and memory of performance evals. */
+  readonly probes: EvalProbes;
+  /** The one database id the runtime answers to. */
+  readonly dbId: string;
+}
+
+/** A stored eval run as {@link evalRunSchema} writes it. */
+export function evalSchema(run: EvalRunRecord): EvalRunResponse {
+  return {
+    id: run.run_id,
+    agent_id: run.agent_id,
+    model_id: run.model_id,
+    model_provider: run.model_provider,
+    team_id: run.team_id,
+    workflow_id: run.workflow_id,
+    name: run.name,
+    evaluated_component_name: run.evaluated_component_name,
+    eval_type: run.eval_type,
+    eval_data: run.eval_data,
+    eval_input: run.eval_input,
+    created_at: isoOfSeconds(run.created_at),
+    updated_at: isoOfSeconds(run.updated_at),
+  };
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(EVAL_TYPES);
+
+/**
+ * The `eval_types` query parameter: a comma list of eval types (absent or empty: no filter).
+ * An unknown one is Agno's hand-made 422 with a string detail.
+ */
+export function evalTypesQuery(value: string | undefined): EvalType[] | undefined {
+  if (!value) return undefined;
+  const types = value.split(',').map((item) => item.trim());
+  const bad = types.find((item) => !KNOWN_TYPES.has(item));
+  if (bad !== undefined) {
+    throw new HttpError(
+      422,
+      `Invalid eval_type: '${bad}' is not a valid EvalType. Valid types: ${EVAL_TYPES.join(', ')}`,
+    );
+  }
+  return types as EvalType[];
+}
+
+/** The agent or team a body names (exactly one), from the live catalogue. */
+function subjectOf(catalogue: Catalogue, body: CreateEvalBody): EvalSubject {
+  // Empty ids count as absent, as Agno tests them for truth.
+  const agentId = body.agent_id || null;
+  const teamId = body.team_id || null;
+  if (agentId !== null && teamId !== null) {
+    throw new HttpError(400, 'Only one of agent_id or team_id must be provided');
+  }
+  if (agentId !== null) {
+    const agent = catalogue.agents.get(agentId);
+    if (agent === undefined) throw new HttpError(404, `Agent with id '${agentId}' not found`);
+    return agent;
+  }
+  if (teamId === null) throw new HttpError(400, 'One of agent_id or team_id must be provided');
+  const team = catalogue.teams.get(teamId);
+  if (team === undefined) throw new HttpError(404, `Team with id '${teamId}' not found`);
+  return team;
+}
+
+type OneEval = { Params: z.infer<typeof evalParams>; Querystring: RawQuery };
+
+/** Registers `/eval-runs` and `/eval-runs/{eval_run_id}`. */
+export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): void {
+  const { store, dbId } = deps;
+  const notFound = (id: string): HttpError =>
+    new HttpError(404, `Eval run with id '${id}' not found`);
+
+  // Their own Fastify scope, whose JSON parser reads an empty body as no body: a body-less
+  // request is then pydantic's `missing` 422, not a parser error.
+  void app.register(async (scope) => {
+    acceptEmptyJsonBody(scope);
+
+    const listSchema = {
+      tags: EVAL_TAGS,
+      summary: 'List eval runs',
+      querystring: listEvalsQuery,
+      response: { 200: ok('Eval runs', paginatedOf(evalRunSchema)), ...errors('404', '422') },
+    };
+    scope.get<{ Querystring: RawQuery }>('/eval-runs', { schema: listSchema }, async (request) => {
+      const q = scalarQuery(request.query);
+      const componentType = typeQuery(q.type);
+      const evalTypes = evalTypesQuery(q.eval_types);
+      const sortOrder = sortOrderQuery(q.sort_order);
+      const limit = boundedInt(q.limit, 'limit', 20, 100);
+      // Agno accepts page 0 and reads it as the first page.
+      const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
+      checkDatabase(dbId, q.db_id);
+      const sortBy = EVAL_SORTS.find((column) => column === q.sort_by) ?? 'created_at';
+      const query: EvalQuery = {
+        ...(q.agent_id === undefined ? {} : { agentId: q.agent_id }),
+        ...(q.team_id === undefined ? {} : { teamId: q.team_id }),
+        ...(q.workflow_id === undefined ? {} : { workflowId: q.workflow_id }),
+        ...(q.model_id === undefined ? {} : { modelId: q.model_id }),
+        ...(componentType === undefined ? {} : { componentType }),
+        ...(evalTypes === undefined ? {} : { evalTypes }),
+        page,
+        limit,
+        sortBy,
+        sortOrder,
+      };
+      const { rows, total } = store.list(query);
+      return paginated(rows.map(evalSchema), page, limit, total);
+    });
+
+    const getSchema = {
+      tags: EVAL_TAGS,
+      summary: 'One eval run',
+      params: evalParams,
+      querystring: DB_ONLY,
+      response: { 200: ok('The eval run', evalRunSchema), ...errors('404') },
+    };
+    scope.get<OneEval>('/eval-runs/:eval_run_id', { schema: getSchema }, async (request) => {
+      checkDatabase(dbId, scalarQuery(request.query).db_id);
+      const run = store.get(request.params.eval_run_id);
+      if (run === null) throw notFound(request.params.eval_run_id);
+      return evalSchema(run);
+    });
+
+    const createSchema = {
+      tags: EVAL_TAGS,
+      summary: 'Run an eval against an agent or team',
+      querystring: DB_ONLY,
+      body: createEvalBody,
+      response: { 200: ok('The eval run', evalRunSchema), ...errors('400', '404', '422') },
+    };
+    scope.post<{ Querystring: RawQuery }>(
+      '/eval-runs',
+      { schema: createSchema },
+      async (request) => {
+        const body = parseBody(createEvalBody, request.body);
+        checkDatabase(dbId, scalarQuery(request.query).db_id);
+        const subject = subjectOf(deps.catalogue, body);
+        const plan = evalPlanOf(body);
+        const outcome = await evaluate(subject, plan, { engine: deps.engine, probes: deps.probes });
+        const now = Math.floor(deps.engine.clock.now() / 1000);
+        const run: EvalRunRecord = {
+          run_id: deps.engine.newId(),
+          eval_type: body.eval_type,
+          name: body.name ?? null,
+          agent_id: subject.kind === 'agent' ? subject.id : null,
+          team_id: subject.kind === 'team' ? subject.id : null,
+          workflow_id: null,
+          model_id: outcome.model,
+          model_provider: outcome.modelProvider,
+          evaluated_component_name: subject.name,
+          eval_data: outcome.evalData,
+          eval_input: evalInputOf(body),
+          created_at: now,
+          updated_at: now,
+        };
+        store.put(run);
+        return evalSchema(run);
+      },
+    );
+
+    const renameSchema = {
+      tags: EVAL_TAGS,
+      summary: 'Rename an eval run',
+      params: evalParams,
+      querystring: DB_ONLY,
+      body: renameEvalBody,
+      response: { 200: ok('Renamed', evalRunSchema), ...errors('404', '422') },
+    };
+    scope.patch<OneEval>('/eval-runs/:eval_run_id', { schema: renameSchema }, async (request) => {
+      const { name } = parseBody(renameEvalBody, request.body);
+      checkDatabase(dbId, scalarQuery(request.query).db_id);
+      const now = Math.floor(deps.engine.clock.now() / 1000);
+      const run = store.rename(request.params.eval_run_id, name, now);
+      if (run === null) throw notFound(request.params.eval_run_id);
+      return evalSchema(run);
+    });
+
+    const deleteSchema = {
+      tags: EVAL_TAGS,
+      summary: 'Delete eval runs',
+      querystring: DB_ONLY,
+      body: deleteEvalsBody,
+      response: { 204: empty('Deleted'), ...errors('404', '422') },
+    };
+    scope.delete<{ Querystring: RawQuery }>(
+      '/eval-runs',
+      { schema: deleteSchema },
+      async (request, reply) => {
+        const body = parseBody(deleteEvalsBody, request.body);
+        checkDatabase(dbId, scalarQuery(request.query).db_id);
+        store.delete(body.eval_run_ids);
+        return reply.code(204).send();
+      },
+    );
+  });
+}

@@ -1,0 +1,269 @@
+/**
+ * Learnings: list, create, read, update, delete, and the per-user listing
+ * and delete. A confined caller (`scoped_user_id`) sees its own learnings and the ownerless
+ * (shared) ones, is refused (403) when it names another user, finds another user's learning
+ * missing (404), and may not change a shared one (403). Each route declares its document part
+ * (learning-shapes.ts); the handlers still check their own input. Never checks scopes: the
+ * gateway did.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { callerOf, type Caller } from '../../http/caller.js';
+import { HttpError } from '../../http/errors.js';
+import {
+  LEARNING_SORTS,
+  type LearningFilter,
+  type LearningRecord,
+  type LearningStore,
+} from './table.js';
+import { parseBody } from '../../http/validation.js';
+import {
+  createLearningBody,
+  LEARNING_TAGS,
+  learningIdOf,
+  learningParams,
+  learningResponse,
+  learningSchema,
+  learningTypeQuery,
+  learningUser,
+  learningUserParams,
+  learningUsersQuery,
+  listLearningsQuery,
+  updateLearningBody,
+} from './schemas.js';
+import { listParams, pageParams, paginated } from '../../http/list-query.js';
+import { empty, errors, ok } from '../../http/openapi.js';
+import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
+import { checkDatabase, scalarQuery, type RawQuery } from '../../http/query.js';
+
+/** Query parameter → store filter of GET /learnings (user_id is handled apart). */
+const FILTERS: readonly (readonly [string, LearningFilter])[] = [
+  ['learning_type', 'learningType'],
+  ['agent_id', 'agentId'],
+  ['team_id', 'teamId'],
+  ['session_id', 'sessionId'],
+  ['namespace', 'namespace'],
+  ['entity_id', 'entityId'],
+  ['entity_type', 'entityType'],
+];
+
+/** A route whose query is read by its handler. */
+type Query = { Querystring: RawQuery };
+
+type OneLearning = { Params: z.infer<typeof learningParams>; Querystring: RawQuery };
+
+/**
+ * The user a confined caller may name: none, or itself; another is 403 `detail`. Unconfined
+ * callers may name anyone.
+ */
+function checkNamedUser(caller: Caller, userId: string | null | undefined, detail: string): void {
+  const scoped = caller.scopedUserId;
+  if (scoped !== null && userId !== undefined && userId !== null && userId !== scoped) {
+    throw new HttpError(403, detail);
+  }
+}
+
+/** Registers every learning route. */
+export function registerLearningRoutes(
+  app: FastifyInstance,
+  store: LearningStore,
+  dbId: string,
+  deps: { readonly clock: { now(): number }; readonly newId: () => string },
+): void {
+  const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
+
+  /** The learning as `caller` may see it: another owner's is missing, a shared one is not. */
+  function visible(id: string, caller: Caller): LearningRecord {
+    const learning = store.get(id);
+    const scoped = caller.scopedUserId;
+    if (
+      learning === null ||
+      (scoped !== null && learning.user_id !== null && learning.user_id !== scoped)
+    ) {
+      throw new HttpError(404, 'Learning not found');
+    }
+    return learning;
+  }
+
+  /** The learning as `caller` may change it: a confined caller never changes a shared one. */
+  function writable(id: string, caller: Caller): LearningRecord {
+    const learning = visible(id, caller);
+    if (caller.scopedUserId !== null && learning.user_id === null) {
+      throw new HttpError(
+        403,
+        'Only admins can modify learnings that have no owner (user_id is null)',
+      );
+    }
+    return learning;
+  }
+
+  const listSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'List learnings (own and ownerless under user isolation)',
+    querystring: listLearningsQuery,
+    response: {
+      200: ok('Learnings', paginatedOf(learningSchema)),
+      ...errors('403', '404', '422'),
+    },
+  };
+  app.get<Query>('/learnings', { schema: listSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    const params = listParams(q, {
+      defaultLimit: 100,
+      maxLimit: 1000,
+      sorts: LEARNING_SORTS,
+      defaultSort: 'updated_at',
+    });
+    checkDatabase(dbId, q.db_id);
+    const caller = callerOf(request);
+    checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
+    const filters: Partial<Record<LearningFilter, string>> = {};
+    for (const [name, filter] of FILTERS) {
+      const value = q[name];
+      if (value !== undefined) filters[filter] = value;
+    }
+    if (q.user_id !== undefined) filters.userId = q.user_id;
+    // A confined caller asking for no one in particular sees its own and the shared ones.
+    const visibleTo = q.user_id === undefined ? caller.scopedUserId : null;
+    const { rows, total } = store.list({
+      ...params,
+      filters,
+      ...(visibleTo === null ? {} : { visibleTo }),
+    });
+    return paginated(rows.map(learningResponse), params.page, params.limit, total);
+  });
+
+  const createSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'Create a learning',
+    querystring: DB_ONLY,
+    body: createLearningBody,
+    response: { 201: ok('Created', learningSchema), ...errors('403', '404', '409', '422') },
+  };
+  app.post<Query>('/learnings', { schema: createSchema }, async (request, reply) => {
+    const body = parseBody(createLearningBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const caller = callerOf(request);
+    checkNamedUser(caller, body.user_id, 'Cannot create learnings for another user');
+    const identity = {
+      learning_type: body.learning_type,
+      // (ours) a confined caller's learning is its own: it could not change a shared one later.
+      user_id: caller.scopedUserId ?? body.user_id ?? null,
+      session_id: body.session_id ?? null,
+      namespace: body.namespace ?? null,
+      entity_id: body.entity_id ?? null,
+      entity_type: body.entity_type ?? null,
+    };
+    const now = nowSeconds();
+    const learning: LearningRecord = {
+      ...identity,
+      learning_id: learningIdOf(identity) ?? deps.newId(),
+      agent_id: body.agent_id ?? null,
+      team_id: body.team_id ?? null,
+      content: body.content,
+      metadata: body.metadata ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    if (!store.insert(learning)) {
+      throw new HttpError(
+        409,
+        `Learning '${learning.learning_id}' already exists. ` +
+          `Use PATCH /learnings/${learning.learning_id} to update it.`,
+      );
+    }
+    return reply.code(201).send(learningResponse(learning));
+  });
+
+  const usersSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'Users with learnings',
+    querystring: learningUsersQuery,
+    response: { 200: ok('Users', paginatedOf(learningUser)), ...errors('403', '404', '422') },
+  };
+  app.get<Query>('/learnings/users', { schema: usersSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = pageParams(q, 20, 1000);
+    checkDatabase(dbId, q.db_id);
+    const caller = callerOf(request);
+    checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
+    const { rows, total } = store.users({
+      userId: caller.scopedUserId ?? q.user_id,
+      learningType: q.learning_type,
+      page,
+      limit,
+    });
+    return paginated(rows, page, limit, total);
+  });
+
+  const deleteUserSchema = {
+    tags: LEARNING_TAGS,
+    summary: "Delete a user's learnings",
+    params: learningUserParams,
+    querystring: learningTypeQuery,
+    response: { 204: empty('Deleted'), ...errors('403', '404') },
+  };
+  app.delete<{ Params: z.infer<typeof learningUserParams>; Querystring: RawQuery }>(
+    '/learnings/users/:user_id',
+    { schema: deleteUserSchema },
+    async (request, reply) => {
+      const q = scalarQuery(request.query);
+      checkDatabase(dbId, q.db_id);
+      const userId = request.params.user_id;
+      checkNamedUser(callerOf(request), userId, 'Cannot delete learnings for another user');
+      store.deleteUser(userId, q.learning_type);
+      return reply.code(204).send();
+    },
+  );
+
+  const getSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'One learning',
+    params: learningParams,
+    querystring: DB_ONLY,
+    response: { 200: ok('The learning', learningSchema), ...errors('404') },
+  };
+  app.get<OneLearning>('/learnings/:learning_id', { schema: getSchema }, async (request) => {
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    return learningResponse(visible(request.params.learning_id, callerOf(request)));
+  });
+
+  const updateSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'Update a learning (given fields replace)',
+    params: learningParams,
+    querystring: DB_ONLY,
+    body: updateLearningBody,
+    response: { 200: ok('Updated', learningSchema), ...errors('403', '404', '422') },
+  };
+  app.patch<OneLearning>('/learnings/:learning_id', { schema: updateSchema }, async (request) => {
+    const body = parseBody(updateLearningBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    const learning = writable(request.params.learning_id, callerOf(request));
+    const updated: LearningRecord = {
+      ...learning,
+      content: body.content ?? learning.content,
+      metadata: body.metadata === undefined ? learning.metadata : body.metadata,
+      updated_at: nowSeconds(),
+    };
+    store.update(updated);
+    return learningResponse(updated);
+  });
+
+  const deleteSchema = {
+    tags: LEARNING_TAGS,
+    summary: 'Delete a learning',
+    params: learningParams,
+    querystring: DB_ONLY,
+    response: { 204: empty('Deleted'), ...errors('403', '404') },
+  };
+  app.delete<OneLearning>(
+    '/learnings/:learning_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      checkDatabase(dbId, scalarQuery(request.query).db_id);
+      store.delete(writable(request.params.learning_id, callerOf(request)).learning_id);
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * What the memory routes say about memories as a whole: the distinct topics,
+ * per-user stats, and `POST /optimize-memories`, which joins one user's memories into one summary
+ * offline. A confined caller (`scoped_user_id`) only ever sees and optimizes its own.
+ * Never checks scopes: the gateway did.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { callerOf } from '../../http/caller.js';
+import { HttpError } from '../../http/errors.js';
+import { optimizeMemories } from './optimizer.js';
+import type { MemoryRecord, MemoryStore } from './table.js';
+import { isoOfSeconds } from '../../engine/time.js';
+import { pageParams, paginated } from '../../http/list-query.js';
+import {
+  MEMORY_TAGS,
+  memorySchema,
+  memoryStatsQuery,
+  optimizeBody,
+  optimizeResponse,
+  ownerQuery,
+  parseMemoryBody,
+  userMemoryStats,
+} from './schemas.js';
+import { errors, ok } from '../../http/openapi.js';
+import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
+import { checkDatabase, scalarQuery, type RawQuery } from '../../http/query.js';
+
+/** A route whose query is read by its handler. */
+type Query = { Querystring: RawQuery };
+
+/** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
+export function registerMemoryInsightRoutes(
+  app: FastifyInstance,
+  store: MemoryStore,
+  dbId: string,
+  deps: { readonly clock: { now(): number }; readonly newId: () => string },
+): void {
+  const topicsSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'The topics of the memories',
+    querystring: ownerQuery,
+    response: { 200: ok('Topics', z.array(z.string())), ...errors('404') },
+  };
+  app.get<Query>('/memory_topics', { schema: topicsSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    checkDatabase(dbId, q.db_id);
+    return store.topics(callerOf(request).scopedUserId ?? q.user_id);
+  });
+
+  const statsSchema = {
+    tags: MEMORY_TAGS,
+    summary: 'Memory counts per user',
+    querystring: memoryStatsQuery,
+    response: {
+      200: ok('Per-user statistics', paginatedOf(userMemoryStats)),
+      ...errors('404', '422'),
+    },
+  };
+  app.get<Query>('/user_memory_stats', { schema: statsSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = pageParams(q, 20, 1000);
+    checkDatabase(dbId, q.db_id);
+    const userId = callerOf(request).scopedUserId ?? q.user_id;
+    const { rows, total } = store.userStats(userId, page, limit);
+    const data = rows.map((row): z.infer<typeof userMemoryStats> => ({
+      user_id: row.user_id,
+      total_memories: row.total_memories,
+      last_memory_updated_at: isoOfSeconds(row.last_memory_updated_at),
+    }));
+    return paginated(data, page, limit, total);
+  });
+
+  const optimizeSchema = {
+    tags: MEMORY_TAGS,
+    summary: "Merge a user's memories into fewer",
+    querystring: DB_ONLY,
+    body: optimizeBody,
+    response: { 200: ok('The optimized memories', optimizeResponse), ...errors('404', '422') },
+  };
+  app.post<Query>('/optimize-memories', { schema: optimizeSchema }, async (request) => {
+    const body = parseMemoryBody(optimizeBody, request.body);
+    checkDatabase(dbId, scalarQuery(request.query).db_id);
+    // A confined caller optimizes its own memories, whoever the body names.
+    const userId = callerOf(request).scopedUserId ?? body.user_id;
+    const memories = store.ofUser(userId);
+    if (memories.length === 0) throw new HttpError(404, `No memories found for user ${userId}`);
+    const result = optimizeMemories(memories);
+    const now = Math.floor(deps.clock.now() / 1000);
+    const summary: MemoryRecord = {
+      memory_id: deps.newId(),
+      memory: result.memory,
+      topics: result.topics,
+      user_id: userId,
+      // The summary speaks for the user, not for any one agent or team.
+      agent_id: null,
+      team_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    // apply=false only reports what optimizing would do.
+    if (body.apply) store.replaceUser(userId, [summary]);
+    const answer: z.infer<typeof optimizeResponse> = {
+      memories: [memorySchema(summary)],
+      memories_before: result.memoriesBefore,
+      memories_after: result.memoriesAfter,
+      tokens_before: result.tokensBefore,
+      tokens_after: result.tokensAfter,
+      tokens_saved: result.tokensSaved,
+      reduction_percentage: result.reductionPercentage,
+    };
+    return answer;
+  });
+}

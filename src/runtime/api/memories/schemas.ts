@@ -1,0 +1,182 @@
+/**
+ * The shapes of the memory routes: their path and query parameters, their JSON bodies (checked
+ * as pydantic would: every problem one 422 entry, length limits in pydantic's words) and their
+ * answers (UserMemorySchema and the rest), as zod schemas the routes declare and the OpenAPI
+ * document is generated from. Pure: never reads the store or the caller.
+ */
+import { z } from 'zod';
+import { HttpError } from '../../http/errors.js';
+import type { MemoryRecord } from './table.js';
+import { isoOfSeconds } from '../../engine/time.js';
+import {
+  DB_QUERY,
+  ISO_TIME,
+  limit,
+  NULLABLE_STRING,
+  PAGE,
+  QUERY_STRING,
+  SORT_ORDER,
+  sortBy,
+  USER_ID,
+} from '../../http/openapi-shapes.js';
+import { type ValidationIssue, validationIssues } from '../../../shared/validation-issue.js';
+
+/** The document's section of the memory routes. */
+export const MEMORY_TAGS = ['Memory'] as const;
+
+/** The longest memory text accepted. */
+export const MAX_MEMORY_CHARS = 5000;
+
+const optionalString = z.string().nullable().optional();
+
+/** `POST /memories` and `PATCH /memories/{memory_id}`: `{memory, user_id?, topics?}`. */
+export const memoryBody = z
+  .object({
+    memory: z.string().min(1).max(MAX_MEMORY_CHARS),
+    user_id: optionalString,
+    topics: z.array(z.string()).nullable().optional(),
+  })
+  .meta({ id: 'MemoryWrite' });
+
+/** The bulk `DELETE /memories`: `{memory_ids: [≥1], user_id?}`. */
+export const bulkDeleteBody = z
+  .object({
+    memory_ids: z.array(z.string()).min(1),
+    user_id: optionalString,
+  })
+  .meta({ id: 'MemoriesDelete' });
+
+/** `POST /optimize-memories`: `{user_id, model?, apply = true}`. */
+export const optimizeBody = z
+  .object({
+    user_id: z.string(),
+    model: optionalString.meta({ description: 'provider:model_id' }),
+    apply: z.boolean().default(true),
+  })
+  .meta({ id: 'OptimizeMemoriesRequest' });
+
+/** `/memories/{memory_id}`. */
+export const memoryParams = z.object({
+  memory_id: z.string().meta({ description: 'Memory id' }),
+});
+
+/** The query of `GET /memories`. */
+export const listMemoriesQuery = z.object({
+  user_id: USER_ID,
+  agent_id: QUERY_STRING,
+  team_id: QUERY_STRING,
+  topics: QUERY_STRING.meta({ description: 'Comma-separated topics' }),
+  search_content: QUERY_STRING.meta({ description: 'Substring of the memory' }),
+  limit: limit(20, 1000),
+  page: PAGE,
+  sort_by: sortBy('updated_at'),
+  sort_order: SORT_ORDER,
+  ...DB_QUERY,
+});
+
+/** The query of the routes that take an owner besides the database. */
+export const ownerQuery = z.object({ user_id: USER_ID, ...DB_QUERY });
+
+/** The query of `GET /user_memory_stats`. */
+export const memoryStatsQuery = z.object({
+  limit: limit(20, 1000),
+  page: PAGE,
+  user_id: USER_ID,
+  ...DB_QUERY,
+});
+
+/** `UserMemorySchema`. */
+export const userMemory = z
+  .object({
+    memory_id: z.string(),
+    memory: z.string(),
+    topics: z.array(z.string()),
+    agent_id: NULLABLE_STRING,
+    team_id: NULLABLE_STRING,
+    user_id: NULLABLE_STRING,
+    updated_at: ISO_TIME,
+  })
+  .meta({ id: 'UserMemory' });
+
+/** A memory as the routes answer it. */
+export type UserMemory = z.infer<typeof userMemory>;
+
+/** One user's memory count, in `GET /user_memory_stats`. */
+export const userMemoryStats = z
+  .object({
+    user_id: z.string(),
+    total_memories: z.int(),
+    last_memory_updated_at: ISO_TIME.nullable(),
+  })
+  .meta({ id: 'UserMemoryStats' });
+
+/** What `POST /optimize-memories` answers. */
+export const optimizeResponse = z
+  .object({
+    memories: z.array(userMemory),
+    memories_before: z.int(),
+    memories_after: z.int(),
+    tokens_before: z.int(),
+    tokens_after: z.int(),
+    tokens_saved: z.int(),
+    reduction_percentage: z.number(),
+  })
+  .meta({ id: 'OptimizeMemoriesResponse' });
+
+/** pydantic's words for a string or list outside its length bounds. */
+function lengthDetail(issue: z.core.$ZodIssue): ValidationIssue | null {
+  if (issue.code !== 'too_small' && issue.code !== 'too_big') return null;
+  // Length limits sit on named fields only (never inside a list), so every step is a name.
+  const loc = ['body', ...issue.path.map(String)];
+  const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+  if (issue.origin === 'array') {
+    const length = (issue.input as unknown[]).length;
+    return {
+      type: 'too_short',
+      loc,
+      msg: `List should have at least ${bound} item after validation, not ${length}`,
+      input: issue.input,
+      ctx: { field_type: 'List', min_length: bound, actual_length: length },
+    };
+  }
+  return issue.code === 'too_small'
+    ? {
+        type: 'string_too_short',
+        loc,
+        msg: `String should have at least ${bound} character`,
+        input: issue.input,
+        ctx: { min_length: bound },
+      }
+    : {
+        type: 'string_too_long',
+        loc,
+        msg: `String should have at most ${bound} characters`,
+        input: issue.input,
+        ctx: { max_length: bound },
+      };
+}
+
+/** Parses a JSON body with `schema`; 422 with every problem otherwise. */
+export function parseMemoryBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body ?? undefined, { reportInput: true });
+  if (result.success) return result.data;
+  throw new HttpError(
+    422,
+    result.error.issues.flatMap(
+      (issue) => lengthDetail(issue) ?? validationIssues('body', [issue]),
+    ),
+  );
+}
+
+/** A stored memory as {@link userMemory} writes it. */
+export function memorySchema(m: MemoryRecord): UserMemory {
+  return {
+    memory_id: m.memory_id,
+    memory: m.memory,
+    topics: m.topics,
+    agent_id: m.agent_id,
+    team_id: m.team_id,
+    user_id: m.user_id,
+    updated_at: isoOfSeconds(m.updated_at),
+  };
+}

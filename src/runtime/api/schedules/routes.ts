@@ -1,0 +1,287 @@
+/**
+ * Schedules: cron schedules that call a gateway endpoint, their run
+ * history, enable/disable, and trigger-now. Validates and shapes HTTP only: cron rules live in
+ * ../schedules/cron.ts, execution in the scheduler. Schedules are not user-owned. Each route
+ * declares its document part (schedule-shapes.ts); the handlers still check their own input.
+ * Never checks scopes: the gateway did.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { Clock } from '../../../shared/clock.js';
+import { HttpError } from '../../http/errors.js';
+import { cronProblem, nextRunAfter, timezoneProblem } from './cron.js';
+import type { Scheduler } from './scheduler.js';
+import type { ScheduleRecord, ScheduleStore } from './table.js';
+import { parseBody } from '../../http/validation.js';
+import { empty, errors, ok } from '../../http/openapi.js';
+import { paginatedOf } from '../../http/openapi-shapes.js';
+import { boundedInt } from '../../http/query.js';
+import { paginated } from '../../http/list-query.js';
+import {
+  createScheduleBody,
+  listSchedulesQuery,
+  scheduleParams,
+  scheduleResponse,
+  scheduleRunParams,
+  scheduleRunResponse,
+  scheduleRunSchema,
+  scheduleRunsQuery,
+  scheduleSchema,
+  scheduleStateSchema,
+  SCHEDULE_TAGS,
+  updateScheduleBody,
+} from './schemas.js';
+
+/** The hand-made 422 (a string detail) for a bad cron expression or time zone. */
+function checkCron(expr: string, timezone: string): void {
+  const problem = cronProblem(expr) ?? timezoneProblem(timezone);
+  if (problem !== null) throw new HttpError(422, problem);
+}
+
+const BOOLEANS: Readonly<Record<string, boolean>> = {
+  true: true,
+  '1': true,
+  yes: true,
+  on: true,
+  false: false,
+  '0': false,
+  no: false,
+  off: false,
+};
+
+/** The `enabled` filter: absent → null, else a pydantic boolean (422 otherwise). */
+function enabledQuery(value: string | undefined): boolean | null {
+  if (value === undefined) return null;
+  const flag = BOOLEANS[value.toLowerCase()];
+  if (flag !== undefined) return flag;
+  throw new HttpError(422, [
+    {
+      type: 'bool_parsing',
+      loc: ['query', 'enabled'],
+      msg: 'Input should be a valid boolean, unable to interpret input',
+      input: value,
+    },
+  ]);
+}
+
+type Query = Record<string, string | undefined>;
+
+type OneSchedule = { Params: z.infer<typeof scheduleParams> };
+
+/** Registers `/schedules…`. */
+export function registerScheduleRoutes(
+  app: FastifyInstance,
+  deps: {
+    readonly store: ScheduleStore;
+    readonly scheduler: Scheduler;
+    readonly clock: Clock;
+    readonly newId: () => string;
+  },
+): void {
+  const { store, scheduler, clock } = deps;
+  const now = (): number => Math.floor(clock.now() / 1000);
+  const found = (id: string): ScheduleRecord => {
+    const schedule = store.get(id);
+    if (schedule === null) throw new HttpError(404, 'Schedule not found');
+    return schedule;
+  };
+  const duplicate = (name: string): HttpError =>
+    new HttpError(409, `Schedule with name '${name}' already exists`);
+
+  const listSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'List schedules',
+    querystring: listSchedulesQuery,
+    response: { 200: ok('Schedules', paginatedOf(scheduleSchema)), ...errors('422', '503') },
+  };
+  app.get<{ Querystring: Query }>('/schedules', { schema: listSchema }, async (request) => {
+    const q = request.query;
+    const enabled = enabledQuery(q.enabled);
+    const limit = boundedInt(q.limit, 'limit', 100, 1000);
+    const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
+    const { rows, total } = store.list(enabled, page, limit);
+    return paginated(rows.map(scheduleResponse), page, limit, total);
+  });
+
+  const createSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'Create a schedule',
+    body: createScheduleBody,
+    response: { 201: ok('Created', scheduleSchema), ...errors('409', '422', '503') },
+  };
+  app.post('/schedules', { schema: createSchema }, async (request, reply) => {
+    const body = parseBody(createScheduleBody, request.body);
+    checkCron(body.cron_expr, body.timezone);
+    const at = now();
+    const schedule: ScheduleRecord = {
+      id: deps.newId(),
+      name: body.name,
+      description: body.description ?? null,
+      method: body.method,
+      endpoint: body.endpoint,
+      payload: body.payload ?? null,
+      cron_expr: body.cron_expr,
+      timezone: body.timezone,
+      timeout_seconds: body.timeout_seconds,
+      max_retries: body.max_retries,
+      retry_delay_seconds: body.retry_delay_seconds,
+      enabled: true,
+      next_run_at: nextRunAfter(body.cron_expr, body.timezone, at),
+      created_at: at,
+      updated_at: at,
+    };
+    if (!store.insert(schedule)) throw duplicate(body.name);
+    return reply.code(201).send(scheduleResponse(schedule));
+  });
+
+  const getSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'One schedule',
+    params: scheduleParams,
+    response: { 200: ok('The schedule', scheduleSchema), ...errors('404', '503') },
+  };
+  app.get<OneSchedule>('/schedules/:schedule_id', { schema: getSchema }, async (request) =>
+    scheduleResponse(found(request.params.schedule_id)),
+  );
+
+  const updateSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'Update a schedule',
+    params: scheduleParams,
+    body: updateScheduleBody,
+    response: { 200: ok('Updated', scheduleSchema), ...errors('404', '409', '422', '503') },
+  };
+  app.patch<OneSchedule>('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
+    const schedule = found(request.params.schedule_id);
+    const body = parseBody(updateScheduleBody, request.body);
+    const next: ScheduleRecord = { ...schedule };
+    for (const [key, value] of Object.entries(body)) {
+      if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+    }
+    checkCron(next.cron_expr, next.timezone);
+    if (next.name !== schedule.name && store.byName(next.name) !== null) throw duplicate(next.name);
+    const at = now();
+    if (next.cron_expr !== schedule.cron_expr || next.timezone !== schedule.timezone) {
+      next.next_run_at = nextRunAfter(next.cron_expr, next.timezone, at);
+    }
+    next.updated_at = at;
+    store.update(next);
+    return scheduleResponse(next);
+  });
+
+  const deleteSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'Delete a schedule',
+    params: scheduleParams,
+    response: { 204: empty('Deleted'), ...errors('404', '503') },
+  };
+  app.delete<OneSchedule>(
+    '/schedules/:schedule_id',
+    { schema: deleteSchema },
+    async (request, reply) => {
+      if (!store.delete(request.params.schedule_id)) {
+        throw new HttpError(404, 'Schedule not found');
+      }
+      return reply.code(204).send();
+    },
+  );
+
+  for (const enabled of [true, false]) {
+    const stateSchema = {
+      tags: SCHEDULE_TAGS,
+      summary: enabled ? 'Enable a schedule' : 'Disable a schedule',
+      params: scheduleParams,
+      response: {
+        200: ok(enabled ? 'Enabled' : 'Disabled', scheduleStateSchema),
+        ...errors('404', '503'),
+      },
+    };
+    app.post<OneSchedule>(
+      `/schedules/:schedule_id/${enabled ? 'enable' : 'disable'}`,
+      { schema: stateSchema },
+      async (request) => {
+        const schedule = found(request.params.schedule_id);
+        const at = now();
+        // Enabling counts from now: the ticks of a disabled schedule were not missed.
+        const next: ScheduleRecord = {
+          ...schedule,
+          enabled,
+          next_run_at: enabled
+            ? nextRunAfter(schedule.cron_expr, schedule.timezone, at)
+            : schedule.next_run_at,
+          updated_at: at,
+        };
+        store.update(next);
+        return {
+          id: next.id,
+          name: next.name,
+          enabled: next.enabled,
+          next_run_at: next.next_run_at,
+          updated_at: next.updated_at,
+        };
+      },
+    );
+  }
+
+  const triggerSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'Run a schedule now (through the gateway) and wait for it',
+    params: scheduleParams,
+    response: { 200: ok('The schedule run', scheduleRunSchema), ...errors('404', '409', '503') },
+  };
+  app.post<OneSchedule>(
+    '/schedules/:schedule_id/trigger',
+    { schema: triggerSchema },
+    async (request) => {
+      const schedule = found(request.params.schedule_id);
+      if (!schedule.enabled) throw new HttpError(409, 'Schedule is disabled');
+      if (!scheduler.canExecute) {
+        throw new HttpError(
+          503,
+          'Schedule executor is not available: the runtime has no gateway to call ' +
+            '(set auth.internal_service_token and run it embedded in `scopegate serve`)',
+        );
+      }
+      return scheduleRunResponse(await scheduler.trigger(schedule));
+    },
+  );
+
+  const runsSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: "A schedule's run history",
+    params: scheduleParams,
+    querystring: scheduleRunsQuery,
+    response: {
+      200: ok('Schedule runs', paginatedOf(scheduleRunSchema)),
+      ...errors('404', '422', '503'),
+    },
+  };
+  app.get<OneSchedule & { Querystring: Query }>(
+    '/schedules/:schedule_id/runs',
+    { schema: runsSchema },
+    async (request) => {
+      const schedule = found(request.params.schedule_id);
+      const limit = boundedInt(request.query.limit, 'limit', 100, 1000);
+      const page = boundedInt(request.query.page, 'page', 1, Number.MAX_SAFE_INTEGER);
+      const { rows, total } = store.listRuns(schedule.id, page, limit);
+      return paginated(rows.map(scheduleRunResponse), page, limit, total);
+    },
+  );
+
+  const runSchema = {
+    tags: SCHEDULE_TAGS,
+    summary: 'One schedule run',
+    params: scheduleRunParams,
+    response: { 200: ok('The schedule run', scheduleRunSchema), ...errors('404', '503') },
+  };
+  app.get<{ Params: z.infer<typeof scheduleRunParams> }>(
+    '/schedules/:schedule_id/runs/:run_id',
+    { schema: runSchema },
+    async (request) => {
+      const schedule = found(request.params.schedule_id);
+      const run = store.getRun(schedule.id, request.params.run_id);
+      if (run === null) throw new HttpError(404, 'Schedule run not found');
+      return scheduleRunResponse(run);
+    },
+  );
+}

@@ -1,0 +1,192 @@
+/**
+ * The scheduler: on each tick it fires every enabled schedule that is due,
+ * records each attempt as a schedule run (retrying failed ones per the schedule), records the
+ * ticks it missed while it was not running, and advances `next_run_at`. Time, the timer, sleep
+ * and the executor are injected. Never writes HTTP.
+ */
+import type { Clock } from '../../../shared/clock.js';
+import type { ScheduleRecord, ScheduleRunRecord, ScheduleStore } from './table.js';
+import { nextRunAfter, runsFrom } from './cron.js';
+import { failedOutcome, type ExecutionOutcome, type ScheduleExecutor } from './executor.js';
+import type { SchedulerTimer } from './timer.js';
+import { isoOfSeconds } from '../../engine/time.js';
+
+/** The error of a run when no executor is attached (it names the setting to fix). */
+export const NO_EXECUTOR_ERROR =
+  'Schedules cannot run: no gateway executor is attached (set auth.internal_service_token ' +
+  'and run the runtime embedded in `scopegate serve`)';
+
+/** At most this many missed ticks are recorded per schedule and catch-up. */
+export const MAX_MISSED_RUNS = 10;
+
+/** What the scheduler runs on. */
+export interface SchedulerDeps {
+  readonly store: ScheduleStore;
+  readonly clock: Clock;
+  /** Waits between a failed attempt and its retry. */
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly newId: () => string;
+}
+
+/** The runtime's scheduler. */
+export interface Scheduler {
+  /** Whether an executor is attached (without one, runs are recorded as failed). */
+  readonly canExecute: boolean;
+  /** Attaches the executor runs go through (the gateway's, once it listens). */
+  attach(executor: ScheduleExecutor): void;
+  /** Starts ticking on `timer` (once). */
+  start(timer: SchedulerTimer): void;
+  /**
+   * Fires every enabled schedule due at the clock's time; resolves when those executions (with
+   * their retries) have been recorded.
+   */
+  tick(): Promise<void>;
+  /** Runs a schedule now, once (no retries), and resolves with its recorded run. */
+  trigger(schedule: ScheduleRecord): Promise<ScheduleRunRecord>;
+  /** Stops ticking, aborts executions in flight and waits until they are recorded. */
+  close(): Promise<void>;
+}
+
+/** Builds a scheduler over the store; it does nothing until started or ticked. */
+export function createScheduler(deps: SchedulerDeps): Scheduler {
+  const { store } = deps;
+  let executor: ScheduleExecutor | null = null;
+  let stop: (() => void) | null = null;
+  let closed = false;
+  const abort = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+  const now = (): number => Math.floor(deps.clock.now() / 1000);
+
+  /** Tracks a promise until it settles, so close() can wait for it. */
+  function track<T>(promise: Promise<T>): Promise<T> {
+    inFlight.add(promise);
+    void promise.finally(() => inFlight.delete(promise));
+    return promise;
+  }
+
+  /** One attempt: recorded as running, executed, recorded with its outcome. */
+  async function attempt(schedule: ScheduleRecord, n: number): Promise<ScheduleRunRecord> {
+    const at = now();
+    const running: ScheduleRunRecord = {
+      id: deps.newId(),
+      schedule_id: schedule.id,
+      attempt: n,
+      triggered_at: at,
+      completed_at: null,
+      status: 'running',
+      status_code: null,
+      run_id: null,
+      session_id: null,
+      error: null,
+      input: schedule.payload,
+      output: null,
+      requirements: null,
+      created_at: at,
+    };
+    store.putRun(running);
+    let outcome: ExecutionOutcome;
+    if (executor === null) outcome = failedOutcome(NO_EXECUTOR_ERROR);
+    else {
+      try {
+        outcome = await executor(schedule, abort.signal);
+      } catch (error) {
+        outcome = failedOutcome(`Executor failed: ${String(error)}`);
+      }
+    }
+    const done: ScheduleRunRecord = {
+      ...running,
+      completed_at: now(),
+      status: outcome.status,
+      status_code: outcome.statusCode,
+      run_id: outcome.runId,
+      session_id: outcome.sessionId,
+      error: outcome.error,
+      output: outcome.output,
+      requirements: outcome.requirements,
+    };
+    // Deleted while it ran: its runs went with it, and there is nothing to record into.
+    if (store.get(schedule.id) !== null) store.putRun(done);
+    return done;
+  }
+
+  /** Attempts, then retries a failed attempt up to `max_retries` times, `retry_delay` apart. */
+  async function execute(schedule: ScheduleRecord): Promise<void> {
+    let n = 1;
+    let run = await attempt(schedule, n);
+    while (run.status === 'failed' && n <= schedule.max_retries) {
+      await deps.sleep(schedule.retry_delay_seconds * 1000);
+      if (closed) return;
+      run = await attempt(schedule, ++n);
+    }
+  }
+
+  /**
+   * Records the ticks owed before the latest due one (the runtime was down, or the clock
+   * jumped) as failed runs, bounded by {@link MAX_MISSED_RUNS}.
+   */
+  function recordMissed(schedule: ScheduleRecord, first: number, at: number): void {
+    const owed = runsFrom(schedule.cron_expr, schedule.timezone, first, at, MAX_MISSED_RUNS + 2);
+    // The last owed tick is the one fired now; more than MAX + 1 means some went unrecorded.
+    const truncated = owed.length > MAX_MISSED_RUNS + 1;
+    const missed = truncated ? owed.slice(0, MAX_MISSED_RUNS) : owed.slice(0, -1);
+    missed.forEach((tick, i) => {
+      const last = truncated && i === missed.length - 1;
+      store.putRun({
+        id: deps.newId(),
+        schedule_id: schedule.id,
+        attempt: 1,
+        triggered_at: tick,
+        completed_at: at,
+        status: 'failed',
+        status_code: null,
+        run_id: null,
+        session_id: null,
+        error:
+          `Missed scheduled run at ${isoOfSeconds(tick)}: the scheduler was not running` +
+          (last ? ' (later missed runs were not recorded)' : ''),
+        input: schedule.payload,
+        output: null,
+        requirements: null,
+        created_at: at,
+      });
+    });
+  }
+
+  async function tick(): Promise<void> {
+    if (closed) return;
+    const at = now();
+    const fired: Promise<void>[] = [];
+    for (const schedule of store.due(at)) {
+      recordMissed(schedule, schedule.next_run_at as number, at);
+      // Advanced before anything runs, so an overlapping tick never fires it twice.
+      const next = {
+        ...schedule,
+        next_run_at: nextRunAfter(schedule.cron_expr, schedule.timezone, at),
+      };
+      store.update(next);
+      fired.push(track(execute(next)));
+    }
+    await Promise.all(fired);
+  }
+
+  return {
+    get canExecute() {
+      return executor !== null;
+    },
+    attach(given) {
+      executor = given;
+    },
+    start(timer) {
+      if (stop !== null || closed) return;
+      stop = timer.start(() => void tick());
+    },
+    tick,
+    trigger: (schedule) => track(attempt(schedule, 1)),
+    async close() {
+      closed = true;
+      stop?.();
+      abort.abort();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Traces: the list, one trace or span, the filter schema, per-session stats
+ * and the DSL search, each confined to the caller's `scoped_user_id` when the gateway set one
+ *. Query parameters become a filter expression compiled by traces/filter.ts, so every route
+ * reaches SQL the same, parameterised way. Each route declares its document part
+ * (trace-shapes.ts); the handlers still check their own input. Never checks scopes: the gateway
+ * did.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { callerOf, type Caller } from '../../http/caller.js';
+import { HttpError } from '../../http/errors.js';
+import type { RuntimeStore } from '../../store/store.js';
+import type { TraceCondition } from './table.js';
+import { compileFilter, FILTER_FIELDS, FilterError, parseZonedTime } from './filter.js';
+import { sessionStats, traceDetail, traceNode, traceSummary } from './render.js';
+import { boundedInt, checkDatabase, scalarQuery, type RawQuery } from '../../http/query.js';
+import { paginated } from '../../http/list-query.js';
+import { errors, ok } from '../../http/openapi.js';
+import { paginatedOf } from '../../http/openapi-shapes.js';
+import {
+  filterSchemaSchema,
+  listTracesQuery,
+  MAX_TRACE_LIMIT,
+  searchBody,
+  searchQuery,
+  sessionStatsQuery,
+  TRACE_TAGS,
+  traceDetailSchema,
+  traceNodeSchema,
+  traceParams,
+  traceQuery,
+  traceSessionStatsSchema,
+  traceSummarySchema,
+} from './schemas.js';
+import { validationIssues } from '../../../shared/validation-issue.js';
+
+type Expression = Record<string, unknown>;
+
+/** An equality per given query parameter, and the time bounds; null when none is given. */
+function queryExpression(
+  q: Readonly<Record<string, string | undefined>>,
+  keys: readonly string[],
+): Expression | null {
+  const conditions: Expression[] = keys
+    .filter((key) => q[key] !== undefined)
+    .map((key) => ({ op: 'EQ', key, value: q[key] }));
+  for (const [param, op, key] of [
+    ['start_time', 'GTE', 'start_time'],
+    ['end_time', 'LTE', 'end_time'],
+  ] as const) {
+    const value = q[param];
+    if (value === undefined) continue;
+    if (parseZonedTime(value) === null) {
+      throw new HttpError(
+        400,
+        `Invalid ${param} format. Use ISO 8601 format with a timezone (e.g. '2025-11-19T10:00:00Z')`,
+      );
+    }
+    conditions.push({ op, key, value });
+  }
+  return conditions.length === 0 ? null : { op: 'AND', conditions };
+}
+
+/** The caller's filter, AND-ed with its own user id when confined. */
+function confined(caller: Caller, filter: Expression | null): TraceCondition {
+  const own =
+    caller.scopedUserId === null ? null : { op: 'EQ', key: 'user_id', value: caller.scopedUserId };
+  const both =
+    own === null ? filter : filter === null ? own : { op: 'AND', conditions: [own, filter] };
+  try {
+    return compileFilter(both);
+  } catch (error) {
+    throw new HttpError(400, `Invalid filter expression: ${(error as FilterError).message}`);
+  }
+}
+
+/** Page and limit query parameters: 1-based (0 reads as 1), limit up to 100. */
+function paging(q: Readonly<Record<string, string | undefined>>): { page: number; limit: number } {
+  const limit = boundedInt(q.limit, 'limit', 20, MAX_TRACE_LIMIT);
+  const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
+  return { page, limit };
+}
+
+/** Registers the trace routes. */
+export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, dbId: string): void {
+  const traces = store.traces;
+
+  const listSchema = {
+    tags: TRACE_TAGS,
+    summary: 'List traces',
+    querystring: listTracesQuery,
+    response: {
+      200: ok('Traces', paginatedOf(traceSummarySchema)),
+      ...errors('400', '404', '422'),
+    },
+  };
+  app.get<{ Querystring: RawQuery }>('/traces', { schema: listSchema }, async (request) => {
+    const q = scalarQuery(request.query);
+    const { page, limit } = paging(q);
+    checkDatabase(dbId, q.db_id);
+    const keys = [
+      'run_id',
+      'session_id',
+      'user_id',
+      'agent_id',
+      'team_id',
+      'workflow_id',
+      'status',
+    ];
+    const where = confined(callerOf(request), queryExpression(q, keys));
+    const { rows, total } = traces.list(where, page, limit);
+    return paginated(rows.map(traceSummary), page, limit, total);
+  });
+
+  const filterSchema = {
+    tags: TRACE_TAGS,
+    summary: 'The fields and operators POST /traces/search accepts',
+    response: { 200: ok('Filter schema', filterSchemaSchema) },
+  };
+  app.get('/traces/filter-schema', { schema: filterSchema }, async () => ({
+    fields: FILTER_FIELDS,
+    logical_operators: ['AND', 'OR'],
+  }));
+
+  const oneSchema = {
+    tags: TRACE_TAGS,
+    summary: 'One trace with its span tree (or one span)',
+    params: traceParams,
+    querystring: traceQuery,
+    response: {
+      200: ok(
+        'The trace, or the span when span_id is given',
+        z.union([traceDetailSchema, traceNodeSchema]),
+      ),
+      ...errors('404'),
+    },
+  };
+  app.get<{ Params: z.infer<typeof traceParams>; Querystring: RawQuery }>(
+    '/traces/:trace_id',
+    { schema: oneSchema },
+    async (request) => {
+      const q = scalarQuery(request.query);
+      checkDatabase(dbId, q.db_id);
+      const caller = callerOf(request);
+      const trace = traces.get(request.params.trace_id);
+      // Another user's trace, or an ownerless one, looks missing to a confined caller.
+      if (
+        trace === null ||
+        (q.run_id !== undefined && trace.run_id !== q.run_id) ||
+        (caller.scopedUserId !== null && trace.user_id !== caller.scopedUserId)
+      ) {
+        throw new HttpError(404, 'Trace not found');
+      }
+      if (q.span_id !== undefined) {
+        const span = traces.span(q.span_id);
+        if (span === null || span.trace_id !== trace.trace_id) {
+          throw new HttpError(404, 'Span not found');
+        }
+        return traceNode(span);
+      }
+      return traceDetail(trace, traces.spans(trace.trace_id));
+    },
+  );
+
+  const statsSchema = {
+    tags: TRACE_TAGS,
+    summary: 'Trace counts per session',
+    querystring: sessionStatsQuery,
+    response: {
+      200: ok('Per-session statistics', paginatedOf(traceSessionStatsSchema)),
+      ...errors('400', '404', '422'),
+    },
+  };
+  app.get<{ Querystring: RawQuery }>(
+    '/trace_session_stats',
+    { schema: statsSchema },
+    async (request) => {
+      const q = scalarQuery(request.query);
+      const { page, limit } = paging(q);
+      checkDatabase(dbId, q.db_id);
+      const keys = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
+      const where = confined(callerOf(request), queryExpression(q, keys));
+      const { rows, total } = traces.sessionStats(where, page, limit);
+      return paginated(rows.map(sessionStats), page, limit, total);
+    },
+  );
+
+  const searchSchema = {
+    tags: TRACE_TAGS,
+    summary: 'Search traces with a filter expression',
+    querystring: searchQuery,
+    body: searchBody.optional(),
+    response: {
+      200: ok(
+        'Traces (group_by=run) or per-session statistics (group_by=session)',
+        paginatedOf(z.union([traceDetailSchema, traceSessionStatsSchema])),
+      ),
+      ...errors('400', '404', '422'),
+    },
+  };
+  app.post<{ Querystring: RawQuery }>(
+    '/traces/search',
+    { schema: searchSchema },
+    async (request) => {
+      const q = scalarQuery(request.query);
+      checkDatabase(dbId, q.db_id);
+      const parsed = searchBody.safeParse(request.body ?? {}, { reportInput: true });
+      if (!parsed.success) throw new HttpError(422, validationIssues('body', parsed.error.issues));
+      const { filter, group_by: groupBy, limit } = parsed.data;
+      const page = Math.max(parsed.data.page, 1);
+      const where = confined(callerOf(request), filter ?? null);
+      if (groupBy === 'session') {
+        const { rows, total } = traces.sessionStats(where, page, limit);
+        return paginated(rows.map(sessionStats), page, limit, total);
+      }
+      const { rows, total } = traces.list(where, page, limit);
+      const data = rows.map((trace) => traceDetail(trace, traces.spans(trace.trace_id)));
+      return paginated(data, page, limit, total);
+    },
+  );
+}

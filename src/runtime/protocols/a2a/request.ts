@@ -1,0 +1,264 @@
+/**
+ * A2A request bodies: the JSON-RPC 2.0 envelopes of message/send,
+ * message/stream, tasks/get and tasks/cancel, and the A2A 0.3 HTTP+JSON (REST) body that
+ * @a2a-js/sdk's RestTransport posts to the same `/v1/message:send|stream` paths. Parses and
+ * validates only: a bad request is a 400 `{"detail": …}`; never runs anything.
+ */
+import { z } from 'zod';
+import { HttpError } from '../../http/errors.js';
+
+/** The wire format of a message request (and of its answer). */
+export type A2ATransport = 'jsonrpc' | 'rest';
+
+/** The JSON-RPC method a message route serves. */
+export type MessageMethod = 'message/send' | 'message/stream';
+
+/** A JSON-RPC request id; null when the body gave none (REST, or a task request without one). */
+export type RequestId = string | number | null;
+
+/** A validated message/send or message/stream request. */
+export interface MessageRequest {
+  readonly transport: A2ATransport;
+  /** Echoed in every JSON-RPC answer. */
+  readonly id: RequestId;
+  /** The text parts and the JSON of the data parts, joined by "\n" (file parts add nothing). */
+  readonly text: string;
+  /** `message.contextId`: the session to run in; null starts a new one. */
+  readonly contextId: string | null;
+  /**
+   * `message.taskId`: the task the message answers (a paused run's input); null for a new task.
+   * Only the `…/v1` endpoint and HTTP+JSON 1.0 act on it.
+   */
+  readonly taskId: string | null;
+  /** `message.metadata.userId` when it is a string. */
+  readonly userId: string | null;
+  /** False only when the client asked not to wait (`configuration.blocking`). */
+  readonly blocking: boolean;
+}
+
+/** A validated tasks/get or tasks/cancel request: `params.id` and `params.contextId`. */
+export interface TaskRequest {
+  readonly id: RequestId;
+  readonly taskId: string;
+  readonly contextId: string | null;
+}
+
+const metadata = z.record(z.string(), z.unknown());
+
+const filePart = z.object({
+  kind: z.literal('file'),
+  file: z.union(
+    [
+      z.object({ uri: z.string(), mimeType: z.string().nullish(), name: z.string().nullish() }),
+      z.object({ bytes: z.string(), mimeType: z.string().nullish(), name: z.string().nullish() }),
+    ],
+    { error: 'must hold a uri or bytes string' },
+  ),
+});
+
+const part = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  filePart,
+  z.object({ kind: z.literal('data'), data: metadata }),
+]);
+
+/** An A2A 0.3 Message (JSON-RPC binding: `kind`-tagged parts). */
+const message = z.object({
+  kind: z.literal('message').optional(),
+  messageId: z.string(),
+  role: z.enum(['user', 'agent']),
+  parts: z.array(part),
+  contextId: z.string().nullish(),
+  taskId: z.string().nullish(),
+  metadata: metadata.nullish(),
+});
+
+const requestId = z.union([z.string(), z.int()], { error: 'must be a string or an integer' });
+
+const jsonRpcMessageRequest = z.object({
+  jsonrpc: z.literal('2.0').optional(),
+  id: requestId,
+  method: z.string().optional(),
+  params: z.object({
+    message,
+    configuration: z.object({ blocking: z.boolean().nullish() }).nullish(),
+    metadata: metadata.nullish(),
+  }),
+});
+
+/** A part in the HTTP+JSON binding (the protobuf JSON form: a oneof of text, file or data). */
+const restPart = z.union(
+  [
+    z.object({ text: z.string() }),
+    z.object({
+      file: z.union([
+        z.object({ fileWithUri: z.string(), mimeType: z.string().optional() }),
+        z.object({ fileWithBytes: z.string(), mimeType: z.string().optional() }),
+      ]),
+    }),
+    z.object({ data: z.object({ data: metadata }) }),
+  ],
+  { error: 'must be {text}, {file: {fileWithUri|fileWithBytes, mimeType}} or {data: {data}}' },
+);
+
+/** `SendMessageRequest` in the HTTP+JSON binding (what RestTransport sends). */
+const restMessageRequest = z.object({
+  message: z.object({
+    messageId: z.string(),
+    role: z.enum(['ROLE_USER', 'ROLE_AGENT']),
+    // Protobuf JSON leaves an empty repeated field out.
+    content: z.array(restPart).default([]),
+    contextId: z.string().optional(),
+    taskId: z.string().optional(),
+    metadata: metadata.optional(),
+  }),
+  configuration: z.object({ blocking: z.boolean().optional() }).optional(),
+  metadata: metadata.optional(),
+});
+
+/** Reads a raw body as JSON; 400 `Invalid A2A request: …` when it is not. */
+export function parseJsonBody(raw: unknown): unknown {
+  try {
+    return JSON.parse(typeof raw === 'string' ? raw : '');
+  } catch {
+    throw invalid('the body is not JSON');
+  }
+}
+
+/**
+ * The wire format of a body sent to `/v1/message:send|stream`: JSON-RPC when it carries a
+ * `jsonrpc` member, else HTTP+JSON. The two bindings share these paths; only JSON-RPC bodies
+ * have that member.
+ */
+export function transportOf(body: unknown): A2ATransport {
+  return isRecord(body) && 'jsonrpc' in body ? 'jsonrpc' : 'rest';
+}
+
+/**
+ * Validates a message request in either binding. A JSON-RPC `method`, when given, must be the
+ * one the route serves.
+ *
+ * @throws {HttpError} 400 `Invalid A2A request: …`; 400 `Only user messages are accepted`
+ */
+export function parseMessageRequest(
+  body: unknown,
+  method: MessageMethod,
+  transport: A2ATransport = transportOf(body),
+): MessageRequest {
+  if (transport === 'rest') {
+    const { message: m, configuration } = check(restMessageRequest, body);
+    return build({
+      transport,
+      id: null,
+      role: m.role === 'ROLE_USER' ? 'user' : 'agent',
+      texts: m.content.flatMap((p) =>
+        'text' in p ? [p.text] : 'data' in p ? [json(p.data.data)] : [],
+      ),
+      contextId: m.contextId ?? null,
+      taskId: m.taskId ?? null,
+      metadata: m.metadata ?? null,
+      // Protobuf JSON leaves `blocking: false` out: a configuration without it is non-blocking.
+      blocking: configuration === undefined || configuration.blocking === true,
+    });
+  }
+  const request = check(jsonRpcMessageRequest, body);
+  if (request.method !== undefined && request.method !== method) {
+    throw invalid(`method "${request.method}" is not served here (expected "${method}")`);
+  }
+  const m = request.params.message;
+  return build({
+    transport,
+    id: request.id,
+    role: m.role,
+    texts: m.parts.flatMap((p) =>
+      p.kind === 'text' ? [p.text] : p.kind === 'data' ? [json(p.data)] : [],
+    ),
+    contextId: m.contextId ?? null,
+    taskId: m.taskId ?? null,
+    metadata: m.metadata ?? null,
+    blocking: request.params.configuration?.blocking !== false,
+  });
+}
+
+/**
+ * The dynamic-dispatch target: `params.message.agentId` (a non-standard member, read first) or
+ * the `X-Agent-ID` header; null when neither names one.
+ */
+export function dispatchTargetOf(body: unknown, header: string | undefined): string | null {
+  const params = isRecord(body) ? body['params'] : undefined;
+  const message = isRecord(params) ? params['message'] : undefined;
+  const agentId = isRecord(message) ? message['agentId'] : undefined;
+  if (typeof agentId === 'string' && agentId !== '') return agentId;
+  return header === undefined || header === '' ? null : header;
+}
+
+/**
+ * Validates a tasks/get or tasks/cancel body: `params.id` is required; `params.contextId` is
+ * returned as given (each route decides whether it is required).
+ *
+ * @throws {HttpError} 400 `Invalid A2A request: …` for a body that is not an object; 400
+ *   `Task ID (params.id) is required`
+ */
+export function parseTaskRequest(body: unknown): TaskRequest {
+  if (!isRecord(body)) throw invalid('the body must be a JSON object');
+  const params = isRecord(body['params']) ? body['params'] : {};
+  const id = body['id'];
+  const taskId = nonEmpty(params['id']);
+  if (taskId === null) throw new HttpError(400, 'Task ID (params.id) is required');
+  return {
+    id: typeof id === 'string' || typeof id === 'number' ? id : null,
+    taskId,
+    contextId: nonEmpty(params['contextId']),
+  };
+}
+
+function build(o: {
+  transport: A2ATransport;
+  id: RequestId;
+  role: 'user' | 'agent';
+  texts: string[];
+  contextId: string | null;
+  taskId: string | null;
+  metadata: Record<string, unknown> | null;
+  blocking: boolean;
+}): MessageRequest {
+  if (o.role !== 'user') throw new HttpError(400, 'Only user messages are accepted');
+  const userId = o.metadata?.['userId'];
+  return {
+    transport: o.transport,
+    id: o.id,
+    text: o.texts.join('\n'),
+    contextId: o.contextId,
+    taskId: o.taskId,
+    userId: typeof userId === 'string' ? userId : null,
+    blocking: o.blocking,
+  };
+}
+
+function check<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  throw invalid(
+    parsed.error.issues
+      .map((issue) =>
+        issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`,
+      )
+      .join('; '),
+  );
+}
+
+function invalid(reason: string): HttpError {
+  return new HttpError(400, `Invalid A2A request: ${reason}`);
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+function nonEmpty(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,128 @@
+/**
+ * The task operations the `…/v1` endpoint and HTTP+JSON 1.0 share: find a task by id alone,
+ * cancel it, list a context's tasks, and start a message's run (or continue the paused task it
+ * names), each confined to the caller by the run service. Failures are A2A errors; never
+ * writes HTTP, never checks scopes.
+ */
+import type { Caller } from '../../http/caller.js';
+import { HttpError } from '../../http/errors.js';
+import type { ActiveRun, Entity, RunService } from '../../api/runs/service.js';
+import type { RunRecord } from '../../store/records.js';
+import type { RuntimeStore } from '../../store/store.js';
+import type { MessageRequest } from './request.js';
+import { toolAnswersOf } from './resume.js';
+import { A2AProtocolError } from './v1-errors.js';
+import { bareTask, taskOf, type RunTask } from './task.js';
+
+/** What the task operations read and run. */
+export interface TaskOpsDeps {
+  readonly runs: RunService;
+  readonly store: RuntimeStore;
+  /** Ids of the messages the runtime answers with. */
+  readonly newId: () => string;
+}
+
+/** Run statuses a task can no longer leave. */
+const TERMINAL = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
+
+/** The task operations of one runtime. */
+export interface TaskOps {
+  /** The caller's task `taskId` of `entity`; TASK_NOT_FOUND when there is none it may see. */
+  find(entity: Entity, caller: Caller, taskId: string): RunRecord;
+  /** The task as a Task. */
+  taskOf(run: RunRecord): RunTask;
+  /** Cancels a task that has not ended; TASK_NOT_CANCELABLE for one that has. */
+  cancel(entity: Entity, caller: Caller, taskId: string): RunTask;
+  /** The caller's tasks of `entity` in a context (session), newest last. */
+  list(entity: Entity, caller: Caller, contextId: string): RunTask[];
+  /**
+   * The run of a message: a new one, or, when the message names a task (`taskId`), the paused
+   * run continued with the message as its answers.
+   */
+  start(o: {
+    readonly entity: Entity;
+    readonly caller: Caller;
+    readonly clientUserId: string | null;
+    readonly request: MessageRequest;
+  }): ActiveRun;
+}
+
+/** Builds the task operations. */
+export function createTaskOps(deps: TaskOpsDeps): TaskOps {
+  const { runs, store } = deps;
+  const notFound = (): A2AProtocolError => new A2AProtocolError('TASK_NOT_FOUND', 'Task not found');
+
+  const find = (entity: Entity, caller: Caller, taskId: string): RunRecord => {
+    if (store.getRun(taskId) === null) throw notFound();
+    try {
+      return runs.getRun({ entity, caller, runId: taskId, sessionId: null });
+    } catch (error) {
+      /* c8 ignore next -- getRun throws nothing but its 404 */
+      if (!(error instanceof HttpError)) throw error;
+      throw notFound();
+    }
+  };
+  const asTask = (run: RunRecord): RunTask =>
+    taskOf(
+      {
+        runId: run.run_id,
+        sessionId: run.session_id,
+        status: run.status,
+        content: run.output['content'],
+        userId: run.user_id,
+      },
+      deps.newId(),
+    );
+
+  return {
+    find,
+    taskOf: asTask,
+    cancel(entity, caller, taskId) {
+      const run = find(entity, caller, taskId);
+      if (TERMINAL.has(run.status)) {
+        throw new A2AProtocolError(
+          'TASK_NOT_CANCELABLE',
+          `Task ${taskId} is ${run.status.toLowerCase()} and cannot be canceled`,
+        );
+      }
+      runs.cancel({ entity, caller, runId: run.run_id, sessionId: run.session_id });
+      return bareTask(run.run_id, run.session_id, 'canceled');
+    },
+    list(entity, caller, contextId) {
+      const session = store.getSession(contextId);
+      if (
+        session === null ||
+        session.component_id !== entity.id ||
+        (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
+      ) {
+        return [];
+      }
+      return store
+        .listRuns(contextId)
+        .filter((run) => run.parent_run_id === null)
+        .map(asTask);
+    },
+    start({ entity, caller, clientUserId, request }) {
+      if (request.taskId === null) {
+        return runs.start({
+          entity,
+          caller,
+          clientUserId,
+          sessionId: request.contextId,
+          message: request.text,
+        });
+      }
+      const run = find(entity, caller, request.taskId);
+      if (run.status !== 'PAUSED') {
+        throw new A2AProtocolError(
+          'UNSUPPORTED_OPERATION',
+          `Task ${run.run_id} is ${run.status.toLowerCase()}: only a task waiting for input takes a message`,
+        );
+      }
+      return runs.continue(
+        { entity, caller, runId: run.run_id, sessionId: run.session_id },
+        toolAnswersOf(run.checkpoint, request.text),
+      );
+    },
+  };
+}

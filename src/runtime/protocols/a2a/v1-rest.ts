@@ -1,0 +1,147 @@
+/**
+ * HTTP+JSON 1.0 on the paths it shares with 0.3 (`…/v1/message:send|stream`, `…/v1/tasks…`):
+ * which protocol a request on those paths speaks, and the 1.0 answers (`application/a2a+json`,
+ * proto-JSON 1.0 shapes, errors as a google.rpc.Status body with the HTTP status). Never checks
+ * scopes; tasks are found by id and confined to the caller.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf } from '../../http/caller.js';
+import type { Entity } from '../../api/runs/service.js';
+import { A2A_JSON, answerSend, answerStream, exchangeOf, type ExchangeDeps } from './exchange.js';
+import { requestedVersionOf } from './jsonrpc.js';
+import { parseJsonBody } from './request.js';
+import type { TaskOps } from './task-ops.js';
+import { a2aErrorOf, A2AProtocolError, restErrorOf } from './v1-errors.js';
+import { parseV1MessageRequest, v1Task } from './v1-shapes.js';
+
+/** How a request to a shared path is read. */
+export type SharedPathProtocol = 'jsonrpc' | 'rest-0.3' | 'rest-1.0' | 'unsupported';
+
+/**
+ * The protocol of a request to a shared path: a body with a `jsonrpc` member is JSON-RPC on a
+ * path (whatever the header says); else the `A2A-Version` header decides: 1.0, or 0.3 when it is
+ * absent, empty or "0.3". The body alone never decides between the REST versions.
+ */
+export function sharedPathProtocolOf(
+  headers: FastifyRequest['headers'],
+  body: unknown,
+): SharedPathProtocol {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'jsonrpc' in body) {
+    return 'jsonrpc';
+  }
+  const version = requestedVersionOf(headers['a2a-version']);
+  if (version === null) return 'unsupported';
+  return version === '1.0' ? 'rest-1.0' : 'rest-0.3';
+}
+
+/** What the HTTP+JSON 1.0 answers are built from. */
+export interface RestV1Deps extends ExchangeDeps {
+  readonly tasks: TaskOps;
+}
+
+/** An HTTP+JSON 1.0 error answer. */
+export function sendRestError(reply: FastifyReply, error: unknown): FastifyReply {
+  const { status, body } = restErrorOf(a2aErrorOf(error));
+  return reply.code(status).type(A2A_JSON).send(body);
+}
+
+/** The version error of a request whose `A2A-Version` is not served. */
+export function versionNotSupported(): A2AProtocolError {
+  return new A2AProtocolError(
+    'VERSION_NOT_SUPPORTED',
+    'A2A-Version not supported: this endpoint serves 1.0 and 0.3',
+  );
+}
+
+/** `POST …/v1/message:send|stream` in HTTP+JSON 1.0. */
+export async function answerRestMessage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: RestV1Deps,
+  entity: Entity,
+  body: unknown,
+  op: 'send' | 'stream',
+): Promise<unknown> {
+  try {
+    const parsed = parseV1MessageRequest(body, null, 'rest');
+    if ((body as { tenant?: unknown }).tenant) {
+      throw new A2AProtocolError('INVALID_PARAMS', 'Invalid params: no tenant is served here');
+    }
+    const base = exchangeOf(request, entity, parsed, { background: true });
+    const exchange = {
+      ...base,
+      version: '1.0' as const,
+      backgroundOk: true,
+      run: deps.tasks.start(base),
+    };
+    return await (op === 'send'
+      ? answerSend(reply, deps, exchange)
+      : answerStream(reply, deps, exchange));
+  } catch (error) {
+    return sendRestError(reply, error);
+  }
+}
+
+/** `GET …/v1/tasks/{id}` in HTTP+JSON 1.0. */
+export function answerRestGetTask(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: RestV1Deps,
+  entity: Entity,
+  taskId: string,
+): FastifyReply {
+  try {
+    const run = deps.tasks.find(entity, callerOf(request), taskId);
+    return reply.type(A2A_JSON).send(v1Task(deps.tasks.taskOf(run)));
+  } catch (error) {
+    return sendRestError(reply, error);
+  }
+}
+
+/** `POST …/v1/tasks/{id}:cancel` and `:subscribe` in HTTP+JSON 1.0. */
+export function answerRestTaskAction(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: RestV1Deps,
+  entity: Entity,
+  taskId: string,
+  action: 'cancel' | 'subscribe',
+): FastifyReply {
+  try {
+    if (action === 'subscribe') {
+      throw new A2AProtocolError('UNSUPPORTED_OPERATION', 'Subscribing to a task is not supported');
+    }
+    return reply.type(A2A_JSON).send(v1Task(deps.tasks.cancel(entity, callerOf(request), taskId)));
+  } catch (error) {
+    return sendRestError(reply, error);
+  }
+}
+
+/** `GET …/v1/tasks?contextId=` in HTTP+JSON 1.0. */
+export function answerRestListTasks(
+  request: FastifyRequest<{ Querystring: { contextId?: string } }>,
+  reply: FastifyReply,
+  deps: RestV1Deps,
+  entity: Entity,
+): FastifyReply {
+  const contextId = request.query.contextId;
+  if (contextId === undefined || contextId === '') {
+    return sendRestError(
+      reply,
+      new A2AProtocolError('INVALID_PARAMS', 'ListTasks needs a contextId'),
+    );
+  }
+  const tasks = deps.tasks.list(entity, callerOf(request), contextId).map(v1Task);
+  return reply
+    .type(A2A_JSON)
+    .send({ tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length });
+}
+
+/** Reads the body of a shared message path: JSON, or null when it is not (each reader decides). */
+export function sharedBodyOf(raw: unknown): unknown {
+  try {
+    return parseJsonBody(raw);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The eval-run store on a real SQLite file: round trips with JSON intact, filters, sorts and
+ * pages, rename, and bulk delete in one transaction.
+ */
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import type { EvalQuery, EvalRunRecord } from '../../../../src/runtime/api/evals/table.js';
+import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
+
+function fileStore(t: Test): RuntimeStore {
+  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
+  t.teardown(() => store.close());
+  return store;
+}
+
+/** An eval run; `overrides` replace fields. */
+function evalRun(overrides: Partial<EvalRunRecord> = {}): EvalRunRecord {
+  return {
+    run_id: 'e-1',
+    eval_type: 'accuracy',
+    name: null,
+    agent_id: 'a1',
+    team_id: null,
+    workflow_id: null,
+    model_id: 'offline-echo',
+    model_provider: 'offline',
+    evaluated_component_name: 'Agent One',
+    eval_data: { results: [{ score: 10 }], avg_score: 10 },
+    eval_input: { input: 'q', expected_output: '4' },
+    created_at: 100,
+    updated_at: 100,
+    ...overrides,
+  };
+}
+
+const query = (overrides: Partial<EvalQuery> = {}): EvalQuery => ({
+  page: 1,
+  limit: 20,
+  sortBy: 'created_at',
+  sortOrder: 'desc',
+  ...overrides,
+});
+
+const ids = (store: RuntimeStore, q: Partial<EvalQuery> = {}): string[] =>
+  store.evals.list(query(q)).rows.map((r) => r.run_id);
+
+t.test('round trip keeps JSON and nulls; put replaces by id', async (t) => {
+  const store = fileStore(t);
+  const record = evalRun({ eval_input: null, model_id: null, name: 'ünïcode' });
+  store.evals.put(record);
+  t.same(store.evals.get('e-1'), record);
+  t.equal(store.evals.get('nope'), null);
+  store.evals.put({ ...record, eval_data: { eval_status: 'PASSED' }, updated_at: 200 });
+  t.same(store.evals.get('e-1'), {
+    ...record,
+    eval_data: { eval_status: 'PASSED' },
+    updated_at: 200,
+  });
+});
+
+t.test('filters: each alone and together', async (t) => {
+  const store = fileStore(t);
+  store.evals.put(evalRun({ run_id: 'acc', created_at: 1 }));
+  store.evals.put(
+    evalRun({ run_id: 'perf', eval_type: 'performance', model_id: 'm2', created_at: 2 }),
+  );
+  store.evals.put(
+    evalRun({
+      run_id: 'team',
+      agent_id: null,
+      team_id: 't1',
+      eval_type: 'reliability',
+      created_at: 3,
+    }),
+  );
+  store.evals.put(
+    evalRun({
+      run_id: 'flow',
+      agent_id: null,
+      workflow_id: 'w1',
+      eval_type: 'agent_as_judge',
+      created_at: 4,
+    }),
+  );
+  const rows: [name: string, q: Partial<EvalQuery>, expected: string[]][] = [
+    ['none: all, newest first', {}, ['flow', 'team', 'perf', 'acc']],
+    ['agent id', { agentId: 'a1' }, ['perf', 'acc']],
+    ['team id', { teamId: 't1' }, ['team']],
+    ['workflow id', { workflowId: 'w1' }, ['flow']],
+    ['model id', { modelId: 'm2' }, ['perf']],
+    ['kind agent', { componentType: 'agent' }, ['perf', 'acc']],
+    ['kind team', { componentType: 'team' }, ['team']],
+    ['kind workflow', { componentType: 'workflow' }, ['flow']],
+    ['eval types', { evalTypes: ['accuracy', 'reliability'] }, ['team', 'acc']],
+    ['no eval types listed: nothing', { evalTypes: [] }, []],
+    ['together', { agentId: 'a1', evalTypes: ['performance'], modelId: 'm2' }, ['perf']],
+    ['a filter that matches nothing', { agentId: 'a9' }, []],
+  ];
+  for (const [name, q, expected] of rows) t.same(ids(store, q), expected, name);
+});
+
+t.test('sorts, with run_id breaking ties; pages with a matching total', async (t) => {
+  const store = fileStore(t);
+  store.evals.put(
+    evalRun({ run_id: 'b', name: 'zeta', eval_type: 'reliability', created_at: 5, updated_at: 9 }),
+  );
+  store.evals.put(
+    evalRun({ run_id: 'a', name: 'alpha', eval_type: 'accuracy', created_at: 5, updated_at: 7 }),
+  );
+  store.evals.put(
+    evalRun({ run_id: 'c', name: 'mid', eval_type: 'performance', created_at: 6, updated_at: 8 }),
+  );
+  t.same(ids(store, { sortOrder: 'asc' }), ['a', 'b', 'c'], 'created_at asc, ties by id');
+  t.same(ids(store), ['c', 'b', 'a'], 'created_at desc');
+  t.same(ids(store, { sortBy: 'updated_at', sortOrder: 'asc' }), ['a', 'c', 'b']);
+  t.same(ids(store, { sortBy: 'name', sortOrder: 'asc' }), ['a', 'c', 'b']);
+  t.same(ids(store, { sortBy: 'eval_type', sortOrder: 'desc' }), ['b', 'c', 'a']);
+
+  t.same(store.evals.list(query({ limit: 2, page: 1 })).total, 3);
+  t.same(ids(store, { limit: 2, page: 2 }), ['a']);
+  t.same(ids(store, { limit: 2, page: 0 }), ['c', 'b'], 'page 0 is the first page');
+  t.same(ids(store, { limit: 2, page: 3 }), [], 'past the end');
+  t.same(
+    ids(store, { limit: 1, page: Number.MAX_SAFE_INTEGER }),
+    [],
+    'an absurd page is past the end',
+  );
+  t.throws(() => store.evals.list(query({ sortBy: 'run_id' as 'name' })), {
+    name: 'RangeError',
+    message: 'unsupported sort: run_id desc',
+  });
+});
+
+t.test('rename stamps updated_at; unknown ids are null', async (t) => {
+  const store = fileStore(t);
+  store.evals.put(evalRun());
+  t.same(store.evals.rename('e-1', 'Renamed', 500), evalRun({ name: 'Renamed', updated_at: 500 }));
+  t.equal(store.evals.rename('nope', 'x', 500), null);
+});
+
+t.test('delete removes the named runs, skips unknown ids, counts what went', async (t) => {
+  const store = fileStore(t);
+  for (const id of ['x', 'y', 'z']) store.evals.put(evalRun({ run_id: id }));
+  t.equal(store.evals.delete(['x', 'nope', 'z', 'x']), 2);
+  t.same(ids(store), ['y']);
+  t.equal(store.evals.delete([]), 0);
+});
+
+t.test('the table refuses an unknown eval type (CHECK)', async (t) => {
+  const store = fileStore(t);
+  t.throws(() => store.evals.put(evalRun({ eval_type: 'vibes' as 'accuracy' })), {
+    code: 'SQLITE_CONSTRAINT_CHECK',
+  });
+});

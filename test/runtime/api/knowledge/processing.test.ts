@@ -1,0 +1,117 @@
+/**
+ * Background processing of knowledge contents over a real store and index: jobs start after the
+ * current turn, a content deleted meanwhile stays deleted, close cancels running fetches, and a
+ * job never crashes the process.
+ */
+import t, { type Test } from 'tap';
+import { createKnowledgeIndex } from '../../../../src/runtime/api/knowledge/search-index.js';
+import {
+  createKnowledgeProcessor,
+  type ProcessingJob,
+} from '../../../../src/runtime/api/knowledge/processing.js';
+import type { ContentRecord } from '../../../../src/runtime/api/knowledge/table.js';
+import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
+import { createOutboundGuard } from '../../../../src/runtime/outbound/guard.js';
+import { contentServer, stall } from '../../fixtures/knowledge.js';
+import { createTestClock } from '../../../fixtures/tokens.js';
+
+const CONTENT: ContentRecord = {
+  id: 'c-1',
+  knowledge_id: 'kb',
+  name: 'one',
+  description: null,
+  type: null,
+  size: null,
+  metadata: null,
+  status: 'processing',
+  status_message: null,
+  reader_id: null,
+  chunker: 'FixedSizeChunker',
+  chunk_size: 100,
+  chunk_overlap: 0,
+  origin: null,
+  created_at: 1,
+  updated_at: 1,
+};
+
+const job = (fields: Partial<ProcessingJob> = {}): ProcessingJob => ({
+  contentId: 'c-1',
+  source: { kind: 'text', text: 'moles tunnel' },
+  readerId: null,
+  chunkSize: 100,
+  chunkOverlap: 0,
+  ...fields,
+});
+
+/** A store holding CONTENT (processing), its index and a processor over them. */
+function setup(t: Test, closeStore = true) {
+  const store = openRuntimeStore(':memory:');
+  if (closeStore) t.teardown(() => store.close());
+  store.knowledge.put(CONTENT);
+  const index = createKnowledgeIndex(() => store.knowledge.chunks('kb'));
+  const outbound = createOutboundGuard({ allowHosts: ['127.0.0.1'] });
+  t.teardown(() => outbound.close());
+  const processor = createKnowledgeProcessor({
+    store: store.knowledge,
+    index,
+    clock: createTestClock(),
+    limits: { maxBytes: 1024, timeoutMs: 30_000 },
+    // The content server is on loopback: opened on purpose.
+    outbound: outbound.dispatcher,
+  });
+  const found = () => index.search('moles', () => true).map((hit) => hit.id);
+  return { store, index, processor, found };
+}
+
+t.test('a job runs after the current turn and indexes what it stored', async (t) => {
+  const { store, processor, found } = setup(t);
+  t.same(found(), [], 'the index is built (empty) before the job');
+  processor.enqueue(job());
+  t.equal(store.knowledge.get('c-1')?.status, 'processing', 'not yet');
+  await processor.idle();
+  t.match(store.knowledge.get('c-1'), { status: 'completed', type: 'text/plain', size: 12 });
+  t.same(found(), ['c-1_0'], 'the built index was kept current');
+});
+
+t.test('a content deleted before its job finishes stays deleted and unindexed', async (t) => {
+  const { store, processor, found } = setup(t);
+  t.same(found(), []);
+  processor.enqueue(job());
+  store.knowledge.delete('kb', 'c-1');
+  await processor.idle();
+  t.equal(store.knowledge.get('c-1'), null);
+  t.same(store.knowledge.chunks('kb'), []);
+  t.same(found(), []);
+});
+
+t.test('a job that cannot chunk fails its content with the reason', async (t) => {
+  const { store, processor } = setup(t);
+  processor.enqueue(job({ chunkSize: 4, chunkOverlap: 4 }));
+  await processor.idle();
+  t.match(store.knowledge.get('c-1'), {
+    status: 'failed',
+    status_message: 'Processing failed: bad chunking: size 4, overlap 4',
+  });
+});
+
+t.test('a store closed under a job does not crash the process', async (t) => {
+  const { store, processor } = setup(t, false);
+  processor.enqueue(job());
+  store.close();
+  await processor.idle();
+  t.pass('idle resolved');
+});
+
+t.test('close cancels a running fetch; its content fails', async (t) => {
+  const server = await contentServer(t, { '/slow': stall });
+  const { store, processor } = setup(t);
+  processor.enqueue(job({ source: { kind: 'urls', urls: [new URL(`${server.url}/slow`)] } }));
+  while (server.hits.get('/slow') === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  await processor.close();
+  t.match(store.knowledge.get('c-1'), {
+    status: 'failed',
+    status_message: `Fetching ${server.url}/slow was cancelled: the runtime stopped`,
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * What the session routes share: scalar query parameters, the owner a caller may act for, and
+ * finding a session by kind and owner (RUNTIME_API.md §1).
+ */
+import t from 'tap';
+import { ANONYMOUS_CALLER, type Caller } from '../../../../src/runtime/http/caller.js';
+import type { HttpError } from '../../../../src/runtime/http/errors.js';
+import { findSession, isSessionType, ownerOf } from '../../../../src/runtime/api/sessions/lookup.js';
+import { scalarQuery, intQuery } from '../../../../src/runtime/http/query.js';
+import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
+import { sessionRecord } from '../../fixtures/runtime.js';
+
+t.test('scalarQuery: a repeated parameter counts with its last value', async (t) => {
+  t.same(scalarQuery({ a: 'x', b: ['1', '2'], c: undefined, d: [] }), {
+    a: 'x',
+    b: '2',
+    c: undefined,
+    d: undefined,
+  });
+});
+
+t.test('intQuery: integers only, any sign', async (t) => {
+  t.equal(intQuery(undefined, 'n'), undefined);
+  t.equal(intQuery('-12', 'n'), -12);
+  t.equal(intQuery('007', 'n'), 7);
+  for (const bad of ['', '1.0', '1e3', ' 1', 'x']) {
+    const error = t.throws(() => intQuery(bad, 'n'), bad) as unknown as HttpError;
+    t.equal(error.status, 422);
+    t.match(error.detail, [{ type: 'int_parsing', loc: ['query', 'n'], input: bad }]);
+  }
+});
+
+t.test('isSessionType: the three kinds, exactly', async (t) => {
+  t.same(['agent', 'team', 'workflow', 'Agent', '', null, 1].map(isSessionType), [
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+    false,
+  ]);
+});
+
+t.test('ownerOf: confined callers act for themselves only', async (t) => {
+  const confined: Caller = { ...ANONYMOUS_CALLER, authenticated: true, scopedUserId: 'alice' };
+  t.equal(ownerOf(confined, 'bob'), 'alice');
+  t.equal(ownerOf(confined, undefined), 'alice');
+  t.equal(ownerOf(ANONYMOUS_CALLER, 'bob'), 'bob');
+  t.equal(ownerOf(ANONYMOUS_CALLER, undefined), undefined);
+});
+
+t.test('findSession: null for unknown, another kind or another owner', async (t) => {
+  const store = openRuntimeStore(':memory:');
+  t.teardown(() => store.close());
+  store.putSession(sessionRecord({ session_id: 's', user_id: 'alice' }));
+  store.putSession(sessionRecord({ session_id: 'anon', session_type: 'team', component_id: 't1' }));
+  const rows: [string, string, Parameters<typeof findSession>[2], boolean][] = [
+    ['no conditions', 's', {}, true],
+    ['the kind', 's', { type: 'agent' }, true],
+    ['another kind', 's', { type: 'team' }, false],
+    ['the owner', 's', { owner: 'alice' }, true],
+    ['another owner', 's', { owner: 'bob' }, false],
+    ['an owner, ownerless session', 'anon', { owner: 'alice' }, false],
+    ['kind and owner', 's', { type: 'agent', owner: 'alice' }, true],
+    ['unknown', 'nope', {}, false],
+  ];
+  for (const [name, id, lookup, found] of rows) {
+    t.equal(findSession(store, id, lookup)?.session_id ?? null, found ? id : null, name);
+  }
+});
