@@ -94,3 +94,18 @@ t.test('a closed database fails every operation loudly', async (t) => {
   ];
   for (const [name, run] of rows) await t.rejects(run(), closed, name);
 });
+
+t.test(
+  'a declaration with no column kinds: values pass as they are, put replaces all',
+  async (t) => {
+    const { database } = itemsDatabase(t);
+    const plain = tableOf<{ id: string; name: string; at: number; created: number }>(database, {
+      name: ITEMS.name,
+      key: 'id',
+      columns: ['id', 'name', 'at', 'created'],
+    });
+    await plain.put({ id: 'a', name: 'a', at: 1, created: 1 });
+    await plain.put({ id: 'a', name: 'b', at: 2, created: 2 });
+    t.same(await plain.get('a'), { id: 'a', name: 'b', at: 2, created: 2 });
+  },
+);
