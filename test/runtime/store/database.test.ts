@@ -4,9 +4,9 @@
  */
 import t from 'tap';
 import { sql } from 'kysely';
-import { item, itemsDatabase } from './items.js';
+import { item, itemsDatabase } from './fixtures/items.js';
 import { tableOf } from '../../../src/runtime/store/table.js';
-import { ITEMS } from './items.js';
+import { ITEMS } from './fixtures/items.js';
 
 t.test('the SQLite dialect stores JSON as text and booleans as 0/1', async (t) => {
   const { database } = itemsDatabase(t);

@@ -12,7 +12,7 @@ import {
   type PageReader,
 } from '../../../src/runtime/store/page.js';
 import { tableOf } from '../../../src/runtime/store/table.js';
-import { ITEMS, item, itemsDatabase, type Item } from './items.js';
+import { ITEMS, item, itemsDatabase, type Item } from './fixtures/items.js';
 
 interface ItemFilters {
   name?: string | undefined;

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { tableOf } from '../../../src/runtime/store/table.js';
-import { ITEMS, item, itemsDatabase, type Item } from './items.js';
+import { ITEMS, item, itemsDatabase, type Item } from './fixtures/items.js';
 
 t.test('record and row: JSON, booleans, seconds and nulls', async (t) => {
   const { database, connection } = itemsDatabase(t);
