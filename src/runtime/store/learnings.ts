@@ -1,5 +1,6 @@
 /**
- * Learnings in the runtime's SQLite file. Stores what it is given and
+ * Learnings in the runtime database, read and written asynchronously through the query layer
+ * (database.ts, table.ts, page.ts). Stores what it is given and
  * filters as a route asks (an owner, or an owner plus the ownerless rows); it never decides who
  * the caller is, and never builds HTTP shapes.
  */

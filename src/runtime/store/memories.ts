@@ -1,5 +1,6 @@
 /**
- * User memories in the runtime's SQLite file. Stores what it is given and
+ * User memories in the runtime database, read and written asynchronously through the query
+ * layer (database.ts, table.ts, page.ts). Stores what it is given and
  * filters by the owner a route passes; it never decides who the caller is, and never builds HTTP
  * shapes.
  */
