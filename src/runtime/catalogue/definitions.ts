@@ -4,7 +4,11 @@
  * auth code and reads no gateway config).
  */
 import { z } from 'zod';
-import { A2A_PREFIX_PATTERN, A2A_PREFIX_RULE, DEFAULT_A2A_PREFIX } from '../../shared/a2a-prefix.js';
+import {
+  A2A_PREFIX_PATTERN,
+  A2A_PREFIX_RULE,
+  DEFAULT_A2A_PREFIX,
+} from '../../shared/a2a-prefix.js';
 import { isHttpsOrLoopbackUrl } from '../../shared/secure-url.js';
 import { ALLOW_HOST_RULE, isAllowHostEntry } from '../outbound/addresses.js';
 

@@ -3,7 +3,11 @@
  * checkpoint its pause returned and goes on with the client's tool results. Also says which
  * calls a checkpoint waits on. Pure like the rest of the engine: no I/O, no HTTP.
  */
-import type { AgentDefinition, TeamDefinition, WorkflowDefinition } from '../catalogue/definitions.js';
+import type {
+  AgentDefinition,
+  TeamDefinition,
+  WorkflowDefinition,
+} from '../catalogue/definitions.js';
 import { resolveModel } from '../model/resolve.js';
 import { runAgent, type AgentCheckpoint } from './agent-run.js';
 import type { RunEvent } from './events.js';

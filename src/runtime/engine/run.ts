@@ -3,7 +3,11 @@
  * they happen and returning the status, run output and session state.
  * The routes call this; the engine never touches HTTP or the store.
  */
-import type { AgentDefinition, TeamDefinition, WorkflowDefinition } from '../catalogue/definitions.js';
+import type {
+  AgentDefinition,
+  TeamDefinition,
+  WorkflowDefinition,
+} from '../catalogue/definitions.js';
 import { resolveModel } from '../model/resolve.js';
 import { runAgent } from './agent-run.js';
 import type { RunEvent } from './events.js';

@@ -3,7 +3,11 @@
  * configured `openai-compatible` model is built once per settings object. An unknown provider
  * resolves to null and the run fails with a RunError.
  */
-import { OPENAI_COMPATIBLE_PROVIDER, type ModelRef, type ModelSettings } from '../catalogue/definitions.js';
+import {
+  OPENAI_COMPATIBLE_PROVIDER,
+  type ModelRef,
+  type ModelSettings,
+} from '../catalogue/definitions.js';
 import type { Model } from './model.js';
 import { OFFLINE_PROVIDER, offlineModel } from './offline.js';
 import { createOpenAiCompatibleModel } from './openai-compatible.js';

@@ -3,6 +3,7 @@
  * `PRAGMA user_version`. Steps are append-only: never edit or reorder a released step, add one.
  * A database newer than this list is never touched.
  */
+import type { DialectName } from './database.js';
 import { RuntimeStoreError } from './errors.js';
 import type { SqliteDatabase } from './sqlite.js';
 import { APPROVALS_SCHEMA } from './schema/approvals.js';
@@ -20,9 +21,16 @@ export interface Migration {
   readonly version: number;
   /** A few words for error messages. */
   readonly name: string;
-  /** One or more statements, run in the migration's transaction. */
-  readonly sql: string;
+  /**
+   * One or more statements, run in the migration's transaction: the same text for every
+   * dialect, or one text per dialect where they differ (typed columns, JSON, functions).
+   */
+  readonly sql: string | Readonly<Record<DialectName, string>>;
 }
+
+/** The statements of `step` in `dialect`. */
+const statementsOf = (step: Migration, dialect: DialectName): string =>
+  typeof step.sql === 'string' ? step.sql : step.sql[dialect];
 
 /** Every step, oldest first. The last version is the one this build reads and writes. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -167,7 +175,7 @@ export function migrate(
   db.transaction(() => {
     for (const step of migrations.slice(schemaVersion(db))) {
       try {
-        db.exec(step.sql);
+        db.exec(statementsOf(step, 'sqlite'));
       } catch (err) {
         throw new RuntimeStoreError(
           path,

@@ -59,3 +59,38 @@ export interface RunRecord {
   /** Epoch seconds (an integer). */
   updated_at: number;
 }
+
+/** One stored memory. */
+export interface MemoryRecord {
+  memory_id: string;
+  memory: string;
+  topics: string[];
+  /** Every memory has an owner. */
+  user_id: string;
+  agent_id: string | null;
+  team_id: string | null;
+  /** Epoch seconds. */
+  created_at: number;
+  /** Epoch seconds. */
+  updated_at: number;
+}
+
+/** One stored learning. */
+export interface LearningRecord {
+  learning_id: string;
+  learning_type: string;
+  namespace: string | null;
+  /** `null`: shared by everyone (ownerless). */
+  user_id: string | null;
+  agent_id: string | null;
+  team_id: string | null;
+  session_id: string | null;
+  entity_id: string | null;
+  entity_type: string | null;
+  content: Record<string, unknown>;
+  metadata: Record<string, unknown> | null;
+  /** Epoch seconds. */
+  created_at: number;
+  /** Epoch seconds. */
+  updated_at: number;
+}

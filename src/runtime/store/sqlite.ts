@@ -13,6 +13,10 @@ export interface SqliteStatement {
   get(...params: unknown[]): unknown;
   /** Every row. */
   all(...params: unknown[]): unknown[];
+  /** The rows one at a time. */
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+  /** Whether the statement returns rows (a SELECT, or a write with RETURNING). */
+  readonly reader: boolean;
 }
 
 /** One open SQLite connection (the subset of better-sqlite3's `Database` the store uses). */

@@ -6,6 +6,7 @@
 import { createApprovalStore, type ApprovalStore } from '../api/approvals/table.js';
 import { createComponentStore, type ComponentStore } from '../api/components/table.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
+import { openDatabase } from './database.js';
 import { createDailyMetricsStore, type DailyMetricsStore } from '../api/metrics/table.js';
 import { createEvalStore, type EvalStore } from '../api/evals/table.js';
 import { createKnowledgeStore, type KnowledgeStore } from '../api/knowledge/table.js';
@@ -263,12 +264,14 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     `SELECT ${runColumns} FROM runs WHERE session_id = ? ORDER BY created_at, seq`,
   );
   const sessionLists = prepareSessionLists(db);
+  // The tables converted to the async query layer share this one connection.
+  const database = openDatabase(db);
 
   return Object.freeze({
     path,
     components: createComponentStore(db),
-    memories: createMemoryStore(db),
-    learnings: createLearningStore(db),
+    memories: createMemoryStore(database),
+    learnings: createLearningStore(database),
     traces: createTraceStore(db),
     dailyMetrics: createDailyMetricsStore(db),
     evals: createEvalStore(db),

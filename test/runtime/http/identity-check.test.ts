@@ -20,7 +20,10 @@ import { createIdentityTokenCheck } from '../../../src/runtime/http/identity-tok
 import { buildRuntimeApp } from '../../../src/runtime/app.js';
 import type { MemoryRecord } from '../../../src/runtime/api/memories/table.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../src/runtime/store/store.js';
-import { identityContextHashOf, signIdentityContext } from '../../../src/shared/identity-context.js';
+import {
+  identityContextHashOf,
+  signIdentityContext,
+} from '../../../src/shared/identity-context.js';
 import { createTestClock } from '../../fixtures/tokens.js';
 import { contextHeader, SETTINGS, TEST_IDENTITY_SECRET } from '../fixtures/runtime.js';
 
@@ -37,10 +40,13 @@ const BOBS: MemoryRecord = {
 };
 
 /** The app as `buildRuntimeApp` makes it (no test wrapper adds a context), over a fresh store. */
-function app(t: Test, secret: string | null): { app: FastifyInstance; store: RuntimeStore } {
+async function app(
+  t: Test,
+  secret: string | null,
+): Promise<{ app: FastifyInstance; store: RuntimeStore }> {
   const built = buildCatalogue(SETTINGS);
   const store = openRuntimeStore(':memory:');
-  store.memories.put(BOBS);
+  await store.memories.put(BOBS);
   let ids = 0;
   const runtime = buildRuntimeApp({
     settings: built.settings!,
@@ -64,7 +70,7 @@ const FORGED_VALUE = contextHeader({
 })['x-auth-context'];
 
 t.test('with a secret: every request without a valid signature is 401, nothing runs', async (t) => {
-  const { app: runtime, store } = app(t, TEST_IDENTITY_SECRET);
+  const { app: runtime, store } = await app(t, TEST_IDENTITY_SECRET);
   const otherValue = contextHeader({ user_id: 'alice' })['x-auth-context'];
   const good = signIdentityContext(FORGED_VALUE, TEST_IDENTITY_SECRET);
   const rows: { name: string; headers: Record<string, string | string[]>; detail: string }[] = [
@@ -140,7 +146,12 @@ t.test('with a secret: every request without a valid signature is 401, nothing r
     t.equal(run.statusCode, 401, `${row.name}: a run`);
     t.same(run.json(), { detail: row.detail }, `${row.name}: a run`);
   }
-  const all = store.memories.list({ sortBy: 'updated_at', sortOrder: 'desc', page: 1, limit: 100 });
+  const all = await store.memories.list({
+    sortBy: 'updated_at',
+    sortOrder: 'desc',
+    page: 1,
+    limit: 100,
+  });
   t.same(
     all.rows.map((m) => m.memory_id),
     ['m-bob'],
@@ -156,7 +167,7 @@ t.test('with a secret: every request without a valid signature is 401, nothing r
 });
 
 t.test('with a secret: the signed context is believed, once per request', async (t) => {
-  const { app: runtime } = app(t, TEST_IDENTITY_SECRET);
+  const { app: runtime } = await app(t, TEST_IDENTITY_SECRET);
   const admin = await runtime.inject({
     url: '/memories',
     headers: contextHeader({ is_admin: true, scopes: ['agent_os:admin'] }),
@@ -178,7 +189,7 @@ t.test('with a secret: the signed context is believed, once per request', async 
 });
 
 t.test('with a secret: only GET and HEAD /health answer without a context', async (t) => {
-  const { app: runtime } = app(t, TEST_IDENTITY_SECRET);
+  const { app: runtime } = await app(t, TEST_IDENTITY_SECRET);
   const get = await runtime.inject({ url: '/health' });
   t.equal(get.statusCode, 200);
   t.same(get.json(), { status: 'ok', instantiated_at: '1970-01-01T00:00:00.000Z' });
@@ -198,7 +209,7 @@ t.test('with a secret: only GET and HEAD /health answer without a context', asyn
 });
 
 t.test('without a secret (development switch): contexts are believed unsigned', async (t) => {
-  const { app: runtime } = app(t, null);
+  const { app: runtime } = await app(t, null);
   const rows: { name: string; headers: Record<string, string>; ids: string[] }[] = [
     { name: 'a forged admin context', headers: { 'x-auth-context': FORGED_VALUE }, ids: ['m-bob'] },
     { name: 'no context: anonymous, unconfined', headers: {}, ids: ['m-bob'] },

@@ -114,6 +114,17 @@ t.test('only pending steps run', async (t) => {
   t.same(objects(db), ['table one', 'table two']);
 });
 
+t.test('a step may give its statements per dialect', async (t) => {
+  const { db, path } = fresh(t);
+  const perDialect: Migration = {
+    version: 2,
+    name: 'per dialect',
+    sql: { sqlite: 'CREATE TABLE two_sqlite (x INTEGER) STRICT' },
+  };
+  t.equal(migrate(db, path, [ONE, perDialect]), 2);
+  t.same(objects(db), ['table one', 'table two_sqlite'], 'the SQLite text ran');
+});
+
 t.test('a failing step applies nothing, and names the step and the file', async (t) => {
   const { db, path } = fresh(t);
   migrate(db, path, [ONE]);

@@ -8,7 +8,11 @@
 import { z } from 'zod';
 import { content, empty, errors, ok } from '../../http/openapi.js';
 import { EPOCH } from '../../http/openapi-shapes.js';
-import { componentSchema, createComponentBody, updateComponentFields } from '../components/schemas.js';
+import {
+  componentSchema,
+  createComponentBody,
+  updateComponentFields,
+} from '../components/schemas.js';
 import { runSchemaSchema } from '../sessions/schemas.js';
 
 /** A JSON object of anything. */

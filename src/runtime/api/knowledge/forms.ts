@@ -8,13 +8,7 @@ import { formJson, formString, type Form } from '../../http/forms.js';
 import { HttpError } from '../../http/errors.js';
 import { fetchableUrl } from './fetch.js';
 import type { ContentSource } from './processing.js';
-import {
-  CHUNKER,
-  DEFAULT_CHUNK_OVERLAP,
-  DEFAULT_CHUNK_SIZE,
-  READERS,
-  typeOfFile,
-} from './text.js';
+import { CHUNKER, DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, READERS, typeOfFile } from './text.js';
 
 /** The most URLs one `url` field may list. */
 export const MAX_URLS = 20;

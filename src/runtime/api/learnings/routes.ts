@@ -73,8 +73,8 @@ export function registerLearningRoutes(
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
 
   /** The learning as `caller` may see it: another owner's is missing, a shared one is not. */
-  function visible(id: string, caller: Caller): LearningRecord {
-    const learning = store.get(id);
+  async function visible(id: string, caller: Caller): Promise<LearningRecord> {
+    const learning = await store.get(id);
     const scoped = caller.scopedUserId;
     if (
       learning === null ||
@@ -86,8 +86,8 @@ export function registerLearningRoutes(
   }
 
   /** The learning as `caller` may change it: a confined caller never changes a shared one. */
-  function writable(id: string, caller: Caller): LearningRecord {
-    const learning = visible(id, caller);
+  async function writable(id: string, caller: Caller): Promise<LearningRecord> {
+    const learning = await visible(id, caller);
     if (caller.scopedUserId !== null && learning.user_id === null) {
       throw new HttpError(
         403,
@@ -125,7 +125,7 @@ export function registerLearningRoutes(
     if (q.user_id !== undefined) filters.userId = q.user_id;
     // A confined caller asking for no one in particular sees its own and the shared ones.
     const visibleTo = q.user_id === undefined ? caller.scopedUserId : null;
-    const { rows, total } = store.list({
+    const { rows, total } = await store.list({
       ...params,
       filters,
       ...(visibleTo === null ? {} : { visibleTo }),
@@ -165,7 +165,7 @@ export function registerLearningRoutes(
       created_at: now,
       updated_at: now,
     };
-    if (!store.insert(learning)) {
+    if (!(await store.insert(learning))) {
       throw new HttpError(
         409,
         `Learning '${learning.learning_id}' already exists. ` +
@@ -187,7 +187,7 @@ export function registerLearningRoutes(
     checkDatabase(dbId, q.db_id);
     const caller = callerOf(request);
     checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
-    const { rows, total } = store.users({
+    const { rows, total } = await store.users({
       userId: caller.scopedUserId ?? q.user_id,
       learningType: q.learning_type,
       page,
@@ -211,7 +211,7 @@ export function registerLearningRoutes(
       checkDatabase(dbId, q.db_id);
       const userId = request.params.user_id;
       checkNamedUser(callerOf(request), userId, 'Cannot delete learnings for another user');
-      store.deleteUser(userId, q.learning_type);
+      await store.deleteUser(userId, q.learning_type);
       return reply.code(204).send();
     },
   );
@@ -225,7 +225,7 @@ export function registerLearningRoutes(
   };
   app.get<OneLearning>('/learnings/:learning_id', { schema: getSchema }, async (request) => {
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    return learningResponse(visible(request.params.learning_id, callerOf(request)));
+    return learningResponse(await visible(request.params.learning_id, callerOf(request)));
   });
 
   const updateSchema = {
@@ -239,14 +239,14 @@ export function registerLearningRoutes(
   app.patch<OneLearning>('/learnings/:learning_id', { schema: updateSchema }, async (request) => {
     const body = parseBody(updateLearningBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
-    const learning = writable(request.params.learning_id, callerOf(request));
+    const learning = await writable(request.params.learning_id, callerOf(request));
     const updated: LearningRecord = {
       ...learning,
       content: body.content ?? learning.content,
       metadata: body.metadata === undefined ? learning.metadata : body.metadata,
       updated_at: nowSeconds(),
     };
-    store.update(updated);
+    await store.update(updated);
     return learningResponse(updated);
   });
 
@@ -262,7 +262,9 @@ export function registerLearningRoutes(
     { schema: deleteSchema },
     async (request, reply) => {
       checkDatabase(dbId, scalarQuery(request.query).db_id);
-      store.delete(writable(request.params.learning_id, callerOf(request)).learning_id);
+      await store.delete(
+        (await writable(request.params.learning_id, callerOf(request))).learning_id,
+      );
       return reply.code(204).send();
     },
   );

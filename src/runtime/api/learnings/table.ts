@@ -1,32 +1,15 @@
 /**
- * Learnings in the runtime's SQLite file. Stores what it is given and
+ * Learnings in the runtime database, read and written asynchronously through the query layer
+ * (database.ts, table.ts, page.ts). Stores what it is given and
  * filters as a route asks (an owner, or an owner plus the ownerless rows); it never decides who
  * the caller is, and never builds HTTP shapes.
  */
-import { createFilteredList } from '../../store/filtered-list.js';
-import type { SqliteDatabase } from '../../store/sqlite.js';
+import type { RuntimeDatabase } from '../../store/database.js';
+import { equals, pageOf } from '../../store/page.js';
+import type { LearningRecord } from '../../store/records.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
 
-type Json = Record<string, unknown>;
-
-/** One stored learning. */
-export interface LearningRecord {
-  learning_id: string;
-  learning_type: string;
-  namespace: string | null;
-  /** `null`: shared by everyone (ownerless). */
-  user_id: string | null;
-  agent_id: string | null;
-  team_id: string | null;
-  session_id: string | null;
-  entity_id: string | null;
-  entity_type: string | null;
-  content: Json;
-  metadata: Json | null;
-  /** Epoch seconds. */
-  created_at: number;
-  /** Epoch seconds. */
-  updated_at: number;
-}
+export type { LearningRecord } from '../../store/records.js';
 
 /** The columns GET /learnings may sort by. */
 export const LEARNING_SORTS = [
@@ -77,15 +60,15 @@ export interface LearningUser {
 
 /** The learnings of the runtime store. */
 export interface LearningStore {
-  get(learningId: string): LearningRecord | null;
+  get(learningId: string): Promise<LearningRecord | null>;
   /** Insert a new learning; `false`, and nothing written, when its id is taken. */
-  insert(learning: LearningRecord): boolean;
+  insert(learning: LearningRecord): Promise<boolean>;
   /** Replace the stored learning of the same id. */
-  update(learning: LearningRecord): void;
+  update(learning: LearningRecord): Promise<void>;
   /** `false` when there was none. */
-  delete(learningId: string): boolean;
+  delete(learningId: string): Promise<boolean>;
   /** One page of the learnings matching every given filter, and how many match in all. */
-  list(query: LearningQuery): { rows: LearningRecord[]; total: number };
+  list(query: LearningQuery): Promise<{ rows: LearningRecord[]; total: number }>;
   /**
    * The owners (never the ownerless), most recently changed first, optionally only one owner
    * and one type: one page and how many in all.
@@ -95,119 +78,111 @@ export interface LearningStore {
     readonly learningType?: string | undefined;
     readonly page: number;
     readonly limit: number;
-  }): { rows: LearningUser[]; total: number };
+  }): Promise<{ rows: LearningUser[]; total: number }>;
   /** Delete every learning of `userId` (of one type when given); how many went. */
-  deleteUser(userId: string, learningType?: string): number;
+  deleteUser(userId: string, learningType?: string): Promise<number>;
 }
 
-interface LearningRow extends Omit<LearningRecord, 'content' | 'metadata'> {
-  content: string;
-  metadata: string | null;
-}
+/** The `learnings` table: content and metadata are JSON, times epoch seconds. */
+const LEARNINGS: TableSpec<LearningRecord> = {
+  name: 'learnings',
+  key: 'learning_id',
+  columns: [
+    'learning_id',
+    'learning_type',
+    'namespace',
+    'user_id',
+    'agent_id',
+    'team_id',
+    'session_id',
+    'entity_id',
+    'entity_type',
+    'content',
+    'metadata',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['content', 'metadata'],
+  seconds: ['created_at', 'updated_at'],
+};
 
-const COLUMNS = [
-  'learning_id',
-  'learning_type',
-  'namespace',
-  'user_id',
-  'agent_id',
-  'team_id',
-  'session_id',
-  'entity_id',
-  'entity_type',
-  'content',
-  'metadata',
-  'created_at',
-  'updated_at',
-] as const;
+/** The filters of {@link LearningStore.list}: the plain columns and the visibility rule. */
+type LearningFilters = Partial<Record<LearningFilter | 'visibleTo', string | undefined>>;
 
-const fromRow = (row: LearningRow): LearningRecord => ({
-  ...row,
-  content: JSON.parse(row.content) as Json,
-  metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Json),
-});
-
-const toRow = (learning: LearningRecord): LearningRow => ({
-  ...learning,
-  content: JSON.stringify(learning.content),
-  metadata: learning.metadata === null ? null : JSON.stringify(learning.metadata),
-});
-
-/** Prepares the learning statements on an open, migrated database. */
-export function createLearningStore(db: SqliteDatabase): LearningStore {
-  const lists = createFilteredList(db, {
+/** The learning store on an open, migrated database. */
+export function createLearningStore(database: RuntimeDatabase): LearningStore {
+  const { db, dialect } = database;
+  const table = tableOf(database, LEARNINGS);
+  const pages = pageOf<LearningRecord, LearningFilters, LearningSort>(database, table, {
     table: 'learnings',
     filters: {
-      learningType: 'learning_type = @learningType',
-      userId: 'user_id = @userId',
-      agentId: 'agent_id = @agentId',
-      teamId: 'team_id = @teamId',
-      sessionId: 'session_id = @sessionId',
-      namespace: 'namespace = @namespace',
-      entityId: 'entity_id = @entityId',
-      entityType: 'entity_type = @entityType',
-      visibleTo: 'user_id = @visibleTo OR user_id IS NULL',
+      learningType: equals('learning_type'),
+      userId: equals('user_id'),
+      agentId: equals('agent_id'),
+      teamId: equals('team_id'),
+      sessionId: equals('session_id'),
+      namespace: equals('namespace'),
+      entityId: equals('entity_id'),
+      entityType: equals('entity_type'),
+      visibleTo: (owner, eb) => eb.or([eb('user_id', '=', owner), eb('user_id', 'is', null)]),
     },
     sorts: LEARNING_SORTS,
     tieBreak: 'learning_id',
   });
-  const get = db.prepare('SELECT * FROM learnings WHERE learning_id = ?');
-  const insert = db.prepare(
-    `INSERT INTO learnings (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})
-     ON CONFLICT (learning_id) DO NOTHING`,
-  );
-  const update = db.prepare(
-    `UPDATE learnings SET ${COLUMNS.filter((c) => c !== 'learning_id')
-      .map((c) => `${c} = @${c}`)
-      .join(', ')} WHERE learning_id = @learning_id`,
-  );
-  const remove = db.prepare('DELETE FROM learnings WHERE learning_id = ?');
-  const usersWhere =
-    'user_id IS NOT NULL AND (@userId IS NULL OR user_id = @userId) ' +
-    'AND (@learningType IS NULL OR learning_type = @learningType)';
-  const users = db.prepare(
-    `SELECT user_id, max(updated_at) AS last_learning_updated_at FROM learnings
-     WHERE ${usersWhere} GROUP BY user_id
-     ORDER BY last_learning_updated_at DESC, user_id LIMIT @limit OFFSET @offset`,
-  );
-  const userCount = db.prepare(
-    `SELECT count(DISTINCT user_id) AS n FROM learnings WHERE ${usersWhere}`,
-  );
-  const removeUser = db.prepare(
-    `DELETE FROM learnings WHERE user_id = @userId
-     AND (@learningType IS NULL OR learning_type = @learningType)`,
-  );
+  /** The owned learnings, of one owner and one type when given. */
+  const owned = (userId: string | undefined, learningType: string | undefined) =>
+    db
+      .selectFrom('learnings')
+      .where('user_id', 'is not', null)
+      .$if(userId !== undefined, (qb) => qb.where('user_id', '=', userId as string))
+      .$if(learningType !== undefined, (qb) =>
+        qb.where('learning_type', '=', learningType as string),
+      );
   return Object.freeze({
-    get(learningId) {
-      const row = get.get(learningId) as LearningRow | undefined;
-      return row === undefined ? null : fromRow(row);
+    get: (learningId) => table.get(learningId),
+    insert: (learning) => table.insert(learning),
+    async update(learning) {
+      await table.update(learning);
     },
-    insert: (learning) => insert.run(toRow(learning)).changes === 1,
-    update(learning) {
-      update.run(toRow(learning));
-    },
-    delete: (learningId) => remove.run(learningId).changes > 0,
-    list(query) {
-      const { rows, total } = lists.page({
+    delete: (learningId) => table.delete(learningId),
+    list: (query) =>
+      pages.page({
         filters: { ...query.filters, visibleTo: query.visibleTo },
         sortBy: query.sortBy,
         sortOrder: query.sortOrder,
         page: query.page,
         limit: query.limit,
-      });
-      return { rows: (rows as LearningRow[]).map(fromRow), total };
-    },
-    users(filter) {
-      const params = {
-        userId: filter.userId ?? null,
-        learningType: filter.learningType ?? null,
-        limit: filter.limit,
-        offset: (Math.max(filter.page, 1) - 1) * filter.limit,
+      }),
+    async users(filter) {
+      const matching = owned(filter.userId, filter.learningType);
+      const rows = await matching
+        .select((eb) => ['user_id', eb.fn.max('updated_at').as('last_learning_updated_at')])
+        .groupBy('user_id')
+        .orderBy('last_learning_updated_at', 'desc')
+        .orderBy('user_id')
+        .limit(filter.limit)
+        .offset((Math.max(filter.page, 1) - 1) * filter.limit)
+        .execute();
+      const count = await matching
+        .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))
+        .executeTakeFirstOrThrow();
+      return {
+        rows: rows.map((row) => ({
+          user_id: row.user_id as string,
+          last_learning_updated_at: dialect.secondsFromColumn(row.last_learning_updated_at),
+        })),
+        total: Number(count.n),
       };
-      const rows = users.all(params) as LearningUser[];
-      return { rows, total: (userCount.get(params) as { n: number }).n };
     },
-    deleteUser: (userId, learningType) =>
-      removeUser.run({ userId, learningType: learningType ?? null }).changes,
+    async deleteUser(userId, learningType) {
+      const result = await db
+        .deleteFrom('learnings')
+        .where('user_id', '=', userId)
+        .$if(learningType !== undefined, (qb) =>
+          qb.where('learning_type', '=', learningType as string),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
   } satisfies LearningStore);
 }

@@ -45,7 +45,7 @@ export function registerMemoryInsightRoutes(
   app.get<Query>('/memory_topics', { schema: topicsSchema }, async (request) => {
     const q = scalarQuery(request.query);
     checkDatabase(dbId, q.db_id);
-    return store.topics(callerOf(request).scopedUserId ?? q.user_id);
+    return await store.topics(callerOf(request).scopedUserId ?? q.user_id);
   });
 
   const statsSchema = {
@@ -62,7 +62,7 @@ export function registerMemoryInsightRoutes(
     const { page, limit } = pageParams(q, 20, 1000);
     checkDatabase(dbId, q.db_id);
     const userId = callerOf(request).scopedUserId ?? q.user_id;
-    const { rows, total } = store.userStats(userId, page, limit);
+    const { rows, total } = await store.userStats(userId, page, limit);
     const data = rows.map((row): z.infer<typeof userMemoryStats> => ({
       user_id: row.user_id,
       total_memories: row.total_memories,
@@ -83,7 +83,7 @@ export function registerMemoryInsightRoutes(
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     // A confined caller optimizes its own memories, whoever the body names.
     const userId = callerOf(request).scopedUserId ?? body.user_id;
-    const memories = store.ofUser(userId);
+    const memories = await store.ofUser(userId);
     if (memories.length === 0) throw new HttpError(404, `No memories found for user ${userId}`);
     const result = optimizeMemories(memories);
     const now = Math.floor(deps.clock.now() / 1000);
@@ -99,7 +99,7 @@ export function registerMemoryInsightRoutes(
       updated_at: now,
     };
     // apply=false only reports what optimizing would do.
-    if (body.apply) store.replaceUser(userId, [summary]);
+    if (body.apply) await store.replaceUser(userId, [summary]);
     const answer: z.infer<typeof optimizeResponse> = {
       memories: [memorySchema(summary)],
       memories_before: result.memoriesBefore,

@@ -85,7 +85,7 @@ export function registerMemoryRoutes(
     // A confined caller sees its own memories, whatever user_id it asks for.
     const userId = callerOf(request).scopedUserId ?? q.user_id;
     const topics = topicsQuery(q.topics);
-    const { rows, total } = store.list({
+    const { rows, total } = await store.list({
       ...params,
       ...(userId === undefined ? {} : { userId }),
       ...(q.agent_id === undefined ? {} : { agentId: q.agent_id }),
@@ -119,7 +119,7 @@ export function registerMemoryRoutes(
       created_at: now,
       updated_at: now,
     };
-    store.put(memory);
+    await store.put(memory);
     return memorySchema(memory);
   });
 
@@ -135,7 +135,7 @@ export function registerMemoryRoutes(
     checkDatabase(dbId, q.db_id);
     const owner = callerOf(request).scopedUserId ?? q.user_id;
     const id = request.params.memory_id;
-    const memory = store.get(id);
+    const memory = await store.get(id);
     if (memory === null || (owner !== undefined && memory.user_id !== owner)) {
       throw new HttpError(404, `Memory with ID ${id} not found`);
     }
@@ -156,7 +156,7 @@ export function registerMemoryRoutes(
     const caller = callerOf(request);
     const userId = memoryUserOf(caller, body.user_id);
     if (userId === null) throw new HttpError(400, 'User ID is required');
-    const memory = store.get(request.params.memory_id);
+    const memory = await store.get(request.params.memory_id);
     // (ours) an unknown id is 404 for everyone; Agno's upsert would create it.
     if (
       memory === null ||
@@ -171,7 +171,7 @@ export function registerMemoryRoutes(
       user_id: userId,
       updated_at: nowSeconds(),
     };
-    store.put(updated);
+    await store.put(updated);
     return memorySchema(updated);
   });
 
@@ -189,7 +189,7 @@ export function registerMemoryRoutes(
       const q = scalarQuery(request.query);
       checkDatabase(dbId, q.db_id);
       // One conditional delete: another user's memory is simply not matched (204, no-op).
-      store.delete([request.params.memory_id], callerOf(request).scopedUserId ?? q.user_id);
+      await store.delete([request.params.memory_id], callerOf(request).scopedUserId ?? q.user_id);
       return reply.code(204).send();
     },
   );
@@ -205,7 +205,7 @@ export function registerMemoryRoutes(
     const body = parseMemoryBody(bulkDeleteBody, request.body);
     checkDatabase(dbId, scalarQuery(request.query).db_id);
     const owner = callerOf(request).scopedUserId ?? body.user_id ?? undefined;
-    store.delete(body.memory_ids, owner);
+    await store.delete(body.memory_ids, owner);
     return reply.code(204).send();
   });
 

@@ -1,25 +1,15 @@
 /**
- * User memories in the runtime's SQLite file. Stores what it is given and
+ * User memories in the runtime database, read and written asynchronously through the query
+ * layer (database.ts, table.ts, page.ts). Stores what it is given and
  * filters by the owner a route passes; it never decides who the caller is, and never builds HTTP
  * shapes.
  */
-import { createFilteredList } from '../../store/filtered-list.js';
-import type { SqliteDatabase } from '../../store/sqlite.js';
+import type { RuntimeDatabase } from '../../store/database.js';
+import { equals, pageOf } from '../../store/page.js';
+import type { MemoryRecord } from '../../store/records.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
 
-/** One stored memory. */
-export interface MemoryRecord {
-  memory_id: string;
-  memory: string;
-  topics: string[];
-  /** Every memory has an owner. */
-  user_id: string;
-  agent_id: string | null;
-  team_id: string | null;
-  /** Epoch seconds. */
-  created_at: number;
-  /** Epoch seconds. */
-  updated_at: number;
-}
+export type { MemoryRecord } from '../../store/records.js';
 
 /** The columns GET /memories may sort by. */
 export const MEMORY_SORTS = [
@@ -60,142 +50,162 @@ export interface MemoryUserStats {
 
 /** The memories of the runtime store. */
 export interface MemoryStore {
-  get(memoryId: string): MemoryRecord | null;
-  /** Insert or replace by id. */
-  put(memory: MemoryRecord): void;
+  get(memoryId: string): Promise<MemoryRecord | null>;
+  /** Insert or replace by id (a replace keeps `created_at`). */
+  put(memory: MemoryRecord): Promise<void>;
   /** One page of the memories matching every given filter, and how many match in all. */
-  list(query: MemoryQuery): { rows: MemoryRecord[]; total: number };
+  list(query: MemoryQuery): Promise<{ rows: MemoryRecord[]; total: number }>;
   /**
    * Delete the named memories, only those of `owner` when it is given.
    *
    * @returns how many were deleted
    */
-  delete(memoryIds: readonly string[], owner?: string): number;
+  delete(memoryIds: readonly string[], owner?: string): Promise<number>;
   /** Every memory of `userId`, oldest change first. */
-  ofUser(userId: string): MemoryRecord[];
+  ofUser(userId: string): Promise<MemoryRecord[]>;
   /** Replace every memory of `userId` with `memories`, in one transaction. */
-  replaceUser(userId: string, memories: readonly MemoryRecord[]): void;
+  replaceUser(userId: string, memories: readonly MemoryRecord[]): Promise<void>;
   /** The distinct topics (of one owner's memories when given), sorted. */
-  topics(userId?: string): string[];
+  topics(userId?: string): Promise<string[]>;
   /** Per-owner counts, most recently changed owner first, one page of them and how many. */
   userStats(
     userId: string | undefined,
     page: number,
     limit: number,
-  ): { rows: MemoryUserStats[]; total: number };
+  ): Promise<{ rows: MemoryUserStats[]; total: number }>;
 }
 
-interface MemoryRow extends Omit<MemoryRecord, 'topics'> {
-  /** JSON array of strings. */
-  topics: string;
+/** The `memories` table: topics are JSON, times epoch seconds; a replace keeps `created_at`. */
+const MEMORIES: TableSpec<MemoryRecord> = {
+  name: 'memories',
+  key: 'memory_id',
+  columns: [
+    'memory_id',
+    'memory',
+    'topics',
+    'user_id',
+    'agent_id',
+    'team_id',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['topics'],
+  seconds: ['created_at', 'updated_at'],
+  keepOnUpdate: ['created_at'],
+};
+
+/** The filters of {@link MemoryStore.list}, by name and value. */
+interface MemoryFilters {
+  userId?: string | undefined;
+  agentId?: string | undefined;
+  teamId?: string | undefined;
+  topics?: readonly string[] | undefined;
+  contains?: string | undefined;
 }
 
-/** The SQL function that case-folds text (JavaScript folding, not SQLite's ASCII-only lower()). */
-const FOLD = 'scopegate_fold_memory';
+/** How many ids one DELETE binds (well under every dialect's parameter limit). */
+const DELETE_CHUNK = 500;
 
-const fromRow = (row: MemoryRow): MemoryRecord => ({
-  ...row,
-  topics: JSON.parse(row.topics) as string[],
-});
-
-/** Prepares the memory statements on an open, migrated database. */
-export function createMemoryStore(db: SqliteDatabase): MemoryStore {
-  db.function(FOLD, { deterministic: true }, (value) => (value as string).toLowerCase());
-  const lists = createFilteredList(db, {
+/** The memory store on an open, migrated database. */
+export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
+  const { db, dialect } = database;
+  const table = tableOf(database, MEMORIES);
+  const pages = pageOf<MemoryRecord, MemoryFilters, MemorySort>(database, table, {
     table: 'memories',
     filters: {
-      userId: 'user_id = @userId',
-      agentId: 'agent_id = @agentId',
-      teamId: 'team_id = @teamId',
-      // @topics is a JSON array: any shared topic matches.
-      topics:
-        'EXISTS (SELECT 1 FROM json_each(memories.topics) AS t ' +
-        'WHERE t.value IN (SELECT value FROM json_each(@topics)))',
-      contains: `instr(${FOLD}(memory), @contains) > 0`,
+      userId: equals('user_id'),
+      agentId: equals('agent_id'),
+      teamId: equals('team_id'),
+      // Any shared topic matches.
+      topics: (topics) => dialect.jsonArrayOverlaps('memories.topics', topics),
+      contains: (text) => dialect.containsFolded('memory', text),
     },
     sorts: MEMORY_SORTS,
     tieBreak: 'memory_id',
   });
-  const get = db.prepare('SELECT * FROM memories WHERE memory_id = ?');
-  const put = db.prepare(
-    `INSERT INTO memories (memory_id, memory, topics, user_id, agent_id, team_id, created_at,
-       updated_at)
-     VALUES (@memory_id, @memory, @topics, @user_id, @agent_id, @team_id, @created_at,
-       @updated_at)
-     ON CONFLICT (memory_id) DO UPDATE SET memory = excluded.memory, topics = excluded.topics,
-       user_id = excluded.user_id, agent_id = excluded.agent_id, team_id = excluded.team_id,
-       updated_at = excluded.updated_at`,
-  );
-  const remove = db.prepare('DELETE FROM memories WHERE memory_id = ?');
-  const removeOwned = db.prepare('DELETE FROM memories WHERE memory_id = ? AND user_id = ?');
-  const ofUser = db.prepare(
-    'SELECT * FROM memories WHERE user_id = ? ORDER BY updated_at, created_at, memory_id',
-  );
-  const removeUser = db.prepare('DELETE FROM memories WHERE user_id = ?');
-  const topics = db.prepare(
-    `SELECT DISTINCT t.value AS topic FROM memories, json_each(memories.topics) AS t
-     WHERE @userId IS NULL OR memories.user_id = @userId ORDER BY topic`,
-  );
-  const stats = db.prepare(
-    `SELECT user_id, count(*) AS total_memories, max(updated_at) AS last_memory_updated_at
-     FROM memories WHERE @userId IS NULL OR user_id = @userId GROUP BY user_id
-     ORDER BY last_memory_updated_at DESC, user_id LIMIT @limit OFFSET @offset`,
-  );
-  const owners = db.prepare(
-    'SELECT count(DISTINCT user_id) AS n FROM memories WHERE @userId IS NULL OR user_id = @userId',
-  );
-  const toRow = (memory: MemoryRecord): MemoryRow => ({
-    ...memory,
-    topics: JSON.stringify(memory.topics),
-  });
-  const deleteMany = db.transaction((ids: readonly string[], owner: string | undefined) =>
-    ids.reduce(
-      (n, id) => n + (owner === undefined ? remove.run(id) : removeOwned.run(id, owner)).changes,
-      0,
-    ),
-  );
-  const replaceUser = db.transaction((userId: string, memories: readonly MemoryRecord[]) => {
-    removeUser.run(userId);
-    for (const memory of memories) put.run(toRow(memory));
-  });
   return Object.freeze({
-    get(memoryId) {
-      const row = get.get(memoryId) as MemoryRow | undefined;
-      return row === undefined ? null : fromRow(row);
-    },
-    put(memory) {
-      put.run(toRow(memory));
-    },
-    list(query) {
-      const { rows, total } = lists.page({
+    get: (memoryId) => table.get(memoryId),
+    put: (memory) => table.put(memory),
+    list: (query) =>
+      pages.page({
         filters: {
           userId: query.userId,
           agentId: query.agentId,
           teamId: query.teamId,
-          topics:
-            query.topics === undefined || query.topics.length === 0
-              ? undefined
-              : JSON.stringify(query.topics),
-          contains: query.contains ? query.contains.toLowerCase() : undefined,
+          topics: query.topics?.length ? query.topics : undefined,
+          contains: query.contains ? query.contains : undefined,
         },
         sortBy: query.sortBy,
         sortOrder: query.sortOrder,
         page: query.page,
         limit: query.limit,
-      });
-      return { rows: (rows as MemoryRow[]).map(fromRow), total };
+      }),
+    delete: (memoryIds, owner) =>
+      db.transaction().execute(async (trx) => {
+        let deleted = 0n;
+        for (let at = 0; at < memoryIds.length; at += DELETE_CHUNK) {
+          const result = await trx
+            .deleteFrom('memories')
+            .where('memory_id', 'in', memoryIds.slice(at, at + DELETE_CHUNK))
+            .$if(owner !== undefined, (qb) => qb.where('user_id', '=', owner as string))
+            .executeTakeFirst();
+          deleted += result.numDeletedRows;
+        }
+        return Number(deleted);
+      }),
+    async ofUser(userId) {
+      const rows = await db
+        .selectFrom('memories')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('updated_at')
+        .orderBy('created_at')
+        .orderBy('memory_id')
+        .execute();
+      return rows.map((row) => table.fromRow(row));
     },
-    delete: (memoryIds, owner) => deleteMany(memoryIds, owner),
-    ofUser: (userId) => (ofUser.all(userId) as MemoryRow[]).map(fromRow),
-    replaceUser(userId, memories) {
-      replaceUser(userId, memories);
+    replaceUser: (userId, memories) =>
+      db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('memories').where('user_id', '=', userId).execute();
+        for (const memory of memories) await table.in(trx).put(memory);
+      }),
+    async topics(userId) {
+      const rows = await db
+        .selectFrom(['memories', dialect.jsonArrayElements('memories.topics', 't')])
+        .select('t.value as topic')
+        .distinct()
+        .$if(userId !== undefined, (qb) => qb.where('memories.user_id', '=', userId as string))
+        .orderBy('topic')
+        .execute();
+      return rows.map((row) => row.topic);
     },
-    topics: (userId) =>
-      (topics.all({ userId: userId ?? null }) as { topic: string }[]).map((r) => r.topic),
-    userStats(userId, page, limit) {
-      const params = { userId: userId ?? null, limit, offset: (Math.max(page, 1) - 1) * limit };
-      const rows = stats.all(params) as MemoryUserStats[];
-      return { rows, total: (owners.get(params) as { n: number }).n };
+    async userStats(userId, page, limit) {
+      const owned = db
+        .selectFrom('memories')
+        .$if(userId !== undefined, (qb) => qb.where('user_id', '=', userId as string));
+      const rows = await owned
+        .select((eb) => [
+          'user_id',
+          eb.fn.countAll<number>().as('total_memories'),
+          eb.fn.max('updated_at').as('last_memory_updated_at'),
+        ])
+        .groupBy('user_id')
+        .orderBy('last_memory_updated_at', 'desc')
+        .orderBy('user_id')
+        .limit(limit)
+        .offset((Math.max(page, 1) - 1) * limit)
+        .execute();
+      const owners = await owned
+        .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))
+        .executeTakeFirstOrThrow();
+      return {
+        rows: rows.map((row) => ({
+          user_id: row.user_id,
+          total_memories: Number(row.total_memories),
+          last_memory_updated_at: dialect.secondsFromColumn(row.last_memory_updated_at),
+        })),
+        total: Number(owners.n),
+      };
     },
   } satisfies MemoryStore);
 }

@@ -10,7 +10,14 @@ import { callerOf, type Caller } from '../../http/caller.js';
 import type { Catalogue } from '../../catalogue/definitions.js';
 import type { RunEvent, RunResult } from '../../engine/run.js';
 import { HttpError, missingField } from '../../http/errors.js';
-import { checkFiles, formBoolean, formJson, formString, readForm, type Form } from '../../http/forms.js';
+import {
+  checkFiles,
+  formBoolean,
+  formJson,
+  formString,
+  readForm,
+  type Form,
+} from '../../http/forms.js';
 import type { ActiveRun, Entity, RunService } from './service.js';
 import { startEventStream, writeEvent } from '../../http/sse.js';
 import type { RuntimeStore } from '../../store/store.js';

@@ -6,11 +6,7 @@
  */
 import { z } from 'zod';
 import { EPOCH, limit, NULLABLE_STRING } from '../../http/openapi-shapes.js';
-import {
-  SCHEDULE_METHODS,
-  type ScheduleRecord,
-  type ScheduleRunRecord,
-} from './table.js';
+import { SCHEDULE_METHODS, type ScheduleRecord, type ScheduleRunRecord } from './table.js';
 
 /** The document's section of the schedule routes. */
 export const SCHEDULE_TAGS = ['Schedules'] as const;

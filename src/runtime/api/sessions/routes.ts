@@ -36,7 +36,6 @@ import {
   sessionSchemaSchema,
 } from './schemas.js';
 
-
 const SORTS = new Set(['created_at', 'updated_at', 'session_name']);
 
 const LABELS: Readonly<Record<SessionType, string>> = {

@@ -26,7 +26,6 @@ import { paginated } from '../../http/list-query.js';
 import { AGNO_VERSION } from '../../http/openapi-document.js';
 import { SYSTEM_DOCS } from './schemas.js';
 
-
 /** The tables each data domain lives in, as `/config` names them. */
 const DOMAINS = {
   session: 'agno_sessions',

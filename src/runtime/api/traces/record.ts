@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../../shared/clock.js';
 import type { RunEvent } from '../../engine/events.js';
 import type { RunResult } from '../../engine/request.js';
-import type { AgentDefinition, TeamDefinition, WorkflowDefinition } from '../../catalogue/definitions.js';
+import type {
+  AgentDefinition,
+  TeamDefinition,
+  WorkflowDefinition,
+} from '../../catalogue/definitions.js';
 import type { RunRecord } from '../../store/records.js';
 import type { TraceStore } from './table.js';
 import { createTraceBuilder } from './builder.js';

@@ -4,7 +4,10 @@
  */
 import t from 'tap';
 import { buildCatalogue } from '../../../../src/runtime/catalogue/resolve.js';
-import type { AgentDefinition, TeamDefinition } from '../../../../src/runtime/catalogue/definitions.js';
+import type {
+  AgentDefinition,
+  TeamDefinition,
+} from '../../../../src/runtime/catalogue/definitions.js';
 import type { EngineDeps } from '../../../../src/runtime/engine/run.js';
 import { evaluate } from '../../../../src/runtime/api/evals/evaluate.js';
 import type { EvalProbes } from '../../../../src/runtime/api/evals/performance.js';

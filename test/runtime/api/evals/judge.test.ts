@@ -3,7 +3,11 @@
  * else 1; fixed reasons.
  */
 import t from 'tap';
-import { JUDGE_REASONS, judgeOutput, normalizeText } from '../../../../src/runtime/api/evals/judge.js';
+import {
+  JUDGE_REASONS,
+  judgeOutput,
+  normalizeText,
+} from '../../../../src/runtime/api/evals/judge.js';
 
 t.test('normalizeText folds case and whitespace', async (t) => {
   t.equal(normalizeText('  Hello\n\tWORLD  again '), 'hello world again');

@@ -4,9 +4,16 @@
  */
 import t from 'tap';
 import { buildCatalogue } from '../../../../src/runtime/catalogue/resolve.js';
-import type { AgentDefinition, TeamDefinition } from '../../../../src/runtime/catalogue/definitions.js';
+import type {
+  AgentDefinition,
+  TeamDefinition,
+} from '../../../../src/runtime/catalogue/definitions.js';
 import type { EngineDeps } from '../../../../src/runtime/engine/run.js';
-import { contentText, runSubject, stringOrNull } from '../../../../src/runtime/api/evals/subject-run.js';
+import {
+  contentText,
+  runSubject,
+  stringOrNull,
+} from '../../../../src/runtime/api/evals/subject-run.js';
 import { createTestClock } from '../../../fixtures/tokens.js';
 import { SETTINGS } from '../../fixtures/runtime.js';
 

@@ -39,12 +39,12 @@ function learning(overrides: Partial<LearningRecord> & { learning_id: string }):
 }
 
 /** Alice's two, bob's one, one shared. */
-function seeded(t: Test): TestRuntime {
+async function seeded(t: Test): Promise<TestRuntime> {
   const rt = runtimeApp(t);
-  const put = (l: LearningRecord): void => {
-    rt.store.learnings.insert(l);
+  const put = async (l: LearningRecord): Promise<void> => {
+    await rt.store.learnings.insert(l);
   };
-  put(
+  await put(
     learning({
       learning_id: 'l-a1',
       user_id: 'alice',
@@ -52,10 +52,10 @@ function seeded(t: Test): TestRuntime {
       agent_id: 'a1',
     }),
   );
-  put(
+  await put(
     learning({ learning_id: 'l-a2', user_id: 'alice', session_id: 's1', updated_at: TEST_NOW + 3 }),
   );
-  put(
+  await put(
     learning({
       learning_id: 'l-b1',
       user_id: 'bob',
@@ -64,7 +64,7 @@ function seeded(t: Test): TestRuntime {
       updated_at: TEST_NOW + 5,
     }),
   );
-  put(
+  await put(
     learning({
       learning_id: 'l-shared',
       entity_id: 'e1',
@@ -201,7 +201,7 @@ t.test('POST /learnings: 409, 422 string details and 422 entries', async (t) => 
 });
 
 t.test('GET /learnings: pagination, filters, sorting', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const all = await call(rt, 'GET', '/learnings');
   t.equal(all.status, 200);
   t.same(ids(all), ['l-b1', 'l-a2', 'l-shared', 'l-a1']);
@@ -231,7 +231,7 @@ t.test('GET /learnings: pagination, filters, sorting', async (t) => {
 });
 
 t.test('GET, PATCH, DELETE /learnings/{id}', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const one = await call(rt, 'GET', '/learnings/l-a1?db_id=runtime-db');
   t.match(one, {
     status: 200,
@@ -275,7 +275,7 @@ t.test('GET, PATCH, DELETE /learnings/{id}', async (t) => {
   t.equal((await call(rt, 'PATCH', '/learnings/nope', { json: {} })).status, 404);
 
   t.same(await call(rt, 'DELETE', '/learnings/l-a1'), { status: 204, body: '' });
-  t.equal(rt.store.learnings.get('l-a1'), null);
+  t.equal(await rt.store.learnings.get('l-a1'), null);
   t.same(await call(rt, 'DELETE', '/learnings/l-a1'), {
     status: 404,
     body: { detail: 'Learning not found' },
@@ -283,7 +283,7 @@ t.test('GET, PATCH, DELETE /learnings/{id}', async (t) => {
 });
 
 t.test('GET /learnings/users and DELETE /learnings/users/{user_id}', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const users = await call(rt, 'GET', '/learnings/users');
   t.same(users, {
     status: 200,
@@ -310,7 +310,7 @@ t.test('GET /learnings/users and DELETE /learnings/users/{user_id}', async (t) =
 });
 
 t.test('isolation: a confined user sees its own and the shared learnings', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   t.same(ids(await call(rt, 'GET', '/learnings', { headers: ALICE })), [
     'l-a2',
     'l-shared',
@@ -341,7 +341,7 @@ t.test('isolation: a confined user sees its own and the shared learnings', async
 });
 
 t.test('isolation: reads and writes of another user’s or a shared learning', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const notFound = { status: 404, body: { detail: 'Learning not found' } };
   t.same(await call(rt, 'GET', '/learnings/l-b1', { headers: ALICE }), notFound);
   t.same(
@@ -349,7 +349,7 @@ t.test('isolation: reads and writes of another user’s or a shared learning', a
     notFound,
   );
   t.same(await call(rt, 'DELETE', '/learnings/l-b1', { headers: ALICE }), notFound);
-  t.not(rt.store.learnings.get('l-b1'), null, 'bob’s is untouched');
+  t.not(await rt.store.learnings.get('l-b1'), null, 'bob’s is untouched');
 
   t.equal((await call(rt, 'GET', '/learnings/l-shared', { headers: ALICE })).status, 200);
   const adminOnly = {

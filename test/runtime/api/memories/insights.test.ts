@@ -33,11 +33,11 @@ function memory(overrides: Partial<MemoryRecord> & { memory_id: string }): Memor
 }
 
 /** Alice: three memories, one a near-duplicate; bob: one; carol: one, changed last. */
-function seeded(t: Test): TestRuntime {
+async function seeded(t: Test): Promise<TestRuntime> {
   const rt = runtimeApp(t);
-  const put = (m: MemoryRecord): void => rt.store.memories.put(m);
-  put(memory({ memory_id: 'm1', memory: 'Likes green tea', topics: ['food', 'drink'] }));
-  put(
+  const put = (m: MemoryRecord): Promise<void> => rt.store.memories.put(m);
+  await put(memory({ memory_id: 'm1', memory: 'Likes green tea', topics: ['food', 'drink'] }));
+  await put(
     memory({
       memory_id: 'm2',
       memory: ' likes  GREEN tea ',
@@ -45,7 +45,7 @@ function seeded(t: Test): TestRuntime {
       updated_at: TEST_NOW + 1,
     }),
   );
-  put(
+  await put(
     memory({
       memory_id: 'm3',
       memory: 'Lives in Oslo',
@@ -53,7 +53,7 @@ function seeded(t: Test): TestRuntime {
       updated_at: TEST_NOW + 2,
     }),
   );
-  put(
+  await put(
     memory({
       memory_id: 'b1',
       memory: 'Bob cycles',
@@ -62,14 +62,14 @@ function seeded(t: Test): TestRuntime {
       updated_at: TEST_NOW + 5,
     }),
   );
-  put(
+  await put(
     memory({ memory_id: 'c1', memory: 'Carol sings', user_id: 'carol', updated_at: TEST_NOW + 9 }),
   );
   return rt;
 }
 
 t.test('GET /memory_topics: distinct topics, sorted; user_id filters', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const all = await call(rt, 'GET', '/memory_topics?db_id=runtime-db');
   t.same([all.status, all.body], [200, ['drink', 'food', 'place', 'sport']]);
   t.same((await call(rt, 'GET', '/memory_topics?user_id=bob')).body, ['sport']);
@@ -83,7 +83,7 @@ t.test('GET /memory_topics: distinct topics, sorted; user_id filters', async (t)
 });
 
 t.test('GET /user_memory_stats: per-user counts, newest change first, paginated', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const all = await call(rt, 'GET', '/user_memory_stats');
   t.equal(all.status, 200);
   t.same(all.body, {
@@ -112,7 +112,7 @@ t.test('GET /user_memory_stats: per-user counts, newest change first, paginated'
 });
 
 t.test('POST /optimize-memories: apply=true replaces the memories with one summary', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   rt.clock.advance(30_000);
   const res = await call(rt, 'POST', '/optimize-memories', { json: { user_id: 'alice' } });
   t.equal(res.status, 200);
@@ -135,26 +135,26 @@ t.test('POST /optimize-memories: apply=true replaces the memories with one summa
     tokens_saved: 3,
     reduction_percentage: 33.33,
   });
-  const left = rt.store.memories.ofUser('alice');
+  const left = await rt.store.memories.ofUser('alice');
   t.same(
     left.map((m) => [m.memory_id, m.memory]),
     [['id-1', 'Likes green tea Lives in Oslo']],
   );
-  t.equal(rt.store.memories.ofUser('bob').length, 1, 'other users keep theirs');
+  t.equal((await rt.store.memories.ofUser('bob')).length, 1, 'other users keep theirs');
 });
 
 t.test('POST /optimize-memories: apply=false only reports', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const res = await call(rt, 'POST', '/optimize-memories?db_id=runtime-db', {
     json: { user_id: 'alice', apply: false, model: 'openai:gpt-4o-mini' },
   });
   t.equal(res.status, 200);
   t.match(res.body, { memories_before: 3, memories_after: 1, tokens_saved: 3 });
-  t.equal(rt.store.memories.ofUser('alice').length, 3, 'nothing changed');
+  t.equal((await rt.store.memories.ofUser('alice')).length, 3, 'nothing changed');
 });
 
 t.test('POST /optimize-memories: 404, 422, and a confined caller', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const none = await call(rt, 'POST', '/optimize-memories', { json: { user_id: 'zed' } });
   t.same([none.status, none.body], [404, { detail: 'No memories found for user zed' }]);
   const missing = await call(rt, 'POST', '/optimize-memories', { json: { apply: 'maybe' } });
@@ -184,5 +184,5 @@ t.test('POST /optimize-memories: 404, 422, and a confined caller', async (t) => 
     memories_before: 1,
     memories: [{ user_id: 'bob', memory: 'Bob cycles' }],
   });
-  t.equal(rt.store.memories.ofUser('alice').length, 3, 'alice’s are untouched');
+  t.equal((await rt.store.memories.ofUser('alice')).length, 3, 'alice’s are untouched');
 });

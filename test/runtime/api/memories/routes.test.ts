@@ -40,12 +40,12 @@ function memory(overrides: Partial<MemoryRecord> & { memory_id: string }): Memor
 }
 
 /** Alice's three memories (m1 oldest), bob's one. */
-function seeded(t: Test): TestRuntime {
+async function seeded(t: Test): Promise<TestRuntime> {
   const rt = runtimeApp(t);
-  rt.store.memories.put(
+  await rt.store.memories.put(
     memory({ memory_id: 'm1', memory: 'Likes Tea', topics: ['food', 'drink'], agent_id: 'a1' }),
   );
-  rt.store.memories.put(
+  await rt.store.memories.put(
     memory({
       memory_id: 'm2',
       memory: 'Lives in Oslo',
@@ -53,7 +53,7 @@ function seeded(t: Test): TestRuntime {
       updated_at: TEST_NOW + 10,
     }),
   );
-  rt.store.memories.put(
+  await rt.store.memories.put(
     memory({
       memory_id: 'm3',
       memory: 'Drinks coffee',
@@ -62,7 +62,7 @@ function seeded(t: Test): TestRuntime {
       updated_at: TEST_NOW + 20,
     }),
   );
-  rt.store.memories.put(
+  await rt.store.memories.put(
     memory({
       memory_id: 'b1',
       memory: 'Bob likes tea too',
@@ -208,7 +208,7 @@ t.test('POST /memories: bad bodies are 422 in pydantic’s words', async (t) => 
 });
 
 t.test('GET /memories: pagination envelope, default order newest change first', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const all = await call(rt, 'GET', '/memories');
   t.equal(all.status, 200);
   t.same(ids(all), ['m3', 'm2', 'b1', 'm1']);
@@ -238,7 +238,7 @@ t.test('GET /memories: pagination envelope, default order newest change first', 
 });
 
 t.test('GET /memories: filters and sorting', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const rows: [string, string, string[]][] = [
     ['user_id', 'user_id=bob', ['b1']],
     ['agent_id', 'agent_id=a1', ['m1']],
@@ -266,7 +266,7 @@ t.test('GET /memories: filters and sorting', async (t) => {
 });
 
 t.test('GET /memories: bad query parameters are 422', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const rows: [string, unknown][] = [
     [
       'sort_order=up',
@@ -317,7 +317,7 @@ t.test('GET /memories: bad query parameters are 422', async (t) => {
 });
 
 t.test('GET /memories/{id}: 404 in Agno’s words; user_id is a filter', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   t.equal((await call(rt, 'GET', '/memories/m1?user_id=alice&db_id=runtime-db')).status, 200);
   for (const url of ['/memories/nope', '/memories/m1?user_id=bob']) {
     const res = await call(rt, 'GET', url);
@@ -327,7 +327,7 @@ t.test('GET /memories/{id}: 404 in Agno’s words; user_id is a filter', async (
 });
 
 t.test('PATCH /memories/{id}: replaces memory and topics, keeps the rest', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   rt.clock.advance(60_000);
   const res = await call(rt, 'PATCH', '/memories/m1', {
     json: { memory: 'Prefers green tea', user_id: 'alice' },
@@ -342,7 +342,7 @@ t.test('PATCH /memories/{id}: replaces memory and topics, keeps the rest', async
     user_id: 'alice',
     updated_at: isoAt(60),
   });
-  t.same(rt.store.memories.get('m1')?.created_at, TEST_NOW, 'created_at is kept');
+  t.same((await rt.store.memories.get('m1'))?.created_at, TEST_NOW, 'created_at is kept');
   const topics = await call(rt, 'PATCH', '/memories/m1', {
     json: { memory: 'x', topics: ['t'] },
     headers: ALICE,
@@ -359,21 +359,21 @@ t.test('PATCH /memories/{id}: replaces memory and topics, keeps the rest', async
 });
 
 t.test('DELETE /memories/{id} and the bulk DELETE /memories: 204', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const one = await call(rt, 'DELETE', '/memories/m1?db_id=runtime-db');
   t.same([one.status, one.body], [204, '']);
-  t.equal(rt.store.memories.get('m1'), null);
+  t.equal(await rt.store.memories.get('m1'), null);
   const unknown = await call(rt, 'DELETE', '/memories/nope');
   t.equal(unknown.status, 204, 'an unknown id is not an error');
   const filtered = await call(rt, 'DELETE', '/memories/m2?user_id=bob');
   t.equal(filtered.status, 204);
-  t.not(rt.store.memories.get('m2'), null, 'user_id filters what is deleted');
+  t.not(await rt.store.memories.get('m2'), null, 'user_id filters what is deleted');
 
   const bulkOther = await call(rt, 'DELETE', '/memories', {
     json: { memory_ids: ['m2', 'm3'], user_id: 'bob' },
   });
   t.equal(bulkOther.status, 204);
-  t.not(rt.store.memories.get('m2'), null, 'the bulk user_id filters too');
+  t.not(await rt.store.memories.get('m2'), null, 'the bulk user_id filters too');
   const bulk = await call(rt, 'DELETE', '/memories', {
     json: { memory_ids: ['m2', 'm3', 'nope'], user_id: null },
   });
@@ -399,7 +399,7 @@ t.test('DELETE /memories/{id} and the bulk DELETE /memories: 204', async (t) => 
 });
 
 t.test('isolation: two confined users never touch each other’s memories', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const bobList = await call(rt, 'GET', '/memories?user_id=alice', { headers: BOB });
   t.same(ids(bobList), ['b1'], 'query user_id is replaced by the scoped user');
   t.equal(bobList.body.meta.total_count, 1);
@@ -440,7 +440,7 @@ t.test('isolation: two confined users never touch each other’s memories', asyn
       .status,
     204,
   );
-  t.equal(rt.store.memories.get('m1'), null, 'her own go');
+  t.equal(await rt.store.memories.get('m1'), null, 'her own go');
   t.equal((await call(rt, 'DELETE', '/memories/m2', { headers: ALICE })).status, 204);
-  t.equal(rt.store.memories.get('m2'), null);
+  t.equal(await rt.store.memories.get('m2'), null);
 });

@@ -1,6 +1,9 @@
 /** The interval timer: calls the tick until stopped. */
 import t from 'tap';
-import { createIntervalTimer, TICK_INTERVAL_MS } from '../../../../src/runtime/api/schedules/timer.js';
+import {
+  createIntervalTimer,
+  TICK_INTERVAL_MS,
+} from '../../../../src/runtime/api/schedules/timer.js';
 
 t.test('ticks until stopped', async (t) => {
   t.equal(TICK_INTERVAL_MS, 10_000);

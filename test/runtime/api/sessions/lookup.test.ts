@@ -5,7 +5,11 @@
 import t from 'tap';
 import { ANONYMOUS_CALLER, type Caller } from '../../../../src/runtime/http/caller.js';
 import type { HttpError } from '../../../../src/runtime/http/errors.js';
-import { findSession, isSessionType, ownerOf } from '../../../../src/runtime/api/sessions/lookup.js';
+import {
+  findSession,
+  isSessionType,
+  ownerOf,
+} from '../../../../src/runtime/api/sessions/lookup.js';
 import { scalarQuery, intQuery } from '../../../../src/runtime/http/query.js';
 import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
 import { sessionRecord } from '../../fixtures/runtime.js';

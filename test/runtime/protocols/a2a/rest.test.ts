@@ -3,7 +3,11 @@
  * reads them.
  */
 import t from 'tap';
-import { restSendResponse, restStreamResponse, restTask } from '../../../../src/runtime/protocols/a2a/rest.js';
+import {
+  restSendResponse,
+  restStreamResponse,
+  restTask,
+} from '../../../../src/runtime/protocols/a2a/rest.js';
 import { bareTask, taskOf } from '../../../../src/runtime/protocols/a2a/task.js';
 
 const run = {

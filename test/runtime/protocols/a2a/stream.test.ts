@@ -4,7 +4,10 @@
  * memory and workflow events, and the final status-update + Task for every way a run ends.
  */
 import t from 'tap';
-import { createStreamMapper, type StreamMapper } from '../../../../src/runtime/protocols/a2a/stream.js';
+import {
+  createStreamMapper,
+  type StreamMapper,
+} from '../../../../src/runtime/protocols/a2a/stream.js';
 import type { Entity } from '../../../../src/runtime/api/runs/service.js';
 
 const IDS = { taskId: 'run-1', contextId: 'ses-1', messageId: 'msg-1' } as const;

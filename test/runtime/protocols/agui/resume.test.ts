@@ -4,7 +4,10 @@
  * and the run's message, dependencies, client tools, user id and state.
  */
 import t from 'tap';
-import { parseRunAgentInput, type RunAgentInput } from '../../../../src/runtime/protocols/agui/input.js';
+import {
+  parseRunAgentInput,
+  type RunAgentInput,
+} from '../../../../src/runtime/protocols/agui/input.js';
 import {
   answeredIds,
   CANCELLED_RESULT,

@@ -1,0 +1,126 @@
+/**
+ * The runtime store's async, dialect-neutral query layer: a Kysely instance over the store's open
+ * connection, typed by the tables converted to it, and the one place that knows the SQL dialect
+ * (how JSON and booleans are stored, JSON array functions, case folding). Table code builds its
+ * queries with Kysely and asks this module for every dialect-specific term, so that another
+ * dialect is one more {@link SqlDialect} here, not a change in each table. Nothing here assumes
+ * one process: every read and write goes to the database, nothing is cached across calls.
+ *
+ * While some tables are still written through the synchronous statements of store.ts, both share
+ * the one SQLite connection: a statement of theirs that runs between two awaited statements of a
+ * transaction here joins that transaction (and would be rolled back with it). The transactions
+ * here are short and only roll back on a database error; the overlap ends when every table is on
+ * this layer.
+ */
+import {
+  Kysely,
+  SqliteDialect,
+  sql,
+  type AliasedRawBuilder,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
+import type { LearningRecord, MemoryRecord } from './records.js';
+import type { SqliteDatabase } from './sqlite.js';
+
+/** The dialects the store can speak. Migrations may key a step's statements by this name. */
+export type DialectName = 'sqlite';
+
+/**
+ * A record's row as a dialect stores it: the JSON columns `J` as text and the boolean columns
+ * `B` as integers (SQLite has neither type); every other column as the record has it.
+ */
+export type RowOf<R, J extends keyof R = never, B extends keyof R = never> = {
+  [K in keyof R]: K extends J
+    ? null extends R[K]
+      ? string | null
+      : string
+    : K extends B
+      ? null extends R[K]
+        ? number | null
+        : number
+      : R[K];
+};
+
+/** A `memories` row. */
+export type MemoryRow = RowOf<MemoryRecord, 'topics'>;
+
+/** A `learnings` row. */
+export type LearningRow = RowOf<LearningRecord, 'content' | 'metadata'>;
+
+/** The tables on this layer, by name (the others are still read through store.ts). */
+export interface Database {
+  memories: MemoryRow;
+  learnings: LearningRow;
+}
+
+/** Everything that differs between SQL dialects, as values and query terms. */
+export interface SqlDialect {
+  readonly name: DialectName;
+  /** A JSON value as its column stores it. */
+  jsonToColumn(value: unknown): unknown;
+  /** A JSON column's stored value as the JSON value. */
+  jsonFromColumn(stored: unknown): unknown;
+  /** A boolean as its column stores it. */
+  booleanToColumn(value: boolean): unknown;
+  /** A boolean column's stored value as a boolean. */
+  booleanFromColumn(stored: unknown): boolean;
+  /** An epoch-seconds column's stored value as a number (a driver may return 64-bit integers as text). */
+  secondsFromColumn(stored: unknown): number;
+  /**
+   * WHERE term: the text column, case-folded as JavaScript's `toLowerCase` folds (not only
+   * ASCII), contains `needle` folded the same way.
+   */
+  containsFolded(column: string, needle: string): RawBuilder<SqlBool>;
+  /** WHERE term: the JSON array of strings in `column` holds at least one of `values`. */
+  jsonArrayOverlaps(column: string, values: readonly string[]): RawBuilder<SqlBool>;
+  /**
+   * FROM item: one row per element of the JSON array in `column`, the element as
+   * `<alias>.value`.
+   */
+  jsonArrayElements<A extends string>(
+    column: string,
+    alias: A,
+  ): AliasedRawBuilder<{ value: string }, A>;
+}
+
+/** The SQL function that case-folds text (JavaScript folding, not SQLite's ASCII-only lower()). */
+const FOLD = 'scopegate_fold';
+
+/** SQLite: JSON and booleans in STRICT text and integer columns, JSON1 functions, a folding UDF. */
+function sqliteDialect(db: SqliteDatabase): SqlDialect {
+  db.function(FOLD, { deterministic: true }, (value) =>
+    typeof value === 'string' ? value.toLowerCase() : null,
+  );
+  return Object.freeze({
+    name: 'sqlite',
+    jsonToColumn: (value) => JSON.stringify(value),
+    jsonFromColumn: (stored) => JSON.parse(stored as string) as unknown,
+    booleanToColumn: (value) => (value ? 1 : 0),
+    booleanFromColumn: (stored) => stored === 1,
+    secondsFromColumn: (stored) => Number(stored),
+    containsFolded: (column, needle) =>
+      sql<SqlBool>`instr(${sql.raw(FOLD)}(${sql.ref(column)}), ${needle.toLowerCase()}) > 0`,
+    jsonArrayOverlaps: (column, values) =>
+      sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${sql.ref(column)}) AS t WHERE t.value IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
+    jsonArrayElements: (column, alias) =>
+      sql<{ value: string }>`json_each(${sql.ref(column)})`.as(alias),
+  } satisfies SqlDialect);
+}
+
+/** The typed query builder and the dialect of one open database. */
+export interface RuntimeDatabase {
+  readonly db: Kysely<Database>;
+  readonly dialect: SqlDialect;
+}
+
+/**
+ * The query layer over an open, migrated SQLite connection. The connection stays the caller's:
+ * closing it makes every later query fail with the driver's error (never an empty answer).
+ */
+export function openDatabase(connection: SqliteDatabase): RuntimeDatabase {
+  return Object.freeze({
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) }),
+    dialect: sqliteDialect(connection),
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * The one paged, filtered, sorted reader of the store's list routes: a table declares its filters
+ * (each a WHERE term for one value), the columns it may sort by and its tie-breaking key once;
+ * a request names the filter values it has, a sort and a page, and gets one page of records with
+ * the count of every match. A caller's value is only ever a bound parameter; a sort column reaches
+ * the SQL text only when it is on the whitelist.
+ */
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import type { Database, RuntimeDatabase } from './database.js';
+import type { Table } from './table.js';
+
+/** The query builder a filter writes its term with (the table's columns are plain names). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type FilterBuilder = ExpressionBuilder<any, any>;
+
+/** One filter: the WHERE term for a value the request gave. */
+export type Filter<V> = (value: V, eb: FilterBuilder) => Expression<SqlBool>;
+
+/** What a table declares once. `F` maps each filter's name to the type of its value. */
+export interface PageSpec<F, S extends string> {
+  readonly table: keyof Database;
+  readonly filters: { readonly [K in keyof F]-?: Filter<NonNullable<F[K]>> };
+  /** The whitelist of sort columns. */
+  readonly sorts: readonly S[];
+  /** The unique column that breaks ties, so consecutive pages never overlap or skip a row. */
+  readonly tieBreak: string;
+}
+
+/** One page request: only the filters with a value (not `undefined`) apply. */
+export interface PageRequest<F, S extends string> {
+  readonly filters: Readonly<F>;
+  readonly sortBy: S;
+  readonly sortOrder: 'asc' | 'desc';
+  /** 1-based; 0 and below mean 1. */
+  readonly page: number;
+  /** Rows per page, at least 1. */
+  readonly limit: number;
+}
+
+/** One page of records and how many match in all. */
+export interface Page<R> {
+  readonly rows: R[];
+  readonly total: number;
+}
+
+/** The reader of one table. */
+export interface PageReader<R, F, S extends string> {
+  /**
+   * One page and the count of every match, read in one transaction so they agree.
+   *
+   * @throws {RangeError} for a sort column outside the whitelist or a limit below 1
+   */
+  page(request: PageRequest<F, S>): Promise<Page<R>>;
+}
+
+/** Filter: the column equals the value. */
+export const equals =
+  (column: string): Filter<string | number> =>
+  (value, eb) =>
+    eb(column, '=', value);
+
+/** Filter: the column is at least the value. */
+export const atLeast =
+  (column: string): Filter<string | number> =>
+  (value, eb) =>
+    eb(column, '>=', value);
+
+/** Filter: the column is at most the value. */
+export const atMost =
+  (column: string): Filter<string | number> =>
+  (value, eb) =>
+    eb(column, '<=', value);
+
+/** The reader of `spec` on `database`, decoding rows with `table`. */
+export function pageOf<R, F, S extends string>(
+  database: RuntimeDatabase,
+  table: Table<R>,
+  spec: PageSpec<F, S>,
+): PageReader<R, F, S> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const db = database.db as unknown as Kysely<any>;
+  const names = Object.keys(spec.filters) as (keyof F & string)[];
+  return Object.freeze({
+    async page(request: PageRequest<F, S>): Promise<Page<R>> {
+      // The sort column becomes SQL text: only a whitelisted one may, whatever the caller typed.
+      if (!spec.sorts.includes(request.sortBy)) {
+        throw new RangeError(`unsupported sort column: ${String(request.sortBy)}`);
+      }
+      if (!Number.isSafeInteger(request.limit) || request.limit < 1) {
+        throw new RangeError(`limit must be an integer of at least 1, got ${request.limit}`);
+      }
+      const active = names.filter((name) => request.filters[name] !== undefined);
+      const where = (eb: FilterBuilder): Expression<SqlBool> =>
+        eb.and(
+          active.map((name) =>
+            spec.filters[name](request.filters[name] as NonNullable<F[typeof name]>, eb),
+          ),
+        );
+      const filtered = active.length > 0;
+      // Capped so that an absurd page is merely past the end rather than beyond a 64-bit integer.
+      const offset = Math.min(
+        (Math.max(request.page, 1) - 1) * request.limit,
+        Number.MAX_SAFE_INTEGER,
+      );
+      return db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .selectFrom(spec.table)
+          .selectAll()
+          .$if(filtered, (qb) => qb.where(where))
+          .orderBy(request.sortBy, request.sortOrder)
+          .orderBy(spec.tieBreak, request.sortOrder)
+          .limit(request.limit)
+          .offset(offset)
+          .execute();
+        const count = await trx
+          .selectFrom(spec.table)
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .$if(filtered, (qb) => qb.where(where))
+          .executeTakeFirstOrThrow();
+        return { rows: rows.map((row) => table.fromRow(row)), total: Number(count.total) };
+      });
+    },
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * The query layer's dialect on a real SQLite file: how JSON, booleans and seconds are stored,
+ * and the dialect's query terms (folded search, JSON array overlap and elements) with NULLs.
+ */
+import t from 'tap';
+import { sql } from 'kysely';
+import { item, itemsDatabase } from './fixtures/items.js';
+import { tableOf } from '../../../src/runtime/store/table.js';
+import { ITEMS } from './fixtures/items.js';
+
+t.test('the SQLite dialect stores JSON as text and booleans as 0/1', async (t) => {
+  const { database } = itemsDatabase(t);
+  const { dialect } = database;
+  t.equal(dialect.name, 'sqlite');
+  const rows: [name: string, value: unknown, stored: unknown][] = [
+    ['an object', { a: [1, 'ü'] }, '{"a":[1,"ü"]}'],
+    ['an array', ['x'], '["x"]'],
+    ['a string', 'x', '"x"'],
+  ];
+  for (const [name, value, stored] of rows) {
+    t.equal(dialect.jsonToColumn(value), stored, `${name}: stored`);
+    t.same(dialect.jsonFromColumn(stored), value, `${name}: read`);
+  }
+  t.same([dialect.booleanToColumn(true), dialect.booleanToColumn(false)], [1, 0]);
+  t.same([dialect.booleanFromColumn(1), dialect.booleanFromColumn(0)], [true, false]);
+  t.same([dialect.secondsFromColumn(12), dialect.secondsFromColumn(12n)], [12, 12]);
+});
+
+t.test(
+  'query terms: folded search, JSON overlap and elements, NULL matching nothing',
+  async (t) => {
+    const { database } = itemsDatabase(t);
+    const items = tableOf(database, ITEMS);
+    await items.put(item({ id: 'a', name: 'ÉCOLE', tags: ['x', 'y'] }));
+    await items.put(item({ id: 'b', name: 'b', tags: ['y', 'z'] }));
+    await items.put(item({ id: 'c', name: 'c' }));
+    const { db, dialect } = database;
+    const idsWhere = async (term: ReturnType<typeof dialect.containsFolded>) =>
+      (
+        await sql<{ id: string }>`SELECT id FROM items WHERE ${term} ORDER BY id`.execute(db)
+      ).rows.map((row) => row.id);
+    t.same(await idsWhere(dialect.containsFolded('name', 'Écol')), ['a'], 'folded both sides');
+    t.same(await idsWhere(dialect.containsFolded('tags', 'y')), ['a', 'b'], 'any text column');
+    t.same(
+      await idsWhere(sql`NOT (${dialect.containsFolded('tags', 'q')})`),
+      ['a', 'b'],
+      'a NULL column neither matches nor fails to match',
+    );
+    t.same(await idsWhere(dialect.jsonArrayOverlaps('tags', ['z', 'w'])), ['b']);
+    t.same(await idsWhere(dialect.jsonArrayOverlaps('tags', [])), [], 'no values, no match');
+    const elements = await db
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      .selectFrom(['items' as any, dialect.jsonArrayElements('items.tags', 't')])
+      .select('t.value as tag')
+      .distinct()
+      .orderBy('tag')
+      .execute();
+    t.same(
+      elements.map((row) => row.tag),
+      ['x', 'y', 'z'],
+      'one row per element; a NULL array has none',
+    );
+  },
+);

@@ -1,0 +1,111 @@
+/**
+ * The table layer on a real SQLite file: each column kind crosses between record and row as
+ * declared, put upserts (keeping the declared columns), insert never overwrites, update and
+ * delete say whether there was a row, a transaction rolls back, and a closed database fails.
+ */
+import t from 'tap';
+import { tableOf } from '../../../src/runtime/store/table.js';
+import { ITEMS, item, itemsDatabase, type Item } from './fixtures/items.js';
+
+t.test('record and row: JSON, booleans, seconds and nulls', async (t) => {
+  const { database, connection } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  const rows: [name: string, record: Item, row: Record<string, unknown>][] = [
+    [
+      'JSON array, true',
+      item({ id: 'a', tags: ['x', 'y'], done: true }),
+      { id: 'a', name: 'a', tags: '["x","y"]', done: 1, at: 100, created: 100 },
+    ],
+    [
+      'empty JSON array, false',
+      item({ id: 'b', tags: [], done: false }),
+      { id: 'b', name: 'b', tags: '[]', done: 0, at: 100, created: 100 },
+    ],
+    [
+      'nulls stay NULL',
+      item({ id: 'c' }),
+      { id: 'c', name: 'c', tags: null, done: null, at: 100, created: 100 },
+    ],
+  ];
+  for (const [name, record, row] of rows) {
+    t.same(items.toRow(record), row, `${name}: to the row`);
+    await items.put(record);
+    t.same(
+      connection.prepare('SELECT * FROM items WHERE id = ?').get(record.id),
+      row,
+      `${name}: as stored`,
+    );
+    t.same(await items.get(record.id), record, `${name}: read back`);
+  }
+  t.same(
+    items.fromRow({ id: 'd', name: 'd', tags: null, done: 1, at: '7', created: 8, extra: 'x' }),
+    item({ id: 'd', done: true, at: 7, created: 8 }),
+    'seconds read as numbers; undeclared columns are dropped',
+  );
+  t.equal(await items.get('nope'), null, 'an unknown key is null');
+});
+
+t.test('put upserts and keeps keepOnUpdate; insert, update and delete report', async (t) => {
+  const { database } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  await items.put(item({ id: 'a', at: 1, created: 1 }));
+  await items.put(item({ id: 'a', name: 'renamed', at: 2, created: 2 }));
+  t.same(await items.get('a'), item({ id: 'a', name: 'renamed', at: 2, created: 1 }));
+
+  t.equal(await items.insert(item({ id: 'a', name: 'other' })), false, 'a taken key');
+  t.equal((await items.get('a'))?.name, 'renamed', 'nothing written');
+  t.equal(await items.insert(item({ id: 'b' })), true, 'a new key');
+
+  t.equal(await items.update(item({ id: 'a', name: 'u', created: 5 })), true);
+  t.same(await items.get('a'), item({ id: 'a', name: 'u', created: 5 }), 'every column');
+  t.equal(await items.update(item({ id: 'nope' })), false, 'no such row');
+  t.equal(await items.get('nope'), null, 'update never inserts');
+
+  t.equal(await items.delete('a'), true);
+  t.equal(await items.delete('a'), false, 'already gone');
+  t.equal(await items.get('a'), null);
+});
+
+t.test('in(trx): writes in a transaction that throws are rolled back', async (t) => {
+  const { database } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  await t.rejects(
+    database.db.transaction().execute(async (trx) => {
+      await items.in(trx).put(item({ id: 'a' }));
+      t.same(await items.in(trx).get('a'), item({ id: 'a' }), 'seen inside');
+      throw new Error('abort');
+    }),
+    new Error('abort'),
+  );
+  t.equal(await items.get('a'), null, 'gone after the rollback');
+});
+
+t.test('a closed database fails every operation loudly', async (t) => {
+  const { database, connection } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  connection.close();
+  const closed = { name: 'TypeError', message: /not open/ };
+  const rows: [name: string, run: () => Promise<unknown>][] = [
+    ['get', () => items.get('a')],
+    ['put', () => items.put(item({ id: 'a' }))],
+    ['insert', () => items.insert(item({ id: 'a' }))],
+    ['update', () => items.update(item({ id: 'a' }))],
+    ['delete', () => items.delete('a')],
+  ];
+  for (const [name, run] of rows) await t.rejects(run(), closed, name);
+});
+
+t.test(
+  'a declaration with no column kinds: values pass as they are, put replaces all',
+  async (t) => {
+    const { database } = itemsDatabase(t);
+    const plain = tableOf<{ id: string; name: string; at: number; created: number }>(database, {
+      name: ITEMS.name,
+      key: 'id',
+      columns: ['id', 'name', 'at', 'created'],
+    });
+    await plain.put({ id: 'a', name: 'a', at: 1, created: 1 });
+    await plain.put({ id: 'a', name: 'b', at: 2, created: 2 });
+    t.same(await plain.get('a'), { id: 'a', name: 'b', at: 2, created: 2 });
+  },
+);
