@@ -18,6 +18,10 @@ import {
 import { recordingListener } from '../runtime/fixtures/outbound.js';
 import { sseFrames } from '../runtime/fixtures/runtime.js';
 
+// A dozen real scopegate processes, each starting the bundled runtime: about a minute on a quiet
+// 2-core machine, more than the suite's 120 s per file when the machine is busy.
+t.setTimeout(300_000);
+
 /** A config with the embedded runtime at `runtimeUrl` (ES256 dev keys and one agent unless given). */
 function configText(options: {
   runtimeUrl: string;
