@@ -1,10 +1,11 @@
 /**
- * Components (RUNTIME_API.md §12) and the `POST/PATCH/DELETE /agents|teams|workflows` aliases
- * (§3): create, version, publish, set current, delete; the component listed and runnable as
+ * Components and the `POST/PATCH/DELETE /agents|teams|workflows` aliases:
+ * create, version, publish, set current, delete; the component listed and runnable as
  * soon as it has a config; configured entities read-only; configs that do not resolve refused.
  */
 import t, { type Test } from 'tap';
 import {
+  call,
   FORM,
   form,
   runtimeApp,
@@ -13,20 +14,6 @@ import {
   type TestRuntime,
 } from '../../fixtures/runtime.js';
 
-async function call(
-  rt: TestRuntime,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  body?: unknown,
-) {
-  const res = await rt.app.inject({
-    method,
-    url,
-    ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
-  });
-  return { status: res.statusCode, json: res.body === '' ? null : (res.json() as unknown) };
-}
-
 async function runOf(rt: TestRuntime, path: string, message: string) {
   const res = await rt.app.inject({
     method: 'POST',
@@ -34,25 +21,27 @@ async function runOf(rt: TestRuntime, path: string, message: string) {
     headers: FORM,
     payload: form({ message, stream: 'false' }),
   });
-  return { status: res.statusCode, json: res.json() as Record<string, unknown> };
+  return { status: res.statusCode, body: res.json() as Record<string, unknown> };
 }
 
 const expectStatus = (
   t: Test,
-  res: { status: number; json: unknown },
+  res: { status: number; body: unknown },
   status: number,
   what: string,
-) => t.equal(res.status, status, `${what}: ${status} (${JSON.stringify(res.json)})`);
+) => t.equal(res.status, status, `${what}: ${status} (${JSON.stringify(res.body)})`);
 
 t.test('POST /agents creates a component agent: listed, readable and runnable', async (t) => {
   const rt = runtimeApp(t);
   const created = await call(rt, 'POST', '/agents', {
-    name: 'Helper Bot',
-    description: 'Made through the API.',
-    config: { instructions: 'Be kind.', tools: ['add'] },
+    json: {
+      name: 'Helper Bot',
+      description: 'Made through the API.',
+      config: { instructions: 'Be kind.', tools: ['add'] },
+    },
   });
   expectStatus(t, created, 201, 'create');
-  t.same(created.json, {
+  t.same(created.body, {
     component_id: 'helper-bot',
     component_type: 'agent',
     name: 'Helper Bot',
@@ -61,13 +50,13 @@ t.test('POST /agents creates a component agent: listed, readable and runnable', 
     created_at: TEST_NOW,
     updated_at: TEST_NOW,
   });
-  const listed = (await call(rt, 'GET', '/agents')).json as { id: string }[];
+  const listed = (await call(rt, 'GET', '/agents')).body as { id: string }[];
   t.same(
     listed.map((a) => a.id),
     ['a1', 'a2', 'helper-bot'],
     'configured agents first, then components',
   );
-  t.match((await call(rt, 'GET', '/agents/helper-bot')).json, {
+  t.match((await call(rt, 'GET', '/agents/helper-bot')).body, {
     id: 'helper-bot',
     name: 'Helper Bot',
     description: 'Made through the API.',
@@ -78,25 +67,27 @@ t.test('POST /agents creates a component agent: listed, readable and runnable', 
   });
   const run = await runOf(rt, '/agents/helper-bot', '/tool add {"a": 2, "b": 3}');
   t.equal(run.status, 200);
-  t.match(run.json, { agent_id: 'helper-bot', content: 'Tool add returned: 5' });
+  t.match(run.body, { agent_id: 'helper-bot', content: 'Tool add returned: 5' });
 });
 
 t.test('PATCH /agents/{id}: metadata, and a new config version made current', async (t) => {
   const rt = runtimeApp(t);
-  await call(rt, 'POST', '/agents', { name: 'bot', component_id: 'bot', config: {} });
+  await call(rt, 'POST', '/agents', { json: { name: 'bot', component_id: 'bot', config: {} } });
   const patched = await call(rt, 'PATCH', '/agents/bot', {
-    name: 'Bot',
-    metadata: { team: 'x' },
-    config: { instructions: 'v2' },
+    json: {
+      name: 'Bot',
+      metadata: { team: 'x' },
+      config: { instructions: 'v2' },
+    },
   });
   expectStatus(t, patched, 200, 'patch');
-  t.match(patched.json, { name: 'Bot', metadata: { team: 'x' }, current_version: 2 });
-  t.match((await call(rt, 'GET', '/agents/bot')).json, {
+  t.match(patched.body, { name: 'Bot', metadata: { team: 'x' }, current_version: 2 });
+  t.match((await call(rt, 'GET', '/agents/bot')).body, {
     name: 'Bot',
     current_version: 2,
     system_message: { instructions: 'v2' },
   });
-  const configs = (await call(rt, 'GET', '/components/bot/configs')).json as { version: number }[];
+  const configs = (await call(rt, 'GET', '/components/bot/configs')).body as { version: number }[];
   t.same(
     configs.map((c) => c.version),
     [1, 2],
@@ -105,12 +96,12 @@ t.test('PATCH /agents/{id}: metadata, and a new config version made current', as
 
 t.test('DELETE /agents/{id}: gone from the listing; 404 after', async (t) => {
   const rt = runtimeApp(t);
-  await call(rt, 'POST', '/agents', { name: 'temp', config: {} });
+  await call(rt, 'POST', '/agents', { json: { name: 'temp', config: {} } });
   expectStatus(t, await call(rt, 'DELETE', '/agents/temp'), 204, 'delete');
   expectStatus(t, await call(rt, 'GET', '/agents/temp'), 404, 'read after delete');
   const again = await call(rt, 'DELETE', '/agents/temp');
   expectStatus(t, again, 404, 'delete again');
-  t.same(again.json, { detail: 'Agent not found' });
+  t.same(again.body, { detail: 'Agent not found' });
 });
 
 t.test('configured entities are read-only (409)', async (t) => {
@@ -127,36 +118,40 @@ t.test('configured entities are read-only (409)', async (t) => {
     },
   ] as const;
   for (const row of rows) {
-    const res = await call(rt, row.method, row.url, row.body);
+    const res = await call(rt, row.method, row.url, { json: row.body });
     expectStatus(t, res, 409, `${row.method} ${row.url}`);
-    t.same(res.json, { detail: `${row.what} is defined in configuration and is read-only` });
+    t.same(res.body, { detail: `${row.what} is defined in configuration and is read-only` });
   }
 });
 
 t.test('a team and a workflow of components and configured agents', async (t) => {
   const rt = runtimeApp(t);
-  await call(rt, 'POST', '/agents', { name: 'member', config: {} });
+  await call(rt, 'POST', '/agents', { json: { name: 'member', config: {} } });
   const team = await call(rt, 'POST', '/teams', {
-    name: 'squad',
-    config: { members: ['a2', 'member'] },
+    json: {
+      name: 'squad',
+      config: { members: ['a2', 'member'] },
+    },
   });
   expectStatus(t, team, 201, 'team');
   const flow = await call(rt, 'POST', '/workflows', {
-    name: 'pipeline',
-    config: { steps: [{ name: 'one', team: 'squad' }] },
+    json: {
+      name: 'pipeline',
+      config: { steps: [{ name: 'one', team: 'squad' }] },
+    },
   });
   expectStatus(t, flow, 201, 'workflow');
-  t.match((await call(rt, 'GET', '/teams/squad')).json, {
+  t.match((await call(rt, 'GET', '/teams/squad')).body, {
     is_component: true,
     members: [{ id: 'a2' }, { id: 'member' }],
   });
   const run = await runOf(rt, '/workflows/pipeline', 'hello');
-  t.match(run.json, { status: 'COMPLETED', content: 'Echo: hello\n\nEcho: hello' });
+  t.match(run.body, { status: 'COMPLETED', content: 'Echo: hello\n\nEcho: hello' });
 
   // The member is in use: deleting it would leave the team dangling.
   const refused = await call(rt, 'DELETE', '/agents/member');
   expectStatus(t, refused, 400, 'delete a member');
-  t.match(refused.json, {
+  t.match(refused.body, {
     detail:
       /^Invalid component config: components\.squad\.v1\.config\.members\.1: no agent "member"/,
   });
@@ -181,23 +176,25 @@ t.test('configs that do not resolve or parse are refused, naming the key', async
     },
   ];
   for (const row of rows) {
-    const res = await call(rt, 'POST', '/agents', row.body);
+    const res = await call(rt, 'POST', '/agents', { json: row.body });
     expectStatus(t, res, 400, row.body.name);
-    t.match(res.json, { detail: row.detail });
+    t.match(res.body, { detail: row.detail });
     t.equal((await call(rt, 'GET', `/components/${row.body.name}`)).status, 404, 'nothing stored');
   }
 });
 
 t.test('request bodies of the wrong shape are 422 in pydantic style', async (t) => {
   const rt = runtimeApp(t);
-  const missing = await call(rt, 'POST', '/components', { component_type: 'agent' });
+  const missing = await call(rt, 'POST', '/components', { json: { component_type: 'agent' } });
   expectStatus(t, missing, 422, 'missing name');
-  t.same(missing.json, {
+  t.same(missing.body, {
     detail: [{ type: 'missing', loc: ['body', 'name'], msg: 'Field required', input: null }],
   });
-  const badType = await call(rt, 'POST', '/components', { name: 'x', component_type: 'robot' });
+  const badType = await call(rt, 'POST', '/components', {
+    json: { name: 'x', component_type: 'robot' },
+  });
   expectStatus(t, badType, 422, 'bad component_type');
-  t.same(badType.json, {
+  t.same(badType.body, {
     detail: [
       {
         type: 'enum',
@@ -208,9 +205,11 @@ t.test('request bodies of the wrong shape are 422 in pydantic style', async (t) 
       },
     ],
   });
-  const unknown = await call(rt, 'POST', '/agents', { name: 'x', component_type: 'agent' });
+  const unknown = await call(rt, 'POST', '/agents', {
+    json: { name: 'x', component_type: 'agent' },
+  });
   expectStatus(t, unknown, 422, 'component_type on the alias');
-  t.same(unknown.json, {
+  t.same(unknown.body, {
     detail: [
       {
         type: 'extra_forbidden',
@@ -220,8 +219,8 @@ t.test('request bodies of the wrong shape are 422 in pydantic style', async (t) 
       },
     ],
   });
-  const wrongType = await call(rt, 'POST', '/agents', { name: 5, set_current: 'yes' });
-  t.same(wrongType.json, {
+  const wrongType = await call(rt, 'POST', '/agents', { json: { name: 5, set_current: 'yes' } });
+  t.same(wrongType.body, {
     detail: [
       {
         type: 'string_type',
@@ -237,9 +236,9 @@ t.test('request bodies of the wrong shape are 422 in pydantic style', async (t) 
       },
     ],
   });
-  const badId = await call(rt, 'POST', '/agents', { name: '--', config: {} });
+  const badId = await call(rt, 'POST', '/agents', { json: { name: '--', config: {} } });
   expectStatus(t, badId, 400, 'a name that makes no id');
-  t.same(badId.json, { detail: "Invalid component id '--'" });
+  t.same(badId.body, { detail: "Invalid component id '--'" });
   const empty = await rt.app.inject({ method: 'POST', url: '/components' });
   t.equal(empty.statusCode, 422, 'no body at all');
 });
@@ -253,7 +252,7 @@ t.test('/components: list, read, update, delete', async (t) => {
     const config = type === 'team' ? { members: ['a1'] } : {};
     expectStatus(
       t,
-      await call(rt, 'POST', '/components', { name, component_type: type, config }),
+      await call(rt, 'POST', '/components', { json: { name, component_type: type, config } }),
       201,
       name,
     );
@@ -262,14 +261,16 @@ t.test('/components: list, read, update, delete', async (t) => {
   expectStatus(
     t,
     await call(rt, 'POST', '/components', {
-      name: 'third',
-      component_type: 'agent',
-      set_current: false,
+      json: {
+        name: 'third',
+        component_type: 'agent',
+        set_current: false,
+      },
     }),
     201,
     'third',
   );
-  const all = (await call(rt, 'GET', '/components')).json as {
+  const all = (await call(rt, 'GET', '/components')).body as {
     data: { component_id: string }[];
     meta: Record<string, number>;
   };
@@ -280,7 +281,7 @@ t.test('/components: list, read, update, delete', async (t) => {
   );
   t.same(all.meta, { page: 1, limit: 20, total_pages: 1, total_count: 3, search_time_ms: 0 });
   const agents = (await call(rt, 'GET', '/components?component_type=agent&limit=1&page=2'))
-    .json as { data: { component_id: string }[]; meta: Record<string, number> };
+    .body as { data: { component_id: string }[]; meta: Record<string, number> };
   t.same(
     agents.data.map((c) => c.component_id),
     ['first'],
@@ -290,26 +291,28 @@ t.test('/components: list, read, update, delete', async (t) => {
   expectStatus(t, badType, 422, 'bad filter');
   expectStatus(t, await call(rt, 'GET', '/components?limit=101'), 422, 'limit over 100');
 
-  t.match((await call(rt, 'GET', '/components/third')).json, { component_id: 'third' });
-  t.notOk('current_version' in ((await call(rt, 'GET', '/components/third')).json as object));
+  t.match((await call(rt, 'GET', '/components/third')).body, { component_id: 'third' });
+  t.notOk('current_version' in ((await call(rt, 'GET', '/components/third')).body as object));
   t.match(
-    (await call(rt, 'GET', '/agents/third')).json,
+    (await call(rt, 'GET', '/agents/third')).body,
     { stage: 'draft', current_version: 1 },
     'no current version: listed with its latest draft',
   );
   const unknown = await call(rt, 'GET', '/components/nope');
   expectStatus(t, unknown, 404, 'unknown');
-  t.same(unknown.json, { detail: 'Component nope not found' });
+  t.same(unknown.body, { detail: 'Component nope not found' });
 
   const patched = await call(rt, 'PATCH', '/components/third', {
-    description: 'now described',
-    current_version: 1,
+    json: {
+      description: 'now described',
+      current_version: 1,
+    },
   });
-  t.match(patched.json, { description: 'now described', current_version: 1 });
-  const badVersion = await call(rt, 'PATCH', '/components/third', { current_version: 9 });
+  t.match(patched.body, { description: 'now described', current_version: 1 });
+  const badVersion = await call(rt, 'PATCH', '/components/third', { json: { current_version: 9 } });
   expectStatus(t, badVersion, 400, 'unknown current version');
-  t.same(badVersion.json, { detail: 'Config third v9 not found' });
-  expectStatus(t, await call(rt, 'PATCH', '/components/nope', {}), 404, 'patch unknown');
+  t.same(badVersion.body, { detail: 'Config third v9 not found' });
+  expectStatus(t, await call(rt, 'PATCH', '/components/nope', { json: {} }), 404, 'patch unknown');
 
   expectStatus(t, await call(rt, 'DELETE', '/components/third'), 204, 'delete');
   expectStatus(t, await call(rt, 'DELETE', '/components/third'), 404, 'delete again');
@@ -318,14 +321,18 @@ t.test('/components: list, read, update, delete', async (t) => {
 
 t.test('config versions: add, label, read, publish, set current, delete', async (t) => {
   const rt = runtimeApp(t);
-  await call(rt, 'POST', '/components', { name: 'ver', component_type: 'agent', label: 'one' });
+  await call(rt, 'POST', '/components', {
+    json: { name: 'ver', component_type: 'agent', label: 'one' },
+  });
   const v2 = await call(rt, 'POST', '/components/ver/configs', {
-    config: { instructions: 'second' },
-    label: 'two',
-    set_current: false,
+    json: {
+      config: { instructions: 'second' },
+      label: 'two',
+      set_current: false,
+    },
   });
   expectStatus(t, v2, 201, 'v2');
-  t.same(v2.json, {
+  t.same(v2.body, {
     component_id: 'ver',
     version: 2,
     label: 'two',
@@ -342,18 +349,18 @@ t.test('config versions: add, label, read, publish, set current, delete', async 
     { body: { config: {}, version: 1 }, detail: 'Config ver v1 already exists' },
   ];
   for (const row of rows) {
-    const res = await call(rt, 'POST', '/components/ver/configs', row.body);
+    const res = await call(rt, 'POST', '/components/ver/configs', { json: row.body });
     expectStatus(t, res, 400, row.detail);
-    t.same(res.json, { detail: row.detail });
+    t.same(res.body, { detail: row.detail });
   }
-  const noComponent = await call(rt, 'POST', '/components/nope/configs', { config: {} });
+  const noComponent = await call(rt, 'POST', '/components/nope/configs', { json: { config: {} } });
   expectStatus(t, noComponent, 400, 'configs of an unknown component');
-  t.same(noComponent.json, { detail: 'Component nope not found' });
+  t.same(noComponent.body, { detail: 'Component nope not found' });
 
-  t.match((await call(rt, 'GET', '/components/ver/configs/current')).json, { version: 1 });
-  t.match((await call(rt, 'GET', '/components/ver/configs/2')).json, { label: 'two' });
+  t.match((await call(rt, 'GET', '/components/ver/configs/current')).body, { version: 1 });
+  t.match((await call(rt, 'GET', '/components/ver/configs/2')).body, { label: 'two' });
   const list = (await call(rt, 'GET', '/components/ver/configs?include_config=false'))
-    .json as object[];
+    .body as object[];
   t.notOk(
     list.some((c) => 'config' in c),
     'include_config=false leaves configs out',
@@ -361,85 +368,97 @@ t.test('config versions: add, label, read, publish, set current, delete', async 
   for (const version of ['9', 'x']) {
     const res = await call(rt, 'GET', `/components/ver/configs/${version}`);
     expectStatus(t, res, 404, `v${version}`);
-    t.same(res.json, { detail: `Config ver v${version} not found` });
+    t.same(res.body, { detail: `Config ver v${version} not found` });
   }
 
   // Only a published version can be made current through set-current.
   const draft = await call(rt, 'POST', '/components/ver/configs/2/set-current');
   expectStatus(t, draft, 404, 'set-current of a draft');
-  t.same(draft.json, { detail: 'Component ver or config version 2 not found' });
+  t.same(draft.body, { detail: 'Component ver or config version 2 not found' });
   const edited = await call(rt, 'PATCH', '/components/ver/configs/2', {
-    config: { instructions: 'edited' },
-    notes: 'ready',
-    label: 'two',
+    json: {
+      config: { instructions: 'edited' },
+      notes: 'ready',
+      label: 'two',
+    },
   });
-  t.match(edited.json, { config: { instructions: 'edited' }, notes: 'ready' });
-  const published = await call(rt, 'PATCH', '/components/ver/configs/2', { stage: 'published' });
-  t.match(published.json, { stage: 'published' });
+  t.match(edited.body, { config: { instructions: 'edited' }, notes: 'ready' });
+  const published = await call(rt, 'PATCH', '/components/ver/configs/2', {
+    json: { stage: 'published' },
+  });
+  t.match(published.body, { stage: 'published' });
   t.match(
-    (await call(rt, 'GET', '/components/ver')).json,
+    (await call(rt, 'GET', '/components/ver')).body,
     { current_version: 2 },
     'publishing made it current',
   );
-  const frozen = await call(rt, 'PATCH', '/components/ver/configs/2', { notes: 'late' });
+  const frozen = await call(rt, 'PATCH', '/components/ver/configs/2', { json: { notes: 'late' } });
   expectStatus(t, frozen, 400, 'edit a published config');
-  t.same(frozen.json, { detail: 'Cannot update published config ver v2' });
+  t.same(frozen.body, { detail: 'Cannot update published config ver v2' });
   const setCurrent = await call(rt, 'POST', '/components/ver/configs/2/set-current');
   expectStatus(t, setCurrent, 200, 'set-current of a published version');
-  t.match(setCurrent.json, { current_version: 2 });
+  t.match(setCurrent.body, { current_version: 2 });
 
   const current = await call(rt, 'DELETE', '/components/ver/configs/2');
   expectStatus(t, current, 400, 'delete the current version');
-  t.same(current.json, { detail: 'Cannot delete current config ver v2' });
+  t.same(current.body, { detail: 'Cannot delete current config ver v2' });
   expectStatus(t, await call(rt, 'DELETE', '/components/ver/configs/1'), 204, 'delete v1');
   expectStatus(t, await call(rt, 'DELETE', '/components/ver/configs/1'), 404, 'delete v1 again');
   const published3 = await call(rt, 'POST', '/components/ver/configs', {
-    config: {},
-    stage: 'published',
-    set_current: false,
+    json: {
+      config: {},
+      stage: 'published',
+      set_current: false,
+    },
   });
-  t.match(published3.json, { version: 3, stage: 'published' });
+  t.match(published3.body, { version: 3, stage: 'published' });
   t.match(
-    (await call(rt, 'GET', '/components/ver')).json,
+    (await call(rt, 'GET', '/components/ver')).body,
     { current_version: 3 },
     'a published new version is current',
   );
   const noneCurrent = await call(rt, 'POST', '/components', {
-    name: 'empty',
-    component_type: 'agent',
-    set_current: false,
+    json: {
+      name: 'empty',
+      component_type: 'agent',
+      set_current: false,
+    },
   });
   expectStatus(t, noneCurrent, 201, 'no current');
   await call(rt, 'DELETE', '/components/empty/configs/1');
   const nothing = await call(rt, 'GET', '/components/empty/configs/current');
   expectStatus(t, nothing, 404, 'no config at all');
-  t.same(nothing.json, { detail: 'No current config for empty' });
+  t.same(nothing.body, { detail: 'No current config for empty' });
   t.equal((await call(rt, 'GET', '/agents/empty')).status, 404, 'not listed without a config');
-  const fresh = await call(rt, 'POST', '/components/empty/configs', { config: {} });
-  t.match(fresh.json, { version: 1 }, 'numbering starts again at 1 when none is left');
+  const fresh = await call(rt, 'POST', '/components/empty/configs', { json: { config: {} } });
+  t.match(fresh.body, { version: 1 }, 'numbering starts again at 1 when none is left');
   const noSuch = await call(rt, 'POST', '/components/nope/configs/1/set-current');
   expectStatus(t, noSuch, 404, 'set-current of an unknown component');
-  t.same(noSuch.json, { detail: 'Component nope or config version 1 not found' });
+  t.same(noSuch.body, { detail: 'Component nope or config version 1 not found' });
 });
 
 t.test('a duplicate id is 400; a type can be changed by PATCH', async (t) => {
   const rt = runtimeApp(t);
-  await call(rt, 'POST', '/components', { name: 'dup', component_type: 'agent' });
-  const dup = await call(rt, 'POST', '/components', { name: 'dup', component_type: 'agent' });
+  await call(rt, 'POST', '/components', { json: { name: 'dup', component_type: 'agent' } });
+  const dup = await call(rt, 'POST', '/components', {
+    json: { name: 'dup', component_type: 'agent' },
+  });
   expectStatus(t, dup, 400, 'duplicate');
-  t.same(dup.json, { detail: 'Component dup already exists' });
-  const retyped = await call(rt, 'PATCH', '/components/dup', { component_type: 'workflow' });
+  t.same(dup.body, { detail: 'Component dup already exists' });
+  const retyped = await call(rt, 'PATCH', '/components/dup', {
+    json: { component_type: 'workflow' },
+  });
   expectStatus(t, retyped, 400, 'an empty config is no workflow');
-  t.match(retyped.json, { detail: /components\.dup\.v1\.config\.steps: / });
-  const agentAlias = await call(rt, 'PATCH', '/teams/dup', { name: 'x' });
+  t.match(retyped.body, { detail: /components\.dup\.v1\.config\.steps: / });
+  const agentAlias = await call(rt, 'PATCH', '/teams/dup', { json: { name: 'x' } });
   expectStatus(t, agentAlias, 404, 'an agent component is no team');
-  t.same(agentAlias.json, { detail: 'Team not found' });
+  t.same(agentAlias.body, { detail: 'Team not found' });
 });
 
 t.test('a stored component that no longer resolves is skipped at start', async (t) => {
   const first = runtimeApp(t);
-  await call(first, 'POST', '/agents', { name: 'lonely', config: {} });
-  await call(first, 'POST', '/teams', { name: 'crew', config: { members: ['lonely'] } });
+  await call(first, 'POST', '/agents', { json: { name: 'lonely', config: {} } });
+  await call(first, 'POST', '/teams', { json: { name: 'crew', config: { members: ['lonely'] } } });
   // Break the team behind the API's back: its member's config no longer parses.
   first.store.components.putConfig({
     ...(first.store.components.config('lonely', 1) as NonNullable<
@@ -461,5 +480,10 @@ t.test('a stored component that no longer resolves is skipped at start', async (
   t.equal((await call(second, 'GET', '/teams/crew')).status, 404, 'its team goes with it');
   t.equal((await call(second, 'GET', '/agents/a1')).status, 200, 'the rest is served');
   // A later unrelated change is not blocked by the problems that were already there.
-  expectStatus(t, await call(second, 'POST', '/agents', { name: 'fresh', config: {} }), 201, 'new');
+  expectStatus(
+    t,
+    await call(second, 'POST', '/agents', { json: { name: 'fresh', config: {} } }),
+    201,
+    'new',
+  );
 });
