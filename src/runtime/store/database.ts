@@ -19,9 +19,11 @@ import {
   type AliasedRawBuilder,
   type RawBuilder,
   type SqlBool,
+  type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { LearningRecord, MemoryRecord } from './records.js';
-import type { SqliteDatabase } from './sqlite.js';
+import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 
 /** The dialects the store can speak. Migrations may key a step's statements by this name. */
 export type DialectName = 'sqlite';
@@ -120,7 +122,33 @@ export interface RuntimeDatabase {
  */
 export function openDatabase(connection: SqliteDatabase): RuntimeDatabase {
   return Object.freeze({
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) }),
+    db: new Kysely<Database>({
+      dialect: new SqliteDialect({ database: preparedOnce(connection) }),
+    }),
     dialect: sqliteDialect(connection),
   });
+}
+
+/** How many distinct statements one connection keeps prepared (the layer's queries have few shapes). */
+const PREPARED_STATEMENTS = 256;
+
+/**
+ * The connection as Kysely's SQLite driver uses it, preparing each distinct SQL text once: the
+ * driver prepares every statement it runs, and preparing was a fifth of a page read's time.
+ * Kysely only runs `all`/`run`/`iterate` on a statement, so reusing one is safe; the cache is
+ * bounded and per connection.
+ */
+function preparedOnce(connection: SqliteDatabase): KyselySqliteDatabase {
+  const prepared = new LRUCache<string, SqliteStatement>({ max: PREPARED_STATEMENTS });
+  return {
+    close: connection.close.bind(connection),
+    prepare(text) {
+      let statement = prepared.get(text);
+      if (statement === undefined) {
+        statement = connection.prepare(text);
+        prepared.set(text, statement);
+      }
+      return statement as ReturnType<KyselySqliteDatabase['prepare']>;
+    },
+  };
 }
