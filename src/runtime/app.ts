@@ -13,12 +13,13 @@ import type { RuntimeSettings } from './catalogue/definitions.js';
 import type { EngineDeps } from './engine/run.js';
 import { registerAguiRoutes } from './protocols/agui/route.js';
 import { registerApprovalRoutes } from './api/approvals/routes.js';
-import { HttpError } from './http/errors.js';
+import { registerErrorHandler } from './http/errors.js';
 import { registerIdentityCheck } from './http/identity-check.js';
 import type { IdentityTokenCheck } from './http/identity-token.js';
 import { createLiveCatalogue } from './catalogue/live.js';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.js';
 import { registerRouteDocs } from './http/openapi.js';
+import { registerValidation } from './http/validation.js';
 import { registerOpenApiRoutes } from './http/openapi-routes.js';
 import { registerCatalogueRoutes } from './api/entities/routes.js';
 import { registerComponentRoutes } from './api/components/routes.js';
@@ -36,6 +37,9 @@ import { registerTraceRoutes } from './api/traces/routes.js';
 import { createRunService } from './api/runs/service.js';
 import { createScheduler, type Scheduler } from './api/schedules/scheduler.js';
 import type { RuntimeStore } from './store/store.js';
+
+/** The id of the runtime's one database, which the data routes' `db_id` must name. */
+const DB_ID = 'runtime-db';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -79,6 +83,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
   // Before any route: the route-schema compilers and the hook the OpenAPI document is built from.
   registerRouteDocs(app);
+  registerValidation(app, DB_ID);
   // First: no route, parser or plugin sees a request before its caller is known.
   registerIdentityCheck(app, parts.identitySecret, parts.identityToken ?? null);
   void app.register(formbody);
@@ -87,15 +92,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     attachFieldsToBody: true,
     limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES, fields: 100 },
   });
-  app.setErrorHandler((error: unknown, _request, reply) => {
-    if (error instanceof HttpError) return reply.code(error.status).send({ detail: error.detail });
-    // Fastify's own client errors (a body that does not parse, one too large) keep their status.
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status !== undefined && status >= 400 && status < 500) {
-      return reply.code(status).send({ detail: (error as Error).message });
-    }
-    return reply.code(500).send({ detail: 'Internal runtime error' });
-  });
+  registerErrorHandler(app);
   // A known path asked with another method is 405, as FastAPI answers.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] as string;
@@ -107,29 +104,29 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   // The configured entities plus the components stored through the API, kept current.
   const live = createLiveCatalogue(parts.settings, parts.store.components);
   const { catalogue } = live;
-  registerCatalogueRoutes(app, catalogue, 'runtime-db', live);
+  registerCatalogueRoutes(app, catalogue, DB_ID, live);
   registerComponentRoutes(app, live, parts.store.components, parts.deps.clock);
   registerSystemRoutes(app, {
     settings: parts.settings,
     catalogue,
     store: parts.store,
-    dbId: 'runtime-db',
+    dbId: DB_ID,
     startedAt: parts.startedAt,
   });
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerApprovalRoutes(app, { store: parts.store, runs, catalogue, clock: parts.deps.clock });
-  registerSessionRoutes(app, parts.store, 'runtime-db', parts.deps);
-  registerMemoryRoutes(app, parts.store.memories, 'runtime-db', parts.deps);
-  registerLearningRoutes(app, parts.store.learnings, 'runtime-db', parts.deps);
-  registerTraceRoutes(app, parts.store, 'runtime-db');
-  registerMetricsRoutes(app, parts.store, 'runtime-db', parts.deps.clock);
+  registerSessionRoutes(app, parts.store, DB_ID, parts.deps);
+  registerMemoryRoutes(app, parts.store.memories, parts.deps);
+  registerLearningRoutes(app, parts.store.learnings, DB_ID, parts.deps);
+  registerTraceRoutes(app, parts.store, DB_ID);
+  registerMetricsRoutes(app, parts.store, DB_ID, parts.deps.clock);
   registerEvalRoutes(app, {
     catalogue,
     store: parts.store.evals,
     engine: parts.deps,
     probes: parts.evalProbes ?? systemProbes,
-    dbId: 'runtime-db',
+    dbId: DB_ID,
   });
   registerScheduleRoutes(app, {
     store: parts.store.schedules,
@@ -143,7 +140,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   registerKnowledgeRoutes(app, {
     settings: parts.settings.knowledge,
     store: parts.store.knowledge,
-    dbId: 'runtime-db',
+    dbId: DB_ID,
     clock: parts.deps.clock,
     outbound: outbound.dispatcher,
   });

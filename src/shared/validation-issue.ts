@@ -9,7 +9,7 @@ import type { z } from 'zod';
 export interface ValidationIssue {
   /** Machine-readable kind (`missing`, `string_type`, `int_type`, `extra_forbidden`, …). */
   readonly type: string;
-  /** Where: `body`, `query` or `path`, then keys and indexes. */
+  /** Where: `body`, `query`, `path` or `header`, then keys and indexes. */
   readonly loc: readonly (string | number)[];
   /** What is wrong. */
   readonly msg: string;
@@ -32,7 +32,7 @@ const WRONG_TYPE: Readonly<Record<string, readonly [string, string]>> = {
 
 /** The 422 entries of a failed zod parse (parsed with `reportInput: true`). */
 export function validationIssues(
-  where: 'body' | 'query',
+  where: 'body' | 'query' | 'path' | 'header',
   issues: readonly z.core.$ZodIssue[],
 ): ValidationIssue[] {
   return issues.flatMap((issue): ValidationIssue[] => {

@@ -37,6 +37,28 @@ export function listParams<S extends string>(
   return { page, limit, sortBy, sortOrder };
 }
 
+/** The page, limit and sort parameters of a list query, as its schema parsed them. */
+export interface ListQuery {
+  readonly page: number;
+  readonly limit: number;
+  readonly sort_by: string;
+  readonly sort_order: 'asc' | 'desc';
+}
+
+/** A parsed list query's page (0 reads as 1) and sort (an unknown column is `defaultSort`, as Agno ignores it). */
+export function listOf<S extends string>(
+  q: ListQuery,
+  sorts: readonly S[],
+  defaultSort: S,
+): ListParams<S> {
+  return {
+    page: Math.max(q.page, 1),
+    limit: q.limit,
+    sortBy: sorts.find((s) => s === q.sort_by) ?? defaultSort,
+    sortOrder: q.sort_order,
+  };
+}
+
 /** The pagination envelope `{data, meta}` of every paginated route. */
 export function paginated<T>(
   data: readonly T[],

@@ -1,9 +1,8 @@
 /**
  * The zod pieces the data routes' schemas share: the list query parameters (page, limit,
  * sort, the one database id), the common scalars (a nullable string, an ISO time, epoch seconds)
- * and the `{data, meta}` envelope of every paginated answer. In this step they document the
- * routes (see openapi.ts); the handlers still read their queries with http/query.ts, whose
- * bounds these state. Pure data.
+ * and the `{data, meta}` envelope of every paginated answer. They document the routes and, on a
+ * route whose schema is `checked`, validate its input (validation.ts). Pure data.
  */
 import { z } from 'zod';
 
@@ -28,11 +27,11 @@ export const PAGE = z
   .meta({ description: 'Page (1-based)' });
 
 /** `limit` with its default and its bound (above it is a 422). */
-export const limit = (fallback: number, max: number): z.ZodType =>
+export const limit = (fallback: number, max: number) =>
   z.int().min(1).max(max).default(fallback).meta({ description: 'Page size' });
 
 /** `sort_by` with its default column (an unknown column is ignored). */
-export const sortBy = (fallback: string): z.ZodType =>
+export const sortBy = (fallback: string) =>
   z.string().default(fallback).meta({ description: 'Column to sort by' });
 
 /** `sort_order`. */

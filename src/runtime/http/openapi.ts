@@ -7,12 +7,9 @@
  * request parts as zod reads its input, responses as it writes its output; a schema carrying
  * `.meta({ id })` becomes a named component schema, reached by `$ref`).
  *
- * In this step the schemas document only. The validator compiler installed here accepts every
- * request part as it is (the handlers still check their input themselves, so every 422 body
- * stays exactly as it was), and the serializer compiler writes every reply with JSON.stringify,
- * as Fastify does for a route without a schema (response schemas never strip a field). The next
- * step moves validation into the validator compiler. A route schema that is not zod fails at
- * startup: nothing may look validated that is not.
+ * The serializer compiler writes every reply with JSON.stringify, as Fastify does for a route
+ * without a schema (response schemas document and never strip a field); request parts are
+ * checked by validation.ts. A response schema that is not zod fails at startup.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance, FastifySchema } from 'fastify';
@@ -133,20 +130,15 @@ function requireZod(schema: unknown, where: string): void {
   }
 }
 
-const ACCEPT_AS_IS = (): true => true;
 const STRINGIFY = (data: unknown): string => JSON.stringify(data);
 
 /**
- * Installs the pass-through validator and serializer compilers and the `onRoute` hook that
+ * Installs the serializer compiler and the `onRoute` hook that
  * collects every route registered after it. Call it first, before any route.
  */
 export function registerRouteDocs(app: FastifyInstance): void {
   const routes: CollectedRoute[] = [];
   COLLECTED.set(app, routes);
-  app.setValidatorCompiler(({ schema, method, url, httpPart }) => {
-    requireZod(schema, `${method} ${url} ${String(httpPart)}`);
-    return ACCEPT_AS_IS;
-  });
   app.setSerializerCompiler(({ schema, method, url, httpStatus }) => {
     if (!(schema instanceof DescribedResponse || schema instanceof SharedResponse)) {
       requireZod(schema, `${method} ${url} response ${httpStatus}`);

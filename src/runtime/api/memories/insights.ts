@@ -11,7 +11,7 @@ import { HttpError } from '../../http/errors.js';
 import { optimizeMemories } from './optimizer.js';
 import type { MemoryRecord, MemoryStore } from './table.js';
 import { isoOfSeconds } from '../../engine/time.js';
-import { pageParams, paginated } from '../../http/list-query.js';
+import { paginated } from '../../http/list-query.js';
 import {
   MEMORY_TAGS,
   memorySchema,
@@ -19,36 +19,31 @@ import {
   optimizeBody,
   optimizeResponse,
   ownerQuery,
-  parseMemoryBody,
   userMemoryStats,
 } from './schemas.js';
 import { errors, ok } from '../../http/openapi.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
-import { checkDatabase, scalarQuery, type RawQuery } from '../../http/query.js';
-
-/** A route whose query is read by its handler. */
-type Query = { Querystring: RawQuery };
 
 /** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
 export function registerMemoryInsightRoutes(
   app: FastifyInstance,
   store: MemoryStore,
-  dbId: string,
   deps: { readonly clock: { now(): number }; readonly newId: () => string },
 ): void {
   const topicsSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: 'The topics of the memories',
     querystring: ownerQuery,
     response: { 200: ok('Topics', z.array(z.string())), ...errors('404') },
   };
-  app.get<Query>('/memory_topics', { schema: topicsSchema }, async (request) => {
-    const q = scalarQuery(request.query);
-    checkDatabase(dbId, q.db_id);
-    return await store.topics(callerOf(request).scopedUserId ?? q.user_id);
+  type Owner = { Querystring: z.output<typeof ownerQuery> };
+  app.get<Owner>('/memory_topics', { schema: topicsSchema }, async (request) => {
+    return await store.topics(callerOf(request).scopedUserId ?? request.query.user_id);
   });
 
   const statsSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: 'Memory counts per user',
     querystring: memoryStatsQuery,
@@ -57,10 +52,11 @@ export function registerMemoryInsightRoutes(
       ...errors('404', '422'),
     },
   };
-  app.get<Query>('/user_memory_stats', { schema: statsSchema }, async (request) => {
-    const q = scalarQuery(request.query);
-    const { page, limit } = pageParams(q, 20, 1000);
-    checkDatabase(dbId, q.db_id);
+  type Stats = { Querystring: z.output<typeof memoryStatsQuery> };
+  app.get<Stats>('/user_memory_stats', { schema: statsSchema }, async (request) => {
+    const q = request.query;
+    const page = Math.max(q.page, 1);
+    const limit = q.limit;
     const userId = callerOf(request).scopedUserId ?? q.user_id;
     const { rows, total } = await store.userStats(userId, page, limit);
     const data = rows.map((row): z.infer<typeof userMemoryStats> => ({
@@ -72,15 +68,16 @@ export function registerMemoryInsightRoutes(
   });
 
   const optimizeSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: "Merge a user's memories into fewer",
     querystring: DB_ONLY,
     body: optimizeBody,
     response: { 200: ok('The optimized memories', optimizeResponse), ...errors('404', '422') },
   };
-  app.post<Query>('/optimize-memories', { schema: optimizeSchema }, async (request) => {
-    const body = parseMemoryBody(optimizeBody, request.body);
-    checkDatabase(dbId, scalarQuery(request.query).db_id);
+  type Optimize = { Body: z.output<typeof optimizeBody> };
+  app.post<Optimize>('/optimize-memories', { schema: optimizeSchema }, async (request) => {
+    const body = request.body;
     // A confined caller optimizes its own memories, whoever the body names.
     const userId = callerOf(request).scopedUserId ?? body.user_id;
     const memories = await store.ofUser(userId);

@@ -2,8 +2,8 @@
  * User memories: list, create, read, replace and delete, each confined to
  * the caller's `scoped_user_id` when the gateway set one: another user's memory looks
  * missing (404, or a 204 that deletes nothing). Topics, stats and optimization are registered
- * from memory-insights.ts. Each route declares its document part (memory-shapes.ts); the
- * handlers still check their own input. Never checks scopes: the gateway did.
+ * from insights.ts. Each route declares its input and answer (schemas.ts); the lifecycle checks
+ * the input before a handler runs. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -11,7 +11,7 @@ import type { Clock } from '../../../shared/clock.js';
 import { callerOf, type Caller } from '../../http/caller.js';
 import { HttpError } from '../../http/errors.js';
 import { MEMORY_SORTS, type MemoryRecord, type MemoryStore } from './table.js';
-import { listParams, paginated } from '../../http/list-query.js';
+import { listOf, paginated } from '../../http/list-query.js';
 import { registerMemoryInsightRoutes } from './insights.js';
 import {
   bulkDeleteBody,
@@ -21,12 +21,10 @@ import {
   MEMORY_TAGS,
   memorySchema,
   ownerQuery,
-  parseMemoryBody,
   userMemory,
 } from './schemas.js';
 import { empty, errors, ok } from '../../http/openapi.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
-import { checkDatabase, scalarQuery, type RawQuery } from '../../http/query.js';
 
 /** What the memory routes take from the runtime besides the store. */
 export interface MemoryDeps {
@@ -35,10 +33,9 @@ export interface MemoryDeps {
   readonly newId: () => string;
 }
 
-/** A route whose query is read by its handler. */
-type Query = { Querystring: RawQuery };
-
-type OneMemory = { Params: z.infer<typeof memoryParams>; Querystring: RawQuery };
+type Params = z.output<typeof memoryParams>;
+type Owner = z.output<typeof ownerQuery>;
+type Body = z.output<typeof memoryBody>;
 
 /**
  * Who a written memory belongs to: the confined principal, else the context's user, else the
@@ -51,7 +48,7 @@ export function memoryUserOf(caller: Caller, bodyUserId: string | null | undefin
 }
 
 /** The topics query parameter: comma-separated, blanks dropped. */
-function topicsQuery(value: string | undefined): string[] | undefined {
+function topicsOf(value: string | undefined): string[] | undefined {
   return value
     ?.split(',')
     .map((topic) => topic.trim())
@@ -62,29 +59,24 @@ function topicsQuery(value: string | undefined): string[] | undefined {
 export function registerMemoryRoutes(
   app: FastifyInstance,
   store: MemoryStore,
-  dbId: string,
   deps: MemoryDeps,
 ): void {
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
 
   const listSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: 'List memories',
     querystring: listMemoriesQuery,
     response: { 200: ok('Memories', paginatedOf(userMemory)), ...errors('404', '422') },
   };
-  app.get<Query>('/memories', { schema: listSchema }, async (request) => {
-    const q = scalarQuery(request.query);
-    const params = listParams(q, {
-      defaultLimit: 20,
-      maxLimit: 1000,
-      sorts: MEMORY_SORTS,
-      defaultSort: 'updated_at',
-    });
-    checkDatabase(dbId, q.db_id);
+  type List = { Querystring: z.output<typeof listMemoriesQuery> };
+  app.get<List>('/memories', { schema: listSchema }, async (request) => {
+    const q = request.query;
+    const params = listOf(q, MEMORY_SORTS, 'updated_at');
     // A confined caller sees its own memories, whatever user_id it asks for.
     const userId = callerOf(request).scopedUserId ?? q.user_id;
-    const topics = topicsQuery(q.topics);
+    const topics = topicsOf(q.topics);
     const { rows, total } = await store.list({
       ...params,
       ...(userId === undefined ? {} : { userId }),
@@ -97,15 +89,15 @@ export function registerMemoryRoutes(
   });
 
   const createSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: 'Create a memory',
     querystring: DB_ONLY,
     body: memoryBody,
     response: { 200: ok('Created', userMemory), ...errors('400', '404', '422') },
   };
-  app.post<Query>('/memories', { schema: createSchema }, async (request) => {
-    const body = parseMemoryBody(memoryBody, request.body);
-    checkDatabase(dbId, scalarQuery(request.query).db_id);
+  app.post<{ Body: Body }>('/memories', { schema: createSchema }, async (request) => {
+    const body = request.body;
     const userId = memoryUserOf(callerOf(request), body.user_id);
     if (userId === null) throw new HttpError(400, 'User ID is required');
     const now = nowSeconds();
@@ -124,16 +116,16 @@ export function registerMemoryRoutes(
   });
 
   const getSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: 'One memory',
     params: memoryParams,
     querystring: ownerQuery,
     response: { 200: ok('The memory', userMemory), ...errors('404') },
   };
-  app.get<OneMemory>('/memories/:memory_id', { schema: getSchema }, async (request) => {
-    const q = scalarQuery(request.query);
-    checkDatabase(dbId, q.db_id);
-    const owner = callerOf(request).scopedUserId ?? q.user_id;
+  type One = { Params: Params; Querystring: Owner };
+  app.get<One>('/memories/:memory_id', { schema: getSchema }, async (request) => {
+    const owner = callerOf(request).scopedUserId ?? request.query.user_id;
     const id = request.params.memory_id;
     const memory = await store.get(id);
     if (memory === null || (owner !== undefined && memory.user_id !== owner)) {
@@ -143,6 +135,7 @@ export function registerMemoryRoutes(
   });
 
   const replaceSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: 'Replace a memory',
     params: memoryParams,
@@ -150,9 +143,9 @@ export function registerMemoryRoutes(
     body: memoryBody,
     response: { 200: ok('Updated', userMemory), ...errors('400', '404', '422') },
   };
-  app.patch<OneMemory>('/memories/:memory_id', { schema: replaceSchema }, async (request) => {
-    const body = parseMemoryBody(memoryBody, request.body);
-    checkDatabase(dbId, scalarQuery(request.query).db_id);
+  type Replace = { Params: Params; Body: Body };
+  app.patch<Replace>('/memories/:memory_id', { schema: replaceSchema }, async (request) => {
+    const body = request.body;
     const caller = callerOf(request);
     const userId = memoryUserOf(caller, body.user_id);
     if (userId === null) throw new HttpError(400, 'User ID is required');
@@ -176,38 +169,35 @@ export function registerMemoryRoutes(
   });
 
   const deleteSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: 'Delete a memory',
     params: memoryParams,
     querystring: ownerQuery,
     response: { 204: empty('Deleted') },
   };
-  app.delete<OneMemory>(
-    '/memories/:memory_id',
-    { schema: deleteSchema },
-    async (request, reply) => {
-      const q = scalarQuery(request.query);
-      checkDatabase(dbId, q.db_id);
-      // One conditional delete: another user's memory is simply not matched (204, no-op).
-      await store.delete([request.params.memory_id], callerOf(request).scopedUserId ?? q.user_id);
-      return reply.code(204).send();
-    },
-  );
+  app.delete<One>('/memories/:memory_id', { schema: deleteSchema }, async (request, reply) => {
+    const owner = callerOf(request).scopedUserId ?? request.query.user_id;
+    // One conditional delete: another user's memory is simply not matched (204, no-op).
+    await store.delete([request.params.memory_id], owner);
+    return reply.code(204).send();
+  });
 
   const bulkDeleteSchema = {
+    checked: true,
     tags: MEMORY_TAGS,
     summary: 'Delete memories',
     querystring: DB_ONLY,
     body: bulkDeleteBody,
     response: { 204: empty('Deleted'), ...errors('404', '422') },
   };
-  app.delete<Query>('/memories', { schema: bulkDeleteSchema }, async (request, reply) => {
-    const body = parseMemoryBody(bulkDeleteBody, request.body);
-    checkDatabase(dbId, scalarQuery(request.query).db_id);
+  type BulkDelete = { Body: z.output<typeof bulkDeleteBody> };
+  app.delete<BulkDelete>('/memories', { schema: bulkDeleteSchema }, async (request, reply) => {
+    const body = request.body;
     const owner = callerOf(request).scopedUserId ?? body.user_id ?? undefined;
     await store.delete(body.memory_ids, owner);
     return reply.code(204).send();
   });
 
-  registerMemoryInsightRoutes(app, store, dbId, deps);
+  registerMemoryInsightRoutes(app, store, deps);
 }

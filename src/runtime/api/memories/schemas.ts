@@ -5,7 +5,6 @@
  * document is generated from. Pure: never reads the store or the caller.
  */
 import { z } from 'zod';
-import { HttpError } from '../../http/errors.js';
 import type { MemoryRecord } from './table.js';
 import { isoOfSeconds } from '../../engine/time.js';
 import {
@@ -19,7 +18,6 @@ import {
   sortBy,
   USER_ID,
 } from '../../http/openapi-shapes.js';
-import { type ValidationIssue, validationIssues } from '../../../shared/validation-issue.js';
 
 /** The document's section of the memory routes. */
 export const MEMORY_TAGS = ['Memory'] as const;
@@ -122,51 +120,6 @@ export const optimizeResponse = z
     reduction_percentage: z.number(),
   })
   .meta({ id: 'OptimizeMemoriesResponse' });
-
-/** pydantic's words for a string or list outside its length bounds. */
-function lengthDetail(issue: z.core.$ZodIssue): ValidationIssue | null {
-  if (issue.code !== 'too_small' && issue.code !== 'too_big') return null;
-  // Length limits sit on named fields only (never inside a list), so every step is a name.
-  const loc = ['body', ...issue.path.map(String)];
-  const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
-  if (issue.origin === 'array') {
-    const length = (issue.input as unknown[]).length;
-    return {
-      type: 'too_short',
-      loc,
-      msg: `List should have at least ${bound} item after validation, not ${length}`,
-      input: issue.input,
-      ctx: { field_type: 'List', min_length: bound, actual_length: length },
-    };
-  }
-  return issue.code === 'too_small'
-    ? {
-        type: 'string_too_short',
-        loc,
-        msg: `String should have at least ${bound} character`,
-        input: issue.input,
-        ctx: { min_length: bound },
-      }
-    : {
-        type: 'string_too_long',
-        loc,
-        msg: `String should have at most ${bound} characters`,
-        input: issue.input,
-        ctx: { max_length: bound },
-      };
-}
-
-/** Parses a JSON body with `schema`; 422 with every problem otherwise. */
-export function parseMemoryBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body ?? undefined, { reportInput: true });
-  if (result.success) return result.data;
-  throw new HttpError(
-    422,
-    result.error.issues.flatMap(
-      (issue) => lengthDetail(issue) ?? validationIssues('body', [issue]),
-    ),
-  );
-}
 
 /** A stored memory as {@link userMemory} writes it. */
 export function memorySchema(m: MemoryRecord): UserMemory {
