@@ -118,7 +118,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   registerApprovalRoutes(app, { store: parts.store, runs, catalogue, clock: parts.deps.clock });
   registerSessionRoutes(app, parts.store, DB_ID, parts.deps);
   registerMemoryRoutes(app, parts.store.memories, parts.deps);
-  registerLearningRoutes(app, parts.store.learnings, DB_ID, parts.deps);
+  registerLearningRoutes(app, parts.store.learnings, parts.deps);
   registerTraceRoutes(app, parts.store, DB_ID);
   registerMetricsRoutes(app, parts.store, DB_ID, parts.deps.clock);
   registerEvalRoutes(app, {

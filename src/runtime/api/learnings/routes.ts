@@ -2,9 +2,9 @@
  * Learnings: list, create, read, update, delete, and the per-user listing
  * and delete. A confined caller (`scoped_user_id`) sees its own learnings and the ownerless
  * (shared) ones, is refused (403) when it names another user, finds another user's learning
- * missing (404), and may not change a shared one (403). Each route declares its document part
- * (learning-shapes.ts); the handlers still check their own input. Never checks scopes: the
- * gateway did.
+ * missing (404), and may not change a shared one (403). Each route declares its input and
+ * answer (schemas.ts); the lifecycle checks the input before a handler runs. Never checks
+ * scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -16,7 +16,6 @@ import {
   type LearningRecord,
   type LearningStore,
 } from './table.js';
-import { parseBody } from '../../http/validation.js';
 import {
   createLearningBody,
   LEARNING_TAGS,
@@ -31,13 +30,19 @@ import {
   listLearningsQuery,
   updateLearningBody,
 } from './schemas.js';
-import { listParams, pageParams, paginated } from '../../http/list-query.js';
+import { listOf, paginated } from '../../http/list-query.js';
 import { empty, errors, ok } from '../../http/openapi.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
-import { checkDatabase, scalarQuery, type RawQuery } from '../../http/query.js';
+
+type ListQuery = z.output<typeof listLearningsQuery>;
+
+/** A text parameter of GET /learnings. */
+type TextParameter = {
+  [K in keyof ListQuery]-?: ListQuery[K] extends string | undefined ? K : never;
+}[keyof ListQuery];
 
 /** Query parameter → store filter of GET /learnings (user_id is handled apart). */
-const FILTERS: readonly (readonly [string, LearningFilter])[] = [
+const FILTERS: readonly (readonly [TextParameter, LearningFilter])[] = [
   ['learning_type', 'learningType'],
   ['agent_id', 'agentId'],
   ['team_id', 'teamId'],
@@ -47,10 +52,7 @@ const FILTERS: readonly (readonly [string, LearningFilter])[] = [
   ['entity_type', 'entityType'],
 ];
 
-/** A route whose query is read by its handler. */
-type Query = { Querystring: RawQuery };
-
-type OneLearning = { Params: z.infer<typeof learningParams>; Querystring: RawQuery };
+type OneLearning = { Params: z.output<typeof learningParams> };
 
 /**
  * The user a confined caller may name: none, or itself; another is 403 `detail`. Unconfined
@@ -67,7 +69,6 @@ function checkNamedUser(caller: Caller, userId: string | null | undefined, detai
 export function registerLearningRoutes(
   app: FastifyInstance,
   store: LearningStore,
-  dbId: string,
   deps: { readonly clock: { now(): number }; readonly newId: () => string },
 ): void {
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
@@ -98,6 +99,7 @@ export function registerLearningRoutes(
   }
 
   const listSchema = {
+    checked: true,
     tags: LEARNING_TAGS,
     summary: 'List learnings (own and ownerless under user isolation)',
     querystring: listLearningsQuery,
@@ -106,15 +108,9 @@ export function registerLearningRoutes(
       ...errors('403', '404', '422'),
     },
   };
-  app.get<Query>('/learnings', { schema: listSchema }, async (request) => {
-    const q = scalarQuery(request.query);
-    const params = listParams(q, {
-      defaultLimit: 100,
-      maxLimit: 1000,
-      sorts: LEARNING_SORTS,
-      defaultSort: 'updated_at',
-    });
-    checkDatabase(dbId, q.db_id);
+  app.get<{ Querystring: ListQuery }>('/learnings', { schema: listSchema }, async (request) => {
+    const q = request.query;
+    const params = listOf(q, LEARNING_SORTS, 'updated_at');
     const caller = callerOf(request);
     checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
     const filters: Partial<Record<LearningFilter, string>> = {};
@@ -134,15 +130,16 @@ export function registerLearningRoutes(
   });
 
   const createSchema = {
+    checked: true,
     tags: LEARNING_TAGS,
     summary: 'Create a learning',
     querystring: DB_ONLY,
     body: createLearningBody,
     response: { 201: ok('Created', learningSchema), ...errors('403', '404', '409', '422') },
   };
-  app.post<Query>('/learnings', { schema: createSchema }, async (request, reply) => {
-    const body = parseBody(createLearningBody, request.body);
-    checkDatabase(dbId, scalarQuery(request.query).db_id);
+  type Create = { Body: z.output<typeof createLearningBody> };
+  app.post<Create>('/learnings', { schema: createSchema }, async (request, reply) => {
+    const body = request.body;
     const caller = callerOf(request);
     checkNamedUser(caller, body.user_id, 'Cannot create learnings for another user');
     const identity = {
@@ -176,15 +173,17 @@ export function registerLearningRoutes(
   });
 
   const usersSchema = {
+    checked: true,
     tags: LEARNING_TAGS,
     summary: 'Users with learnings',
     querystring: learningUsersQuery,
     response: { 200: ok('Users', paginatedOf(learningUser)), ...errors('403', '404', '422') },
   };
-  app.get<Query>('/learnings/users', { schema: usersSchema }, async (request) => {
-    const q = scalarQuery(request.query);
-    const { page, limit } = pageParams(q, 20, 1000);
-    checkDatabase(dbId, q.db_id);
+  type Users = { Querystring: z.output<typeof learningUsersQuery> };
+  app.get<Users>('/learnings/users', { schema: usersSchema }, async (request) => {
+    const q = request.query;
+    const page = Math.max(q.page, 1);
+    const limit = q.limit;
     const caller = callerOf(request);
     checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
     const { rows, total } = await store.users({
@@ -197,26 +196,30 @@ export function registerLearningRoutes(
   });
 
   const deleteUserSchema = {
+    checked: true,
     tags: LEARNING_TAGS,
     summary: "Delete a user's learnings",
     params: learningUserParams,
     querystring: learningTypeQuery,
     response: { 204: empty('Deleted'), ...errors('403', '404') },
   };
-  app.delete<{ Params: z.infer<typeof learningUserParams>; Querystring: RawQuery }>(
+  type DeleteUser = {
+    Params: z.output<typeof learningUserParams>;
+    Querystring: z.output<typeof learningTypeQuery>;
+  };
+  app.delete<DeleteUser>(
     '/learnings/users/:user_id',
     { schema: deleteUserSchema },
     async (request, reply) => {
-      const q = scalarQuery(request.query);
-      checkDatabase(dbId, q.db_id);
       const userId = request.params.user_id;
       checkNamedUser(callerOf(request), userId, 'Cannot delete learnings for another user');
-      await store.deleteUser(userId, q.learning_type);
+      await store.deleteUser(userId, request.query.learning_type);
       return reply.code(204).send();
     },
   );
 
   const getSchema = {
+    checked: true,
     tags: LEARNING_TAGS,
     summary: 'One learning',
     params: learningParams,
@@ -224,11 +227,11 @@ export function registerLearningRoutes(
     response: { 200: ok('The learning', learningSchema), ...errors('404') },
   };
   app.get<OneLearning>('/learnings/:learning_id', { schema: getSchema }, async (request) => {
-    checkDatabase(dbId, scalarQuery(request.query).db_id);
     return learningResponse(await visible(request.params.learning_id, callerOf(request)));
   });
 
   const updateSchema = {
+    checked: true,
     tags: LEARNING_TAGS,
     summary: 'Update a learning (given fields replace)',
     params: learningParams,
@@ -236,9 +239,9 @@ export function registerLearningRoutes(
     body: updateLearningBody,
     response: { 200: ok('Updated', learningSchema), ...errors('403', '404', '422') },
   };
-  app.patch<OneLearning>('/learnings/:learning_id', { schema: updateSchema }, async (request) => {
-    const body = parseBody(updateLearningBody, request.body);
-    checkDatabase(dbId, scalarQuery(request.query).db_id);
+  type Update = OneLearning & { Body: z.output<typeof updateLearningBody> };
+  app.patch<Update>('/learnings/:learning_id', { schema: updateSchema }, async (request) => {
+    const body = request.body;
     const learning = await writable(request.params.learning_id, callerOf(request));
     const updated: LearningRecord = {
       ...learning,
@@ -251,6 +254,7 @@ export function registerLearningRoutes(
   });
 
   const deleteSchema = {
+    checked: true,
     tags: LEARNING_TAGS,
     summary: 'Delete a learning',
     params: learningParams,
@@ -261,7 +265,6 @@ export function registerLearningRoutes(
     '/learnings/:learning_id',
     { schema: deleteSchema },
     async (request, reply) => {
-      checkDatabase(dbId, scalarQuery(request.query).db_id);
       await store.delete(
         (await writable(request.params.learning_id, callerOf(request))).learning_id,
       );
