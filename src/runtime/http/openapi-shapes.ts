@@ -37,6 +37,19 @@ export const sortBy = (fallback: string) =>
 /** `sort_order`. */
 export const SORT_ORDER = z.enum(['asc', 'desc']).default('desc');
 
+/** The page parameters of a list route: `limit` (its default and bound), then `page`. */
+export const pageQuery = (fallback: number, max: number) => ({
+  limit: limit(fallback, max),
+  page: PAGE,
+});
+
+/** The page parameters, then `sort_by` (its default column) and `sort_order`. */
+export const sortedPageQuery = (fallback: number, max: number, column: string) => ({
+  ...pageQuery(fallback, max),
+  sort_by: sortBy(column),
+  sort_order: SORT_ORDER,
+});
+
 /** An optional `user_id` filter (replaced by the caller's own id under user isolation). */
 export const USER_ID = z.string().optional().meta({ description: 'Filter by user id' });
 

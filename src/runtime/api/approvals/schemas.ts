@@ -7,9 +7,8 @@
 import { z } from 'zod';
 import {
   EPOCH,
-  limit,
   NULLABLE_STRING,
-  PAGE,
+  pageQuery,
   QUERY_STRING,
   USER_ID,
 } from '../../http/openapi-shapes.js';
@@ -46,8 +45,7 @@ export const listApprovalsQuery = z.object({
   user_id: USER_ID,
   schedule_id: QUERY_STRING,
   run_id: QUERY_STRING,
-  limit: limit(100, 1000),
-  page: PAGE,
+  ...pageQuery(100, 1000),
 });
 
 /** The query of `GET /approvals/count`. */

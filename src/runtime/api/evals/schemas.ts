@@ -12,12 +12,9 @@ import type { EvalPlan } from './evaluate.js';
 import {
   DB_QUERY,
   ISO_TIME,
-  limit,
   NULLABLE_STRING,
-  PAGE,
   QUERY_STRING,
-  SORT_ORDER,
-  sortBy,
+  sortedPageQuery,
 } from '../../http/openapi-shapes.js';
 import { EVAL_TYPES } from './table.js';
 
@@ -37,10 +34,7 @@ export const listEvalsQuery = z.object({
   model_id: QUERY_STRING,
   type: z.enum(['agent', 'team', 'workflow']).optional(),
   eval_types: QUERY_STRING.meta({ description: 'Comma-separated eval types' }),
-  limit: limit(20, 100),
-  page: PAGE,
-  sort_by: sortBy('created_at'),
-  sort_order: SORT_ORDER,
+  ...sortedPageQuery(20, 100, 'created_at'),
   ...DB_QUERY,
 });
 

@@ -11,11 +11,9 @@ import {
   ISO_TIME,
   limit,
   NULLABLE_STRING,
-  PAGE,
   PAGINATION_INFO,
   QUERY_STRING,
-  SORT_ORDER,
-  sortBy,
+  sortedPageQuery,
 } from '../../http/openapi-shapes.js';
 
 /** The document's section of the knowledge routes. */
@@ -40,10 +38,7 @@ export const instanceQuery = z.object({
 
 /** The query of `GET /knowledge/content`. */
 export const listContentQuery = z.object({
-  limit: limit(20, 1000),
-  page: PAGE,
-  sort_by: sortBy('created_at'),
-  sort_order: SORT_ORDER,
+  ...sortedPageQuery(20, 1000, 'created_at'),
   ...instanceQuery.shape,
 });
 

@@ -9,12 +9,10 @@ import { HttpError } from '../../http/errors.js';
 import {
   DB_QUERY,
   EPOCH,
-  limit,
   NULLABLE_STRING,
-  PAGE,
+  pageQuery,
   QUERY_STRING,
-  SORT_ORDER,
-  sortBy,
+  sortedPageQuery,
   USER_ID,
 } from '../../http/openapi-shapes.js';
 import type { LearningRecord } from './table.js';
@@ -69,10 +67,7 @@ export const listLearningsQuery = z.object({
   namespace: QUERY_STRING,
   entity_id: QUERY_STRING,
   entity_type: QUERY_STRING,
-  limit: limit(100, 1000),
-  page: PAGE,
-  sort_by: sortBy('updated_at'),
-  sort_order: SORT_ORDER,
+  ...sortedPageQuery(100, 1000, 'updated_at'),
   ...DB_QUERY,
 });
 
@@ -80,8 +75,7 @@ export const listLearningsQuery = z.object({
 export const learningUsersQuery = z.object({
   learning_type: QUERY_STRING,
   user_id: USER_ID,
-  limit: limit(20, 1000),
-  page: PAGE,
+  ...pageQuery(20, 1000),
   ...DB_QUERY,
 });
 

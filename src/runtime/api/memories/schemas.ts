@@ -10,12 +10,10 @@ import { isoOfSeconds } from '../../engine/time.js';
 import {
   DB_QUERY,
   ISO_TIME,
-  limit,
   NULLABLE_STRING,
-  PAGE,
+  pageQuery,
   QUERY_STRING,
-  SORT_ORDER,
-  sortBy,
+  sortedPageQuery,
   USER_ID,
 } from '../../http/openapi-shapes.js';
 
@@ -65,10 +63,7 @@ export const listMemoriesQuery = z.object({
   team_id: QUERY_STRING,
   topics: QUERY_STRING.meta({ description: 'Comma-separated topics' }),
   search_content: QUERY_STRING.meta({ description: 'Substring of the memory' }),
-  limit: limit(20, 1000),
-  page: PAGE,
-  sort_by: sortBy('updated_at'),
-  sort_order: SORT_ORDER,
+  ...sortedPageQuery(20, 1000, 'updated_at'),
   ...DB_QUERY,
 });
 
@@ -77,8 +72,7 @@ export const ownerQuery = z.object({ user_id: USER_ID, ...DB_QUERY });
 
 /** The query of `GET /user_memory_stats`. */
 export const memoryStatsQuery = z.object({
-  limit: limit(20, 1000),
-  page: PAGE,
+  ...pageQuery(20, 1000),
   user_id: USER_ID,
   ...DB_QUERY,
 });

@@ -9,12 +9,9 @@ import {
   DB_QUERY,
   EPOCH,
   ISO_TIME,
-  limit,
   NULLABLE_STRING,
-  PAGE,
   QUERY_STRING,
-  SORT_ORDER,
-  sortBy,
+  sortedPageQuery,
   USER_ID,
 } from '../../http/openapi-shapes.js';
 
@@ -42,10 +39,7 @@ export const listSessionsQuery = z.object({
   component_id: QUERY_STRING,
   user_id: USER_ID,
   session_name: QUERY_STRING.meta({ description: 'Substring of the name' }),
-  limit: limit(20, 100),
-  page: PAGE,
-  sort_by: sortBy('created_at'),
-  sort_order: SORT_ORDER,
+  ...sortedPageQuery(20, 100, 'created_at'),
   ...DB_QUERY,
 });
 
