@@ -126,7 +126,6 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
     store: parts.store.evals,
     engine: parts.deps,
     probes: parts.evalProbes ?? systemProbes,
-    dbId: DB_ID,
   });
   registerScheduleRoutes(app, {
     store: parts.store.schedules,

@@ -1,10 +1,9 @@
 /**
  * Eval runs (not user-owned, so never confined to a caller): run an eval
  * against an agent or team of the live catalogue and store it, list them with filters, read,
- * rename and bulk-delete them. Validates and shapes HTTP only: the evaluation lives in
- * ../evals/, the rows in ../store/evals.ts. Each route declares its document part
- * (eval-bodies.ts); the handlers still check their own input. Never checks scopes: the gateway
- * did.
+ * rename and bulk-delete them. Shapes HTTP only: the evaluation lives in evaluate.ts, the rows
+ * in table.ts. Each route declares its input and answer (schemas.ts); the lifecycle checks the
+ * input before a handler runs. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
@@ -22,7 +21,6 @@ import {
   type EvalStore,
   type EvalType,
 } from './table.js';
-import { parseBody } from '../../http/validation.js';
 import {
   createEvalBody,
   deleteEvalsBody,
@@ -36,16 +34,8 @@ import {
   type CreateEvalBody,
   type EvalRunResponse,
 } from './schemas.js';
-import {
-  boundedInt,
-  checkDatabase,
-  sortOrderQuery,
-  scalarQuery,
-  type RawQuery,
-} from '../../http/query.js';
 import { isoOfSeconds } from '../../engine/time.js';
-import { typeQuery } from '../sessions/lookup.js';
-import { paginated } from '../../http/list-query.js';
+import { listOf, paginated } from '../../http/list-query.js';
 import { acceptEmptyJsonBody } from '../../http/json-body.js';
 import { empty, errors, ok } from '../../http/openapi.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
@@ -58,8 +48,6 @@ export interface EvalRouteDeps {
   readonly engine: EngineDeps;
   /** Time and memory of performance evals. */
   readonly probes: EvalProbes;
-  /** The one database id the runtime answers to. */
-  readonly dbId: string;
 }
 
 /** A stored eval run as {@link evalRunSchema} writes it. */
@@ -119,11 +107,11 @@ function subjectOf(catalogue: Catalogue, body: CreateEvalBody): EvalSubject {
   return team;
 }
 
-type OneEval = { Params: z.infer<typeof evalParams>; Querystring: RawQuery };
+type OneEval = { Params: z.output<typeof evalParams> };
 
 /** Registers `/eval-runs` and `/eval-runs/{eval_run_id}`. */
 export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): void {
-  const { store, dbId } = deps;
+  const { store } = deps;
   const notFound = (id: string): HttpError =>
     new HttpError(404, `Eval run with id '${id}' not found`);
 
@@ -133,21 +121,18 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
     acceptEmptyJsonBody(scope);
 
     const listSchema = {
+      checked: true,
       tags: EVAL_TAGS,
       summary: 'List eval runs',
       querystring: listEvalsQuery,
       response: { 200: ok('Eval runs', paginatedOf(evalRunSchema)), ...errors('404', '422') },
     };
-    scope.get<{ Querystring: RawQuery }>('/eval-runs', { schema: listSchema }, async (request) => {
-      const q = scalarQuery(request.query);
-      const componentType = typeQuery(q.type);
+    type List = { Querystring: z.output<typeof listEvalsQuery> };
+    scope.get<List>('/eval-runs', { schema: listSchema }, async (request) => {
+      const q = request.query;
+      const componentType = q.type;
       const evalTypes = evalTypesQuery(q.eval_types);
-      const sortOrder = sortOrderQuery(q.sort_order);
-      const limit = boundedInt(q.limit, 'limit', 20, 100);
-      // Agno accepts page 0 and reads it as the first page.
-      const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
-      checkDatabase(dbId, q.db_id);
-      const sortBy = EVAL_SORTS.find((column) => column === q.sort_by) ?? 'created_at';
+      const { page, limit, sortBy, sortOrder } = listOf(q, EVAL_SORTS, 'created_at');
       const query: EvalQuery = {
         ...(q.agent_id === undefined ? {} : { agentId: q.agent_id }),
         ...(q.team_id === undefined ? {} : { teamId: q.team_id }),
@@ -165,6 +150,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
     });
 
     const getSchema = {
+      checked: true,
       tags: EVAL_TAGS,
       summary: 'One eval run',
       params: evalParams,
@@ -172,25 +158,24 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       response: { 200: ok('The eval run', evalRunSchema), ...errors('404') },
     };
     scope.get<OneEval>('/eval-runs/:eval_run_id', { schema: getSchema }, async (request) => {
-      checkDatabase(dbId, scalarQuery(request.query).db_id);
       const run = store.get(request.params.eval_run_id);
       if (run === null) throw notFound(request.params.eval_run_id);
       return evalSchema(run);
     });
 
     const createSchema = {
+      checked: true,
       tags: EVAL_TAGS,
       summary: 'Run an eval against an agent or team',
       querystring: DB_ONLY,
       body: createEvalBody,
       response: { 200: ok('The eval run', evalRunSchema), ...errors('400', '404', '422') },
     };
-    scope.post<{ Querystring: RawQuery }>(
+    scope.post<{ Body: CreateEvalBody }>(
       '/eval-runs',
       { schema: createSchema },
       async (request) => {
-        const body = parseBody(createEvalBody, request.body);
-        checkDatabase(dbId, scalarQuery(request.query).db_id);
+        const body = request.body;
         const subject = subjectOf(deps.catalogue, body);
         const plan = evalPlanOf(body);
         const outcome = await evaluate(subject, plan, { engine: deps.engine, probes: deps.probes });
@@ -216,6 +201,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
     );
 
     const renameSchema = {
+      checked: true,
       tags: EVAL_TAGS,
       summary: 'Rename an eval run',
       params: evalParams,
@@ -223,9 +209,9 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       body: renameEvalBody,
       response: { 200: ok('Renamed', evalRunSchema), ...errors('404', '422') },
     };
-    scope.patch<OneEval>('/eval-runs/:eval_run_id', { schema: renameSchema }, async (request) => {
-      const { name } = parseBody(renameEvalBody, request.body);
-      checkDatabase(dbId, scalarQuery(request.query).db_id);
+    type Rename = OneEval & { Body: z.output<typeof renameEvalBody> };
+    scope.patch<Rename>('/eval-runs/:eval_run_id', { schema: renameSchema }, async (request) => {
+      const { name } = request.body;
       const now = Math.floor(deps.engine.clock.now() / 1000);
       const run = store.rename(request.params.eval_run_id, name, now);
       if (run === null) throw notFound(request.params.eval_run_id);
@@ -233,18 +219,18 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
     });
 
     const deleteSchema = {
+      checked: true,
       tags: EVAL_TAGS,
       summary: 'Delete eval runs',
       querystring: DB_ONLY,
       body: deleteEvalsBody,
       response: { 204: empty('Deleted'), ...errors('404', '422') },
     };
-    scope.delete<{ Querystring: RawQuery }>(
+    scope.delete<{ Body: z.output<typeof deleteEvalsBody> }>(
       '/eval-runs',
       { schema: deleteSchema },
       async (request, reply) => {
-        const body = parseBody(deleteEvalsBody, request.body);
-        checkDatabase(dbId, scalarQuery(request.query).db_id);
+        const body = request.body;
         store.delete(body.eval_run_ids);
         return reply.code(204).send();
       },
