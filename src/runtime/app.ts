@@ -119,7 +119,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   registerSessionRoutes(app, parts.store, DB_ID, parts.deps);
   registerMemoryRoutes(app, parts.store.memories, parts.deps);
   registerLearningRoutes(app, parts.store.learnings, parts.deps);
-  registerTraceRoutes(app, parts.store, DB_ID);
+  registerTraceRoutes(app, parts.store);
   registerMetricsRoutes(app, parts.store, DB_ID, parts.deps.clock);
   registerEvalRoutes(app, {
     catalogue,

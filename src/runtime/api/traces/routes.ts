@@ -1,10 +1,10 @@
 /**
  * Traces: the list, one trace or span, the filter schema, per-session stats
  * and the DSL search, each confined to the caller's `scoped_user_id` when the gateway set one
- *. Query parameters become a filter expression compiled by traces/filter.ts, so every route
- * reaches SQL the same, parameterised way. Each route declares its document part
- * (trace-shapes.ts); the handlers still check their own input. Never checks scopes: the gateway
- * did.
+ * . Query parameters become a filter expression compiled by filter.ts, so every route
+ * reaches SQL the same, parameterised way. Each route declares its input and answer
+ * (schemas.ts); the lifecycle checks the input before a handler runs. Never checks scopes: the
+ * gateway did.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -14,14 +14,12 @@ import type { RuntimeStore } from '../../store/store.js';
 import type { TraceCondition } from './table.js';
 import { compileFilter, FILTER_FIELDS, FilterError, parseZonedTime } from './filter.js';
 import { sessionStats, traceDetail, traceNode, traceSummary } from './render.js';
-import { boundedInt, checkDatabase, scalarQuery, type RawQuery } from '../../http/query.js';
 import { paginated } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   filterSchemaSchema,
   listTracesQuery,
-  MAX_TRACE_LIMIT,
   searchBody,
   searchQuery,
   sessionStatsQuery,
@@ -33,14 +31,13 @@ import {
   traceSessionStatsSchema,
   traceSummarySchema,
 } from './schemas.js';
-import { validationIssues } from '../../../shared/validation-issue.js';
 
 type Expression = Record<string, unknown>;
 
 /** An equality per given query parameter, and the time bounds; null when none is given. */
-function queryExpression(
-  q: Readonly<Record<string, string | undefined>>,
-  keys: readonly string[],
+function queryExpression<Q extends Readonly<Record<string, unknown>>>(
+  q: Q,
+  keys: readonly (keyof Q & string)[],
 ): Expression | null {
   const conditions: Expression[] = keys
     .filter((key) => q[key] !== undefined)
@@ -49,7 +46,7 @@ function queryExpression(
     ['start_time', 'GTE', 'start_time'],
     ['end_time', 'LTE', 'end_time'],
   ] as const) {
-    const value = q[param];
+    const value = q[param] as string | undefined;
     if (value === undefined) continue;
     if (parseZonedTime(value) === null) {
       throw new HttpError(
@@ -75,18 +72,21 @@ function confined(caller: Caller, filter: Expression | null): TraceCondition {
   }
 }
 
-/** Page and limit query parameters: 1-based (0 reads as 1), limit up to 100. */
-function paging(q: Readonly<Record<string, string | undefined>>): { page: number; limit: number } {
-  const limit = boundedInt(q.limit, 'limit', 20, MAX_TRACE_LIMIT);
-  const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
-  return { page, limit };
-}
+/** Page and limit of a parsed query: 1-based (0 reads as 1). */
+const paging = (q: { page: number; limit: number }): { page: number; limit: number } => ({
+  page: Math.max(q.page, 1),
+  limit: q.limit,
+});
+
+/** What `POST /traces/search` reads when it is sent no body. */
+const NO_SEARCH = searchBody.parse({});
 
 /** Registers the trace routes. */
-export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, dbId: string): void {
+export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): void {
   const traces = store.traces;
 
   const listSchema = {
+    checked: true,
     tags: TRACE_TAGS,
     summary: 'List traces',
     querystring: listTracesQuery,
@@ -95,11 +95,11 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
       ...errors('400', '404', '422'),
     },
   };
-  app.get<{ Querystring: RawQuery }>('/traces', { schema: listSchema }, async (request) => {
-    const q = scalarQuery(request.query);
+  type List = { Querystring: z.output<typeof listTracesQuery> };
+  app.get<List>('/traces', { schema: listSchema }, async (request) => {
+    const q = request.query;
     const { page, limit } = paging(q);
-    checkDatabase(dbId, q.db_id);
-    const keys = [
+    const keys: (keyof typeof q)[] = [
       'run_id',
       'session_id',
       'user_id',
@@ -114,6 +114,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
   });
 
   const filterSchema = {
+    checked: true,
     tags: TRACE_TAGS,
     summary: 'The fields and operators POST /traces/search accepts',
     response: { 200: ok('Filter schema', filterSchemaSchema) },
@@ -124,6 +125,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
   }));
 
   const oneSchema = {
+    checked: true,
     tags: TRACE_TAGS,
     summary: 'One trace with its span tree (or one span)',
     params: traceParams,
@@ -136,12 +138,11 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
       ...errors('404'),
     },
   };
-  app.get<{ Params: z.infer<typeof traceParams>; Querystring: RawQuery }>(
+  app.get<{ Params: z.output<typeof traceParams>; Querystring: z.output<typeof traceQuery> }>(
     '/traces/:trace_id',
     { schema: oneSchema },
     async (request) => {
-      const q = scalarQuery(request.query);
-      checkDatabase(dbId, q.db_id);
+      const q = request.query;
       const caller = callerOf(request);
       const trace = traces.get(request.params.trace_id);
       // Another user's trace, or an ownerless one, looks missing to a confined caller.
@@ -164,6 +165,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
   );
 
   const statsSchema = {
+    checked: true,
     tags: TRACE_TAGS,
     summary: 'Trace counts per session',
     querystring: sessionStatsQuery,
@@ -172,14 +174,13 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
       ...errors('400', '404', '422'),
     },
   };
-  app.get<{ Querystring: RawQuery }>(
+  app.get<{ Querystring: z.output<typeof sessionStatsQuery> }>(
     '/trace_session_stats',
     { schema: statsSchema },
     async (request) => {
-      const q = scalarQuery(request.query);
+      const q = request.query;
       const { page, limit } = paging(q);
-      checkDatabase(dbId, q.db_id);
-      const keys = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
+      const keys: (keyof typeof q)[] = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
       const where = confined(callerOf(request), queryExpression(q, keys));
       const { rows, total } = traces.sessionStats(where, page, limit);
       return paginated(rows.map(sessionStats), page, limit, total);
@@ -187,6 +188,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
   );
 
   const searchSchema = {
+    checked: true,
     tags: TRACE_TAGS,
     summary: 'Search traces with a filter expression',
     querystring: searchQuery,
@@ -199,16 +201,13 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore, d
       ...errors('400', '404', '422'),
     },
   };
-  app.post<{ Querystring: RawQuery }>(
+  app.post<{ Body: z.output<typeof searchBody> | undefined }>(
     '/traces/search',
     { schema: searchSchema },
     async (request) => {
-      const q = scalarQuery(request.query);
-      checkDatabase(dbId, q.db_id);
-      const parsed = searchBody.safeParse(request.body ?? {}, { reportInput: true });
-      if (!parsed.success) throw new HttpError(422, validationIssues('body', parsed.error.issues));
-      const { filter, group_by: groupBy, limit } = parsed.data;
-      const page = Math.max(parsed.data.page, 1);
+      const search = request.body ?? NO_SEARCH;
+      const { filter, group_by: groupBy, limit } = search;
+      const page = Math.max(search.page, 1);
       const where = confined(callerOf(request), filter ?? null);
       if (groupBy === 'session') {
         const { rows, total } = traces.sessionStats(where, page, limit);
