@@ -5,6 +5,7 @@
  * filtered). Each route declares its document part (system-shapes.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type {
   AgentDefinition,
   Catalogue,
@@ -21,10 +22,9 @@ import {
   knowledgeInstanceOf,
   type KnowledgeInstance,
 } from '../knowledge/instance.js';
-import { boundedInt } from '../../http/query.js';
 import { paginated } from '../../http/list-query.js';
 import { AGNO_VERSION } from '../../http/openapi-document.js';
-import { SYSTEM_DOCS } from './schemas.js';
+import { registryQuery, SYSTEM_DOCS } from './schemas.js';
 
 /** The tables each data domain lives in, as `/config` names them. */
 const DOMAINS = {
@@ -156,13 +156,11 @@ export function registerSystemRoutes(
 
   app.get('/models', { schema: SYSTEM_DOCS.models }, async () => modelsOf(catalogue));
 
-  app.get<{ Querystring: Record<string, string | undefined> }>(
+  app.get<{ Querystring: z.output<typeof registryQuery> }>(
     '/registry',
     { schema: SYSTEM_DOCS.registry },
     async (request) => {
-      const q = request.query;
-      const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
-      const limit = boundedInt(q.limit, 'limit', 20, 100);
+      const { page, limit, ...q } = request.query;
       const entries: RegistryEntry[] = [
         ...BUILTIN_TOOLS.map((tool) => ({
           name: tool.name,

@@ -97,6 +97,14 @@ const MIGRATE_QUERY = z.object({
   }),
 });
 
+/** The query of `GET /registry`. */
+export const registryQuery = z.object({
+  resource_type: z.string().optional().meta({ description: 'tool, model, db, agent, team, …' }),
+  name: z.string().optional().meta({ description: 'Case-insensitive substring of the name' }),
+  page: z.int().min(1).default(1).meta({ description: 'Page (1-based)' }),
+  limit: limit(20, 100),
+});
+
 /** The system routes' schemas, by route. */
 export const SYSTEM_DOCS = {
   root: {
@@ -130,12 +138,8 @@ export const SYSTEM_DOCS = {
   registry: {
     tags: ['Registry'],
     summary: 'Tools, models, databases and entities the runtime knows',
-    querystring: z.object({
-      resource_type: z.string().optional().meta({ description: 'tool, model, db, agent, team, …' }),
-      name: z.string().optional().meta({ description: 'Case-insensitive substring of the name' }),
-      page: z.int().min(0).default(1).meta({ description: 'Page (1-based)' }),
-      limit: limit(20, 100),
-    }),
+    checked: true,
+    querystring: registryQuery,
     response: {
       200: ok('Registry entries', paginatedOf(REGISTRY_ENTRY)),
       ...errors('422', '503'),

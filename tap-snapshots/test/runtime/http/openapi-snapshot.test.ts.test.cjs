@@ -5736,7 +5736,7 @@ Object {
         "required": false,
         "schema": Object {
           "default": 1,
-          "minimum": 0,
+          "minimum": 1,
           "type": "integer",
         },
       },
