@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import { z } from 'zod';
 import { validationIssues, type ValidationIssue } from '../../shared/validation-issue.js';
 import { HttpError } from './errors.js';
+import { DB_QUERY } from './openapi-shapes.js';
 import { checkDatabase } from './query.js';
 
 declare module 'fastify' {
@@ -214,14 +215,15 @@ function refuseInvalid(request: FastifyRequest): void {
 
 const ACCEPT_AS_IS = (): true => true;
 
-/** Whether `schema` is a zod object declaring `name`. */
-const declares = (schema: unknown, name: string): boolean =>
-  schema instanceof z.ZodObject && name in schema.shape;
+/** Whether `schema` is a zod object whose `db_id` is the runtime's database id parameter. */
+const namesTheDatabase = (schema: unknown): boolean =>
+  schema instanceof z.ZodObject && schema.shape['db_id'] === DB_QUERY.db_id;
 
 /**
  * Installs the validator compiler and, on every route whose schema is `checked`, the
- * `preHandler` that answers 422 for what did not parse, then 404 for a `db_id` (where the
- * query declares one) other than `dbId`: the runtime has one database. Call it before any route.
+ * `preHandler` that answers 422 for what did not parse, then 404 for a `db_id` other than
+ * `dbId` where the query declares the database id parameter (`DB_QUERY.db_id`): the runtime has
+ * one database. Call it before any route.
  * A route part's schema that is not zod fails at startup: nothing may look validated that is not.
  */
 export function registerValidation(app: FastifyInstance, dbId: string): void {
@@ -236,7 +238,7 @@ export function registerValidation(app: FastifyInstance, dbId: string): void {
     for (const method of [route.method].flat()) checked.add(`${method} ${route.url}`);
     const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
     route.preHandler = [
-      declares(route.schema.querystring, 'db_id') ? refuseOrUnknownDb : refuse,
+      namesTheDatabase(route.schema.querystring) ? refuseOrUnknownDb : refuse,
       ...own,
     ];
   });

@@ -10,7 +10,6 @@ import { z } from 'zod';
 import type { KnowledgeSettings, KnowledgeSourceSettings } from '../../catalogue/definitions.js';
 import { HttpError } from '../../http/errors.js';
 import type { ContentRecord, KnowledgeStore } from './table.js';
-import { parseBody } from '../../http/validation.js';
 import type { KnowledgeIndex } from './search-index.js';
 import { selectInstance, type KnowledgeInstance } from './instance.js';
 import {
@@ -22,7 +21,6 @@ import {
 } from './text.js';
 import { errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
-import { boundedInt } from '../../http/query.js';
 import {
   instanceQuery,
   knowledgeConfigSchema,
@@ -88,6 +86,7 @@ export function registerKnowledgeCatalogueRoutes(
   };
 
   const searchSchema = {
+    checked: true,
     tags: KNOWLEDGE_TAGS,
     summary: 'Search the knowledge base (ranked)',
     body: searchBody,
@@ -96,9 +95,10 @@ export function registerKnowledgeCatalogueRoutes(
       ...errors('400', '404', '422'),
     },
   };
-  app.post('/knowledge/search', { schema: searchSchema }, async (request) => {
+  type Search = { Body: z.output<typeof searchBody> };
+  app.post<Search>('/knowledge/search', { schema: searchSchema }, async (request) => {
     const started = performance.now();
-    const body = parseBody(searchBody, request.body);
+    const body = request.body;
     selectInstance(instance, { knowledgeId: body.knowledge_id, dbId: body.db_id });
     const filters = body.filters ?? {};
     const contents = new Map<string, ContentRecord | null>();
@@ -184,21 +184,24 @@ export function registerKnowledgeCatalogueRoutes(
   );
 
   const filesSchema = {
+    checked: true,
     tags: KNOWLEDGE_TAGS,
     summary: 'Files of a remote content source',
     params: sourceFilesParams,
     querystring: sourceFilesQuery,
     response: { 200: ok('Folders and files', sourceFilesSchema), ...errors('404', '422') },
   };
-  app.get<{ Params: z.infer<typeof sourceFilesParams>; Querystring: Query }>(
+  type Files = {
+    Params: z.output<typeof sourceFilesParams>;
+    Querystring: z.output<typeof sourceFilesQuery>;
+  };
+  app.get<Files>(
     '/knowledge/:knowledge_id/sources/:source_id/files',
     { schema: filesSchema },
     async (request) => {
-      const q = request.query;
+      const { page, limit, ...q } = request.query;
       selectInstance(instance, { knowledgeId: request.params.knowledge_id, dbId: q.db_id });
       const source = sourceOf(request.params.source_id);
-      const limit = boundedInt(q.limit, 'limit', 100, 1000);
-      const page = boundedInt(q.page, 'page', 1, 1_000_000);
       // A URL source cannot be listed: it has no folders or files to browse (what Agno
       // answers for a non-cloud source is unclear; this is ours).
       return {

@@ -15,7 +15,6 @@ import { formString, readForm, type Form } from '../../http/forms.js';
 import type { ContentRecord, KnowledgeStore } from './table.js';
 import { errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
-import { boundedInt, sortOrderQuery } from '../../http/query.js';
 import { registerKnowledgeCatalogueRoutes } from './catalogue.js';
 import {
   contentOptionsOf,
@@ -49,12 +48,12 @@ import {
   remoteContentForm,
   SUCCESS,
 } from './schemas.js';
-import { paginated } from '../../http/list-query.js';
+import { listOf, paginated } from '../../http/list-query.js';
 
 type Query = Record<string, string | undefined>;
 type OneContent = { Params: z.infer<typeof contentParams>; Querystring: Query };
 
-const SORTS = new Set(['created_at', 'updated_at', 'name']);
+const CONTENT_SORTS = ['created_at', 'updated_at', 'name'] as const;
 
 /** What a restarted runtime says of a content it was still processing. */
 export const INTERRUPTED = 'Processing was interrupted: the runtime stopped before it finished';
@@ -116,8 +115,10 @@ export function registerKnowledgeRoutes(
   });
   app.addHook('onClose', () => processor.close());
 
-  const selected = (q: Query): KnowledgeInstance =>
-    selectInstance(instance, { knowledgeId: q.knowledge_id, dbId: q.db_id });
+  const selected = (q: {
+    knowledge_id?: string | undefined;
+    db_id?: string | undefined;
+  }): KnowledgeInstance => selectInstance(instance, { knowledgeId: q.knowledge_id, dbId: q.db_id });
   const found = (id: string): ContentRecord => {
     const content = store.get(id);
     if (content === null || content.knowledge_id !== instance.id) {
@@ -223,25 +224,18 @@ export function registerKnowledgeRoutes(
   );
 
   const listSchema = {
+    checked: true,
     tags: KNOWLEDGE_TAGS,
     summary: 'List content',
     querystring: listContentQuery,
     response: { 200: ok('Content', paginatedOf(contentSchema)), ...errors('400', '404', '422') },
   };
-  app.get<{ Querystring: Query }>('/knowledge/content', { schema: listSchema }, async (request) => {
+  type List = { Querystring: z.output<typeof listContentQuery> };
+  app.get<List>('/knowledge/content', { schema: listSchema }, async (request) => {
     const q = request.query;
     const { id } = selected(q);
-    const sortOrder = sortOrderQuery(q.sort_order);
-    const limit = boundedInt(q.limit, 'limit', 20, 1000);
-    const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
-    const { rows, total } = store.list(id, {
-      page,
-      limit,
-      // An unknown sort column is ignored, as Agno does.
-      sortBy: (q.sort_by !== undefined && SORTS.has(q.sort_by) ? q.sort_by : 'created_at') as
-        'created_at' | 'updated_at' | 'name',
-      sortOrder,
-    });
+    const { page, limit, sortBy, sortOrder } = listOf(q, CONTENT_SORTS, 'created_at');
+    const { rows, total } = store.list(id, { page, limit, sortBy, sortOrder });
     return paginated(rows.map(contentResponse), page, limit, total);
   });
 

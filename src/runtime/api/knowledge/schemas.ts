@@ -30,9 +30,15 @@ const optionalString = z.string().optional();
 const jsonField = z.string().optional().meta({ description: 'JSON object' });
 const KNOWLEDGE_ID = z.string().meta({ description: 'Knowledge base id' });
 
+/**
+ * The database id of the knowledge routes: the knowledge base's own (another is a 404 naming the
+ * knowledge base), so a schema of its own, documented as the runtime's.
+ */
+const KNOWLEDGE_DB_ID = z.string().optional().meta({ description: DB_QUERY.db_id.description });
+
 /** Which knowledge base: optional while the runtime has one. */
 export const instanceQuery = z.object({
-  db_id: DB_QUERY.db_id,
+  db_id: KNOWLEDGE_DB_ID,
   knowledge_id: KNOWLEDGE_ID.optional(),
 });
 
@@ -57,7 +63,7 @@ export const sourceFilesParams = z.object({
 });
 
 /** The query of `GET /knowledge/{knowledge_id}/sources`. */
-export const sourcesQuery = z.object({ db_id: DB_QUERY.db_id });
+export const sourcesQuery = z.object({ db_id: KNOWLEDGE_DB_ID });
 
 /** The query of `GET /knowledge/{knowledge_id}/sources/{source_id}/files` (page 0 refused). */
 export const sourceFilesQuery = z.object({
@@ -65,7 +71,7 @@ export const sourceFilesQuery = z.object({
   delimiter: z.string().default('/'),
   limit: limit(100, 1000),
   page: z.int().min(1).max(1_000_000).default(1).meta({ description: 'Page (1-based)' }),
-  db_id: DB_QUERY.db_id,
+  db_id: KNOWLEDGE_DB_ID,
 });
 
 /** The reading options every content form may carry. */
