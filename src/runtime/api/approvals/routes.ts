@@ -14,10 +14,8 @@ import { HttpError } from '../../http/errors.js';
 import type { RunService } from '../runs/service.js';
 import type { ApprovalFilter, ApprovalRecord } from './table.js';
 import type { RuntimeStore } from '../../store/store.js';
-import { parseBody } from '../../http/validation.js';
 import { empty, errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
-import { boundedInt, scalarQuery, type RawQuery } from '../../http/query.js';
 import {
   approvalCountSchema,
   approvalParams,
@@ -56,49 +54,43 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
   };
 
   const listSchema = {
+    checked: true,
     tags: APPROVAL_TAGS,
     summary: 'List approvals',
     querystring: listApprovalsQuery,
     response: { 200: ok('Approvals', paginatedOf(approvalSchema)), ...errors('422', '503') },
   };
-  app.get<{ Querystring: RawQuery }>('/approvals', { schema: listSchema }, async (request) => {
-    const q = scalarQuery(request.query);
-    const limit = boundedInt(q['limit'], 'limit', 100, 1000);
-    const page = q['page'] === '0' ? 1 : boundedInt(q['page'], 'page', 1, 1_000_000);
+  type List = { Querystring: z.output<typeof listApprovalsQuery> };
+  app.get<List>('/approvals', { schema: listSchema }, async (request) => {
+    const { page: asked, limit, user_id: userId, ...filters } = request.query;
+    const page = Math.max(asked, 1);
+    // Confined callers see their own approvals whatever they ask for.
     const filter: ApprovalFilter = {
-      status: q['status'],
-      source_type: q['source_type'],
-      approval_type: q['approval_type'],
-      pause_type: q['pause_type'],
-      agent_id: q['agent_id'],
-      team_id: q['team_id'],
-      workflow_id: q['workflow_id'],
-      // Confined callers see their own approvals whatever they ask for.
-      user_id: callerOf(request).scopedUserId ?? q['user_id'],
-      schedule_id: q['schedule_id'],
-      run_id: q['run_id'],
+      ...filters,
+      user_id: callerOf(request).scopedUserId ?? userId,
     };
     const { rows, total } = store.approvals.list(filter, page, limit);
     return paginated(rows.map(approvalResponse), page, limit, total);
   });
 
   const countSchema = {
+    checked: true,
     tags: APPROVAL_TAGS,
     summary: 'Number of pending approvals',
     querystring: countApprovalsQuery,
     response: { 200: ok('The count', approvalCountSchema), ...errors('503') },
   };
-  app.get<{ Querystring: RawQuery }>(
+  app.get<{ Querystring: z.output<typeof countApprovalsQuery> }>(
     '/approvals/count',
     { schema: countSchema },
     async (request) => {
-      const q = scalarQuery(request.query);
-      const owner = callerOf(request).scopedUserId ?? q['user_id'];
+      const owner = callerOf(request).scopedUserId ?? request.query.user_id;
       return { count: store.approvals.countPending(owner) };
     },
   );
 
   const getSchema = {
+    checked: true,
     tags: APPROVAL_TAGS,
     summary: 'One approval',
     params: approvalParams,
@@ -109,6 +101,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
   );
 
   const statusSchema = {
+    checked: true,
     tags: APPROVAL_TAGS,
     summary: "An approval's status",
     params: approvalParams,
@@ -130,6 +123,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
   );
 
   const resolveSchema = {
+    checked: true,
     tags: APPROVAL_TAGS,
     summary: 'Approve or reject (resumes the run accordingly)',
     params: approvalParams,
@@ -139,14 +133,14 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
       ...errors('404', '409', '422', '503'),
     },
   };
-  app.post<OneApproval>(
+  app.post<OneApproval & { Body: z.output<typeof resolveApprovalBody> }>(
     '/approvals/:approval_id/resolve',
     { schema: resolveSchema },
     async (request) => {
       const caller = callerOf(request);
       // Resolving is for admins: a confined caller cannot even tell the approval exists.
       if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
-      const body = parseBody(resolveApprovalBody, request.body);
+      const body = request.body;
       const approval = visible(request.params.approval_id, null);
       if (approval.status !== 'pending') {
         throw new HttpError(409, `Approval is already '${approval.status}' and cannot be resolved`);
@@ -164,6 +158,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
   );
 
   const deleteSchema = {
+    checked: true,
     tags: APPROVAL_TAGS,
     summary: 'Delete an approval',
     params: approvalParams,
