@@ -176,9 +176,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       if (!(await store.updateRun(stored))) return result;
       recordRunApprovals(store, stored, entity.name, now);
       // Only the fields the run changes: a rename by another request meanwhile is kept.
-      await store.nameAndUpdateSession(record.session_id, record.input.slice(0, 100), {
-        session_state: result.sessionState,
-        updated_at: now,
+      await store.updateAfterRun(record.session_id, {
+        name: record.input.slice(0, 100),
+        state: result.sessionState,
+        at: now,
       });
       return result;
     } finally {

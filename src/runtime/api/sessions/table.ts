@@ -72,12 +72,15 @@ export interface SessionStore {
     match?: SessionMatch,
   ): Promise<SessionRecord | null>;
   /**
-   * Name the session `name` unless it already has a name (decided by the database, on the
-   * value it holds), and set the other changes.
+   * After a run: the session's state and `updated_at`, and `name` unless it already has one
+   * (decided by the database on the value it holds), in one UPDATE.
    *
    * @returns whether the session still exists
    */
-  nameAndUpdateSession(sessionId: string, name: string, changes: SessionChanges): Promise<boolean>;
+  updateAfterRun(
+    sessionId: string,
+    after: { readonly name: string; readonly state: Record<string, unknown>; readonly at: number },
+  ): Promise<boolean>;
   /**
    * One page of the sessions matching every given filter, and how many match in all.
    *
@@ -153,13 +156,19 @@ export function createSessionStore(database: RuntimeDatabase): SessionStore {
     putSession: (session) => table.put(session),
     insertSession: (session) => table.insert(session),
     updateSession: (sessionId, changes, match) => table.patch(sessionId, changes, expected(match)),
-    nameAndUpdateSession: (sessionId, name, changes) =>
-      db.transaction().execute(async (trx) => {
-        const sessions = table.in(trx);
-        // Named only while it has no name: a rename by another request is never overwritten.
-        await sessions.patch(sessionId, { session_name: name }, { session_name: null });
-        return (await sessions.patch(sessionId, changes)) !== null;
-      }),
+    async updateAfterRun(sessionId, after) {
+      const result = await db
+        .updateTable('sessions')
+        .set((eb) => ({
+          // Named only while it has no name: a rename by another request is never overwritten.
+          session_name: eb.fn.coalesce('session_name', eb.val(after.name)),
+          session_state: dialect.jsonToColumn(after.state) as string,
+          updated_at: after.at,
+        }))
+        .where('session_id', '=', sessionId)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
     listSessions(query) {
       // Checked here as well as by the reader, in the words this store has always used.
       if (!SESSION_SORTS.includes(query.sortBy) || !['asc', 'desc'].includes(query.sortOrder)) {
