@@ -76,8 +76,11 @@ t.test('a run streams AG-UI events through the gateway', async (t) => {
   ]);
   t.equal(textOf(frames), 'Echo: hello');
   t.same(frames.at(-1), { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r-1' });
-  t.match(runtime.store.getSession('th-1'), { user_id: TEST_SUBJECT, component_id: 'helper' });
-  t.match(runtime.store.getRun('r-1'), { status: 'COMPLETED', user_id: TEST_SUBJECT });
+  t.match(await runtime.store.getSession('th-1'), {
+    user_id: TEST_SUBJECT,
+    component_id: 'helper',
+  });
+  t.match(await runtime.store.getRun('r-1'), { status: 'COMPLETED', user_id: TEST_SUBJECT });
 });
 
 t.test('invalid bodies come back as the runtime’s exact 422', async (t) => {
@@ -147,7 +150,7 @@ t.test('a client tool interrupts the run; resume[] continues it', async (t) => {
     .interrupts;
   t.match(interrupt, { reason: 'tool_call' });
   t.equal(interrupt?.id, interrupt?.toolCallId);
-  t.match(runtime.store.getRun('r-1'), { status: 'PAUSED' });
+  t.match(await runtime.store.getRun('r-1'), { status: 'PAUSED' });
   const resumed = aguiFrames(
     (
       await postAgui(
@@ -164,7 +167,7 @@ t.test('a client tool interrupts the run; resume[] continues it', async (t) => {
   t.same(resumed[0], { type: 'RUN_STARTED', threadId: 'th-1', runId: 'r-2' });
   t.equal(textOf(resumed), 'Tool ask_weather returned: sunny');
   t.same(resumed.at(-1), { type: 'RUN_FINISHED', threadId: 'th-1', runId: 'r-2' });
-  t.match(runtime.store.getRun('r-1'), { status: 'COMPLETED' });
+  t.match(await runtime.store.getRun('r-1'), { status: 'COMPLETED' });
 });
 
 t.test('a token without agents:run is refused by the gateway', async (t) => {
@@ -173,7 +176,7 @@ t.test('a token without agents:run is refused by the gateway', async (t) => {
   const answer = await postAgui(gateway.url, token, aguiBody());
   t.equal(answer.status, 403);
   t.same(answer.json, { detail: 'Insufficient permissions. Required scope(s): agents:run' });
-  t.equal(runtime.store.getSession('th-1'), null, 'the runtime never saw it');
+  t.equal(await runtime.store.getSession('th-1'), null, 'the runtime never saw it');
 });
 
 t.test('@ag-ui/client HttpAgent runs the agent through the gateway', async (t) => {

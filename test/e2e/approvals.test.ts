@@ -122,7 +122,7 @@ t.test('each approval route: its exact scope gets the real body, others get 403'
     resolved_by: 'root',
     run_status: 'COMPLETED',
   });
-  const run = runtime.store.getRun(runId);
+  const run = await runtime.store.getRun(runId);
   t.equal(run?.status, 'COMPLETED', 'the run resumed');
   t.equal(run?.output['content'], 'Tool add returned: 5');
 

@@ -134,7 +134,7 @@ t.test(
     });
     const runId = runs[0]?.run_id as string;
     t.type(runId, 'string');
-    const stored = runtime.store.getRun(runId);
+    const stored = await runtime.store.getRun(runId);
     t.match(stored, { status: 'COMPLETED', user_id: '__scheduler__' }, 'run as the scheduler');
     t.equal(
       ((await reader('GET', `/schedules/${schedule.id}`)).json as { next_run_at: number })

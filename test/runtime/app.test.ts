@@ -226,7 +226,7 @@ t.test('a listening runtime: its URL, its clock, its database beside the config'
   });
   t.equal(run.status, 200);
   const sessionId = (run.json as { session_id: string }).session_id;
-  t.match(running.store.getSession(sessionId), { session_name: 'persist me' });
+  t.match(await running.store.getSession(sessionId), { session_name: 'persist me' });
   t.match(
     (await send(running.url, { path: `/sessions/${sessionId}`, headers: anonymousHeader() })).json,
     { created_at: TEST_NOW_ISO },
@@ -342,7 +342,7 @@ t.test('close() stops listening and closes the database', async (t) => {
   t.equal((await send(running.url, { path: '/health' })).status, 200);
   await running.close();
   await t.rejects(send(running.url, { path: '/health' }), { code: 'ECONNREFUSED' });
-  t.throws(() => running.store.getSession('x'), { message: /not open/ });
+  await t.rejects(running.store.getSession('x'), { message: /not open/ });
 });
 
 t.test('a listening runtime never fetches its own port, nor the ports it is told', async (t) => {

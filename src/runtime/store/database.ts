@@ -6,7 +6,7 @@
  * dialect is one more {@link SqlDialect} here, not a change in each table. Nothing here assumes
  * one process: every read and write goes to the database, nothing is cached across calls.
  *
- * While some tables are still written through the synchronous statements of store.ts, both share
+ * While some tables are still written through their own synchronous statements, both share
  * the one SQLite connection: a statement of theirs that runs between two awaited statements of a
  * transaction here joins that transaction (and would be rolled back with it). The transactions
  * here are short and only roll back on a database error; the overlap ends when every table is on
@@ -17,12 +17,13 @@ import {
   SqliteDialect,
   sql,
   type AliasedRawBuilder,
+  type Generated,
   type RawBuilder,
   type SqlBool,
   type SqliteDatabase as KyselySqliteDatabase,
 } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { LearningRecord, MemoryRecord } from './records.js';
+import type { LearningRecord, MemoryRecord, RunRecord, SessionRecord } from './records.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 
 /** The dialects the store can speak. Migrations may key a step's statements by this name. */
@@ -50,10 +51,21 @@ export type MemoryRow = RowOf<MemoryRecord, 'topics'>;
 /** A `learnings` row. */
 export type LearningRow = RowOf<LearningRecord, 'content' | 'metadata'>;
 
-/** The tables on this layer, by name (the others are still read through store.ts). */
+/** A `sessions` row: the record's `session_summary` is stored in the `summary` column. */
+export type SessionRow = Omit<
+  RowOf<SessionRecord, 'session_state' | 'metadata' | 'session_summary'>,
+  'session_summary'
+> & { summary: string | null };
+
+/** A `runs` row; `seq` orders the runs stored in the same second and stays internal. */
+export type RunRow = RowOf<RunRecord, 'output' | 'checkpoint'> & { seq: Generated<number> };
+
+/** The tables on this layer, by name (the others are still read through their own statements). */
 export interface Database {
   memories: MemoryRow;
   learnings: LearningRow;
+  sessions: SessionRow;
+  runs: RunRow;
 }
 
 /** Everything that differs between SQL dialects, as values and query terms. */

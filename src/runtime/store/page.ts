@@ -19,9 +19,15 @@ export type Filter<V> = (value: V, eb: FilterBuilder) => Expression<SqlBool>;
 /** What a table declares once. `F` maps each filter's name to the type of its value. */
 export interface PageSpec<F, S extends string> {
   readonly table: keyof Database;
-  readonly filters: { readonly [K in keyof F]-?: Filter<NonNullable<F[K]>> };
+  /** Each filter gets its value as given, `null` included; `undefined` skips it. */
+  readonly filters: { readonly [K in keyof F]-?: Filter<Exclude<F[K], undefined>> };
   /** The whitelist of sort columns. */
   readonly sorts: readonly S[];
+  /**
+   * Sort columns that may hold NULL: NULL sorts as the lowest value (first ascending, last
+   * descending) in every dialect, as SQLite orders it.
+   */
+  readonly nullable?: readonly S[];
   /** The unique column that breaks ties, so consecutive pages never overlap or skip a row. */
   readonly tieBreak: string;
 }
@@ -31,7 +37,7 @@ export interface PageRequest<F, S extends string> {
   readonly filters: Readonly<F>;
   readonly sortBy: S;
   readonly sortOrder: 'asc' | 'desc';
-  /** 1-based; 0 and below mean 1. */
+  /** 1-based, an integer; 0 and below mean 1. */
   readonly page: number;
   /** Rows per page, at least 1. */
   readonly limit: number;
@@ -48,7 +54,8 @@ export interface PageReader<R, F, S extends string> {
   /**
    * One page and the count of every match, read in one transaction so they agree.
    *
-   * @throws {RangeError} for a sort column outside the whitelist or a limit below 1
+   * @throws {RangeError} for a sort column outside the whitelist, a limit below 1 or a page
+   *   that is not an integer
    */
   page(request: PageRequest<F, S>): Promise<Page<R>>;
 }
@@ -71,6 +78,12 @@ export const atMost =
   (value, eb) =>
     eb(column, '<=', value);
 
+/** Filter: the column equals the value; `null` selects the rows where it is NULL. */
+export const equalsOrNull =
+  (column: string): Filter<string | number | null> =>
+  (value, eb) =>
+    value === null ? eb(column, 'is', null) : eb(column, '=', value);
+
 /** The reader of `spec` on `database`, decoding rows with `table`. */
 export function pageOf<R, F, S extends string>(
   database: RuntimeDatabase,
@@ -80,6 +93,7 @@ export function pageOf<R, F, S extends string>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = database.db as unknown as Kysely<any>;
   const names = Object.keys(spec.filters) as (keyof F & string)[];
+  const nullable = new Set<string>(spec.nullable);
   return Object.freeze({
     async page(request: PageRequest<F, S>): Promise<Page<R>> {
       // The sort column becomes SQL text: only a whitelisted one may, whatever the caller typed.
@@ -89,11 +103,14 @@ export function pageOf<R, F, S extends string>(
       if (!Number.isSafeInteger(request.limit) || request.limit < 1) {
         throw new RangeError(`limit must be an integer of at least 1, got ${request.limit}`);
       }
+      if (!Number.isSafeInteger(request.page)) {
+        throw new RangeError(`page must be an integer, got ${request.page}`);
+      }
       const active = names.filter((name) => request.filters[name] !== undefined);
       const where = (eb: FilterBuilder): Expression<SqlBool> =>
         eb.and(
           active.map((name) =>
-            spec.filters[name](request.filters[name] as NonNullable<F[typeof name]>, eb),
+            spec.filters[name](request.filters[name] as Exclude<F[typeof name], undefined>, eb),
           ),
         );
       const filtered = active.length > 0;
@@ -107,7 +124,11 @@ export function pageOf<R, F, S extends string>(
           .selectFrom(spec.table)
           .selectAll()
           .$if(filtered, (qb) => qb.where(where))
-          .orderBy(request.sortBy, request.sortOrder)
+          .orderBy(request.sortBy, (ob) => {
+            const ordered = request.sortOrder === 'asc' ? ob.asc() : ob.desc();
+            if (!nullable.has(request.sortBy)) return ordered;
+            return request.sortOrder === 'asc' ? ordered.nullsFirst() : ordered.nullsLast();
+          })
           .orderBy(spec.tieBreak, request.sortOrder)
           .limit(request.limit)
           .offset(offset)

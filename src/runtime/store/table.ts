@@ -3,9 +3,12 @@
  * key, upsert, insert-if-new, update, delete. A declaration names the table's columns and which of
  * them hold JSON, booleans or epoch seconds; the dialect (database.ts) decides how those are
  * stored. Only declared columns ever reach the SQL text; values are always bound parameters.
+ * A write another process could race is a conditional UPDATE on the values it read (`expected`),
+ * never a read followed by a write here.
  */
 import type { Kysely } from 'kysely';
 import type { Database, RuntimeDatabase, SqlDialect } from './database.js';
+import type { FilterBuilder } from './page.js';
 
 /** A column of record `R`. */
 type Column<R> = keyof R & string;
@@ -26,6 +29,8 @@ export interface TableSpec<R> {
   readonly seconds?: readonly Column<R>[];
   /** Columns an upsert keeps from the stored row when the key exists (e.g. `created_at`). */
   readonly keepOnUpdate?: readonly Column<R>[];
+  /** The stored column of a field whose name differs from the record's (e.g. `summary`). */
+  readonly columnNames?: Readonly<Partial<Record<Column<R>, string>>>;
 }
 
 /** One table on an open database, speaking in records. */
@@ -40,16 +45,30 @@ export interface Table<R> {
   put(record: R): Promise<void>;
   /** Insert a new record; `false`, and nothing written, when its key is taken. */
   insert(record: R): Promise<boolean>;
-  /** Replace every column of the stored record of the same key; `false` when there is none. */
-  update(record: R): Promise<boolean>;
+  /**
+   * Replace every column of the stored record of the same key, only while the stored record
+   * still holds every value of `expected` (a compare-and-set on what was read; `null` matches
+   * NULL); `false`, and nothing written, when there is no such record.
+   */
+  update(record: R, expected?: Partial<R>): Promise<boolean>;
+  /**
+   * Set only the fields of `changes` (`undefined` ones are left alone) on the record of `key`,
+   * while it holds every value of `expected`, in one conditional UPDATE.
+   *
+   * @returns the record as stored afterwards, or `null` when no record matched
+   */
+  patch(key: string, changes: Partial<R>, expected?: Partial<R>): Promise<R | null>;
   /** Delete the record of `key`; `false` when there was none. */
   delete(key: string): Promise<boolean>;
   /** The same operations inside the transaction `trx` (from `db.transaction().execute`). */
   in(trx: Kysely<Database>): Table<R>;
 }
 
-/** How one column's value crosses between record and row. */
+/** How one field's value crosses between the record and its column. */
 interface ColumnCodec {
+  /** The record's field. */
+  readonly field: string;
+  /** The stored column. */
   readonly name: string;
   toColumn(value: unknown): unknown;
   fromColumn(stored: unknown): unknown;
@@ -62,26 +81,29 @@ function codecsOf<R>(spec: TableSpec<R>, dialect: SqlDialect): ColumnCodec[] {
   const nullable =
     (convert: (value: never) => unknown) =>
     (value: unknown): unknown =>
-      value === null ? null : convert(value as never);
-  return spec.columns.map((name) => {
-    if (spec.json?.includes(name)) {
+      value == null ? null : convert(value as never);
+  return spec.columns.map((field) => {
+    const name = spec.columnNames?.[field] ?? field;
+    if (spec.json?.includes(field)) {
       return {
+        field,
         name,
         toColumn: nullable(dialect.jsonToColumn),
         fromColumn: nullable(dialect.jsonFromColumn),
       };
     }
-    if (spec.booleans?.includes(name)) {
+    if (spec.booleans?.includes(field)) {
       return {
+        field,
         name,
         toColumn: nullable(dialect.booleanToColumn),
         fromColumn: nullable(dialect.booleanFromColumn),
       };
     }
-    if (spec.seconds?.includes(name)) {
-      return { name, toColumn: same, fromColumn: dialect.secondsFromColumn };
+    if (spec.seconds?.includes(field)) {
+      return { field, name, toColumn: same, fromColumn: dialect.secondsFromColumn };
     }
-    return { name, toColumn: same, fromColumn: same };
+    return { field, name, toColumn: same, fromColumn: same };
   });
 }
 
@@ -101,20 +123,39 @@ function bind<R>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = executor as unknown as Kysely<any>;
   const table: string = spec.name;
-  const key: string = spec.key;
-  const updated = spec.columns.filter(
-    (name) => name !== key && !(spec.keepOnUpdate?.includes(name) ?? false),
-  );
+  const keyCodec = codecs.find((codec) => codec.field === spec.key) as ColumnCodec;
+  const key = keyCodec.name;
+  const kept = new Set<string>(spec.keepOnUpdate);
+  const updated = codecs.filter((c) => c.name !== key && !kept.has(c.field)).map((c) => c.name);
+  /** The columns of the fields `record` gives (not `undefined`), encoded. */
+  const columnsOf = (record: Partial<R>): Record<string, unknown> => {
+    const row: Record<string, unknown> = {};
+    for (const codec of codecs) {
+      const value = record[codec.field as keyof R];
+      if (value !== undefined) row[codec.name] = codec.toColumn(value);
+    }
+    return row;
+  };
   const toRow = (record: R): Record<string, unknown> => {
     const row: Record<string, unknown> = {};
-    for (const codec of codecs) row[codec.name] = codec.toColumn(record[codec.name as keyof R]);
+    for (const codec of codecs) row[codec.name] = codec.toColumn(record[codec.field as keyof R]);
     return row;
   };
   const fromRow = (row: Readonly<Record<string, unknown>>): R => {
     const record: Record<string, unknown> = {};
-    for (const codec of codecs) record[codec.name] = codec.fromColumn(row[codec.name]);
+    for (const codec of codecs) record[codec.field] = codec.fromColumn(row[codec.name]);
     return record as R;
   };
+  /** WHERE: the row of `id`, holding every value of `expected` (`null` as IS NULL). */
+  const matching =
+    (id: unknown, expected: Partial<R> = {}) =>
+    (eb: FilterBuilder) =>
+      eb.and([
+        eb(key, '=', id),
+        ...Object.entries(columnsOf(expected)).map(([column, value]) =>
+          value === null ? eb(column, 'is', null) : eb(column, '=', value),
+        ),
+      ]);
   return Object.freeze({
     toRow,
     fromRow,
@@ -147,14 +188,24 @@ function bind<R>(
         .executeTakeFirst();
       return result.numInsertedOrUpdatedRows === 1n;
     },
-    async update(record) {
-      const row = toRow(record);
+    async update(record, expected) {
+      const { [key]: id, ...row } = toRow(record);
       const result = await db
         .updateTable(table)
-        .set(Object.fromEntries(spec.columns.filter((c) => c !== key).map((c) => [c, row[c]])))
-        .where(key, '=', record[spec.key])
+        .set(row)
+        .where(matching(id, expected))
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+    async patch(id, changes, expected) {
+      const { [key]: _ignored, ...row } = columnsOf(changes);
+      const stored = (await db
+        .updateTable(table)
+        .set(row)
+        .where(matching(id, expected))
+        .returningAll()
+        .executeTakeFirst()) as Record<string, unknown> | undefined;
+      return stored === undefined ? null : fromRow(stored);
     },
     in: (trx) => bind(trx, spec, codecs),
     async delete(id) {

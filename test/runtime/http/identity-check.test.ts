@@ -157,7 +157,7 @@ t.test('with a secret: every request without a valid signature is 401, nothing r
     ['m-bob'],
     'no refused write reached the store',
   );
-  const sessions = store.listSessions({
+  const sessions = await store.listSessions({
     page: 1,
     limit: 10,
     sortBy: 'created_at',

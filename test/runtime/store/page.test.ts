@@ -8,6 +8,7 @@ import {
   atLeast,
   atMost,
   equals,
+  equalsOrNull,
   pageOf,
   type PageReader,
 } from '../../../src/runtime/store/page.js';
@@ -126,6 +127,12 @@ t.test('an unknown sort column or a bad limit is refused before any SQL', async 
       { limit: 1.5 },
       new RangeError('limit must be an integer of at least 1, got 1.5'),
     ],
+    ['page 1.5', { page: 1.5 }, new RangeError('page must be an integer, got 1.5')],
+    [
+      'an infinite page',
+      { page: Infinity },
+      new RangeError('page must be an integer, got Infinity'),
+    ],
   ];
   for (const [name, request, error] of rows) {
     await t.rejects(pages.page({ ...base, ...request } as typeof base), error, name);
@@ -140,4 +147,34 @@ t.test('a closed database fails loudly, never an empty page', async (t) => {
     name: 'TypeError',
     message: /not open/,
   });
+});
+
+t.test('equalsOrNull matches NULL for null; a nullable sort puts NULL lowest', async (t) => {
+  const { database } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  for (const one of [
+    item({ id: 'a', done: true }),
+    item({ id: 'b' }),
+    item({ id: 'c', done: false }),
+    item({ id: 'd' }),
+  ]) {
+    await items.put(one);
+  }
+  const pages = pageOf<Item, { done?: number | null | undefined }, 'done'>(database, items, {
+    table: ITEMS.name,
+    filters: { done: equalsOrNull('done') },
+    sorts: ['done'],
+    nullable: ['done'],
+    tieBreak: 'id',
+  });
+  const base = { filters: {}, sortBy: 'done', sortOrder: 'asc', page: 1, limit: 10 } as const;
+  const rows: [name: string, request: object, expected: unknown[]][] = [
+    ['null: the rows holding NULL', { filters: { done: null } }, [['b', 'd'], 2]],
+    ['a value: equality', { filters: { done: 0 } }, [['c'], 1]],
+    ['ascending: NULL first', {}, [['b', 'd', 'c', 'a'], 4]],
+    ['descending: NULL last', { sortOrder: 'desc' }, [['a', 'c', 'd', 'b'], 4]],
+  ];
+  for (const [name, request, expected] of rows) {
+    t.same(ids(await pages.page({ ...base, ...request })), expected, name);
+  }
 });

@@ -42,23 +42,23 @@ const SESSIONS: SessionRecord[] = [
 
 const BASE: SessionQuery = { page: 1, limit: 100, sortBy: 'created_at', sortOrder: 'asc' };
 
-function seeded(t: Test): RuntimeStore {
+async function seeded(t: Test): Promise<RuntimeStore> {
   const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
   t.teardown(() => store.close());
   // Stored in an order that matches none of the sorts.
   for (const id of ['s4', 's1', 's6', 's3', 's5', 's2']) {
-    store.putSession(SESSIONS.find((s) => s.session_id === id) as SessionRecord);
+    await store.putSession(SESSIONS.find((s) => s.session_id === id) as SessionRecord);
   }
   return store;
 }
 
-function ids(store: RuntimeStore, query: Partial<SessionQuery>): [string[], number] {
-  const { rows, total } = store.listSessions({ ...BASE, ...query });
+async function ids(store: RuntimeStore, query: Partial<SessionQuery>): Promise<[string[], number]> {
+  const { rows, total } = await store.listSessions({ ...BASE, ...query });
   return [rows.map((r) => r.session_id), total];
 }
 
 t.test('filters are ANDed; total is the filtered count', async (t) => {
-  const store = seeded(t);
+  const store = await seeded(t);
   const rows: [name: string, query: Partial<SessionQuery>, expected: string[]][] = [
     ['no filter: every session', {}, ['s1', 's2', 's3', 's6', 's4', 's5']],
     ['type agent', { type: 'agent' }, ['s1', 's2', 's6', 's5']],
@@ -87,12 +87,12 @@ t.test('filters are ANDed; total is the filtered count', async (t) => {
     ],
   ];
   for (const [name, query, expected] of rows) {
-    t.same(ids(store, query), [expected, expected.length], name);
+    t.same(await ids(store, query), [expected, expected.length], name);
   }
 });
 
 t.test('every sort column in both orders', async (t) => {
-  const store = seeded(t);
+  const store = await seeded(t);
   const rows: [name: string, query: Partial<SessionQuery>, expected: string[]][] = [
     [
       'created_at asc (tie: session_id asc)',
@@ -131,12 +131,12 @@ t.test('every sort column in both orders', async (t) => {
     ],
   ];
   for (const [name, query, expected] of rows) {
-    t.same(ids(store, query), [expected, expected.length], name);
+    t.same(await ids(store, query), [expected, expected.length], name);
   }
 });
 
 t.test('pagination: 1-based pages of `limit` rows', async (t) => {
-  const store = seeded(t);
+  const store = await seeded(t);
   const rows: [name: string, query: Partial<SessionQuery>, expected: [string[], number]][] = [
     ['page 1 of 3', { limit: 2, page: 1 }, [['s1', 's2'], 6]],
     ['page 2 of 3', { limit: 2, page: 2 }, [['s3', 's6'], 6]],
@@ -162,24 +162,24 @@ t.test('pagination: 1-based pages of `limit` rows', async (t) => {
     ['descending pages', { sortOrder: 'desc', limit: 4, page: 2 }, [['s2', 's1'], 6]],
   ];
   for (const [name, query, expected] of rows) {
-    t.same(ids(store, query), expected, name);
+    t.same(await ids(store, query), expected, name);
   }
 });
 
 t.test('an empty store lists nothing', async (t) => {
   const store = openRuntimeStore(':memory:');
   t.teardown(() => store.close());
-  t.same(store.listSessions(BASE), { rows: [], total: 0 });
+  t.same(await store.listSessions(BASE), { rows: [], total: 0 });
 });
 
 t.test('rows come back as full records', async (t) => {
-  const store = seeded(t);
-  const { rows } = store.listSessions({ ...BASE, userId: 'bob' });
+  const store = await seeded(t);
+  const { rows } = await store.listSessions({ ...BASE, userId: 'bob' });
   t.strictSame(rows, [SESSIONS[1]]);
 });
 
 t.test('bad queries are refused with a RangeError, and never reach SQL', async (t) => {
-  const store = seeded(t);
+  const store = await seeded(t);
   const rows: [name: string, query: Partial<SessionQuery>, message: string][] = [
     ['limit 0', { limit: 0 }, 'limit must be an integer of at least 1, got 0'],
     ['a negative limit', { limit: -1 }, 'limit must be an integer of at least 1, got -1'],
@@ -199,7 +199,7 @@ t.test('bad queries are refused with a RangeError, and never reach SQL', async (
     ],
   ];
   for (const [name, query, message] of rows) {
-    t.throws(() => store.listSessions({ ...BASE, ...query }), new RangeError(message), name);
+    await t.rejects(store.listSessions({ ...BASE, ...query }), new RangeError(message), name);
   }
-  t.equal(store.listSessions(BASE).total, 6, 'the table is still there');
+  t.equal((await store.listSessions(BASE)).total, 6, 'the table is still there');
 });

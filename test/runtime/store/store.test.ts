@@ -53,17 +53,17 @@ t.test('sessions round-trip with their JSON fields intact', async (t) => {
   ];
   const store = fileStore(t);
   for (const [name, session] of rows) {
-    store.putSession(session);
-    t.same(store.getSession(session.session_id), session, name);
-    t.strictSame(store.getSession(session.session_id), session, `${name} (strict)`);
+    await store.putSession(session);
+    t.same(await store.getSession(session.session_id), session, name);
+    t.strictSame(await store.getSession(session.session_id), session, `${name} (strict)`);
   }
-  t.equal(store.getSession('sess-unknown'), null, 'an unknown id is null');
+  t.equal(await store.getSession('sess-unknown'), null, 'an unknown id is null');
 });
 
 t.test('putSession replaces every field by session_id and keeps the runs', async (t) => {
   const store = fileStore(t);
-  store.putSession(aliceSession());
-  store.putRun(completedRun());
+  await store.putSession(aliceSession());
+  await store.putRun(completedRun());
   const renamed = aliceSession({
     session_name: 'Renamed',
     session_state: { replaced: true },
@@ -72,15 +72,16 @@ t.test('putSession replaces every field by session_id and keeps the runs', async
     created_at: 1,
     updated_at: 2,
   });
-  store.putSession(renamed);
-  t.strictSame(store.getSession('sess-alice'), renamed);
+  await store.putSession(renamed);
+  t.strictSame(await store.getSession('sess-alice'), renamed);
   // INSERT OR REPLACE would delete the old row first and cascade to its runs.
   t.same(
-    store.listRuns('sess-alice').map((r) => r.run_id),
+    (await store.listRuns('sess-alice')).map((r) => r.run_id),
     ['run-1'],
   );
   t.same(
-    store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }).total,
+    (await store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }))
+      .total,
     1,
   );
 });
@@ -102,24 +103,24 @@ t.test('runs round-trip with their output intact', async (t) => {
     ['empty output', completedRun({ run_id: 'run-empty', status: 'PENDING', output: {} })],
   ];
   const store = fileStore(t);
-  store.putSession(aliceSession());
+  await store.putSession(aliceSession());
   for (const [name, run] of rows) {
-    store.putRun(run);
-    t.strictSame(store.getRun(run.run_id), run, name);
+    await store.putRun(run);
+    t.strictSame(await store.getRun(run.run_id), run, name);
   }
-  t.equal(store.getRun('run-unknown'), null, 'an unknown id is null');
+  t.equal(await store.getRun('run-unknown'), null, 'an unknown id is null');
 });
 
 t.test('putRun replaces by run_id and the run keeps its place', async (t) => {
   const store = fileStore(t);
-  store.putSession(aliceSession());
-  store.putRun(completedRun({ run_id: 'run-a', status: 'RUNNING', output: {} }));
-  store.putRun(completedRun({ run_id: 'run-b' }));
+  await store.putSession(aliceSession());
+  await store.putRun(completedRun({ run_id: 'run-a', status: 'RUNNING', output: {} }));
+  await store.putRun(completedRun({ run_id: 'run-b' }));
   const finished = completedRun({ run_id: 'run-a', status: 'CANCELLED', output: { done: 1 } });
-  store.putRun(finished);
-  t.strictSame(store.getRun('run-a'), finished);
+  await store.putRun(finished);
+  t.strictSame(await store.getRun('run-a'), finished);
   t.same(
-    store.listRuns('sess-alice').map((r) => r.run_id),
+    (await store.listRuns('sess-alice')).map((r) => r.run_id),
     ['run-a', 'run-b'],
   );
 });
@@ -128,8 +129,8 @@ t.test(
   'listRuns: oldest first, same second in the order first stored, own session only',
   async (t) => {
     const store = fileStore(t);
-    store.putSession(aliceSession());
-    store.putSession(aliceSession({ session_id: 'sess-other' }));
+    await store.putSession(aliceSession());
+    await store.putSession(aliceSession({ session_id: 'sess-other' }));
     const runs: [runId: string, sessionId: string, createdAt: number][] = [
       ['run-late', 'sess-alice', 300],
       ['run-same-second-1', 'sess-alice', 200],
@@ -138,37 +139,37 @@ t.test(
       ['run-early', 'sess-alice', 100],
     ];
     for (const [run_id, session_id, created_at] of runs) {
-      store.putRun(completedRun({ run_id, session_id, created_at }));
+      await store.putRun(completedRun({ run_id, session_id, created_at }));
     }
     t.same(
-      store.listRuns('sess-alice').map((r) => r.run_id),
+      (await store.listRuns('sess-alice')).map((r) => r.run_id),
       ['run-early', 'run-same-second-1', 'run-same-second-2', 'run-late'],
     );
     t.same(
-      store.listRuns('sess-other').map((r) => r.run_id),
+      (await store.listRuns('sess-other')).map((r) => r.run_id),
       ['run-other-session'],
     );
-    t.same(store.listRuns('sess-unknown'), [], 'an unknown session has no runs');
+    t.same(await store.listRuns('sess-unknown'), [], 'an unknown session has no runs');
   },
 );
 
 t.test('deleteSession removes the session and its runs, and nothing else', async (t) => {
   const store = fileStore(t);
-  store.putSession(aliceSession());
-  store.putSession(aliceSession({ session_id: 'sess-keep' }));
-  store.putRun(completedRun({ run_id: 'run-gone-1' }));
-  store.putRun(completedRun({ run_id: 'run-gone-2', parent_run_id: 'run-gone-1' }));
-  store.putRun(completedRun({ run_id: 'run-kept', session_id: 'sess-keep' }));
+  await store.putSession(aliceSession());
+  await store.putSession(aliceSession({ session_id: 'sess-keep' }));
+  await store.putRun(completedRun({ run_id: 'run-gone-1' }));
+  await store.putRun(completedRun({ run_id: 'run-gone-2', parent_run_id: 'run-gone-1' }));
+  await store.putRun(completedRun({ run_id: 'run-kept', session_id: 'sess-keep' }));
 
-  store.deleteSession('sess-alice');
+  await store.deleteSession('sess-alice');
 
-  t.equal(store.getSession('sess-alice'), null);
-  t.equal(store.getRun('run-gone-1'), null);
-  t.equal(store.getRun('run-gone-2'), null);
-  t.same(store.listRuns('sess-alice'), []);
-  t.ok(store.getSession('sess-keep'));
-  t.ok(store.getRun('run-kept'));
-  t.doesNotThrow(() => store.deleteSession('sess-unknown'), 'an unknown id is not an error');
+  t.equal(await store.getSession('sess-alice'), null);
+  t.equal(await store.getRun('run-gone-1'), null);
+  t.equal(await store.getRun('run-gone-2'), null);
+  t.same(await store.listRuns('sess-alice'), []);
+  t.ok(await store.getSession('sess-keep'));
+  t.ok(await store.getRun('run-kept'));
+  await t.resolves(store.deleteSession('sess-unknown'), 'an unknown id is not an error');
 });
 
 t.test('a session summary round-trips; topics may be null', async (t) => {
@@ -183,11 +184,11 @@ t.test('a session summary round-trips; topics may be null', async (t) => {
     }),
   ];
   for (const session of rows) {
-    store.putSession(session);
-    t.strictSame(store.getSession(session.session_id), session, session.session_id);
+    await store.putSession(session);
+    t.strictSame(await store.getSession(session.session_id), session, session.session_id);
   }
   t.strictSame(
-    store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }).rows,
+    (await store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' })).rows,
     rows,
     'the list reads it too',
   );
@@ -195,18 +196,21 @@ t.test('a session summary round-trips; topics may be null', async (t) => {
 
 t.test('insertSession writes a new id only, and says whether it did', async (t) => {
   const store = fileStore(t);
-  store.putSession(aliceSession());
-  store.putRun(completedRun());
-  t.equal(store.insertSession(aliceSession({ session_name: 'Other', user_id: 'bob' })), false);
-  t.strictSame(store.getSession('sess-alice'), aliceSession(), 'the stored session is kept');
+  await store.putSession(aliceSession());
+  await store.putRun(completedRun());
+  t.equal(
+    await store.insertSession(aliceSession({ session_name: 'Other', user_id: 'bob' })),
+    false,
+  );
+  t.strictSame(await store.getSession('sess-alice'), aliceSession(), 'the stored session is kept');
   t.same(
-    store.listRuns('sess-alice').map((r) => r.run_id),
+    (await store.listRuns('sess-alice')).map((r) => r.run_id),
     ['run-1'],
     'and so are its runs',
   );
   const fresh = aliceSession({ session_id: 'sess-new', session_summary: null });
-  t.equal(store.insertSession(fresh), true);
-  t.strictSame(store.getSession('sess-new'), fresh);
+  t.equal(await store.insertSession(fresh), true);
+  t.strictSame(await store.getSession('sess-new'), fresh);
 });
 
 t.test('deleteSessions: by kind and owner, runs with them, returns the count', async (t) => {
@@ -217,15 +221,15 @@ t.test('deleteSessions: by kind and owner, runs with them, returns the count', a
    * | s-t1   | team | alice |
    * | s-anon | agent| null  |
    */
-  function seeded(): RuntimeStore {
+  async function seeded(): Promise<RuntimeStore> {
     const store = openRuntimeStore(':memory:');
     t.teardown(() => store.close());
-    store.putSession(aliceSession({ session_id: 's-a1' }));
-    store.putSession(aliceSession({ session_id: 's-a2', user_id: 'bob' }));
-    store.putSession(aliceSession({ session_id: 's-t1', session_type: 'team' }));
-    store.putSession(aliceSession({ session_id: 's-anon', user_id: null }));
-    store.putRun(completedRun({ run_id: 'run-a1', session_id: 's-a1' }));
-    store.putRun(completedRun({ run_id: 'run-a2', session_id: 's-a2' }));
+    await store.putSession(aliceSession({ session_id: 's-a1' }));
+    await store.putSession(aliceSession({ session_id: 's-a2', user_id: 'bob' }));
+    await store.putSession(aliceSession({ session_id: 's-t1', session_type: 'team' }));
+    await store.putSession(aliceSession({ session_id: 's-anon', user_id: null }));
+    await store.putRun(completedRun({ run_id: 'run-a1', session_id: 's-a1' }));
+    await store.putRun(completedRun({ run_id: 'run-a2', session_id: 's-a2' }));
     return store;
   }
   const ALL = ['s-a1', 's-a2', 's-t1', 's-anon'];
@@ -275,12 +279,15 @@ t.test('deleteSessions: by kind and owner, runs with them, returns the count', a
     },
   ];
   for (const row of rows) {
-    const store = seeded();
+    const store = await seeded();
     const count =
-      'owner' in row ? store.deleteSessions(row.refs, row.owner) : store.deleteSessions(row.refs);
+      'owner' in row
+        ? await store.deleteSessions(row.refs, row.owner)
+        : await store.deleteSessions(row.refs);
     t.equal(count, row.deleted.length, `${row.name}: count`);
+    const gone = await Promise.all(ALL.map(async (id) => (await store.getSession(id)) === null));
     t.same(
-      ALL.filter((id) => store.getSession(id) === null),
+      ALL.filter((_, i) => gone[i]),
       row.deleted,
       `${row.name}: deleted`,
     );
@@ -289,7 +296,7 @@ t.test('deleteSessions: by kind and owner, runs with them, returns the count', a
       ['run-a2', 's-a2'],
     ]) {
       t.equal(
-        store.getRun(run as string) === null,
+        (await store.getRun(run as string)) === null,
         row.deleted.includes(session as string),
         `${row.name}: ${run}`,
       );
@@ -299,27 +306,26 @@ t.test('deleteSessions: by kind and owner, runs with them, returns the count', a
 
 t.test('deleteSessions is one transaction: a failing ref deletes nothing', async (t) => {
   const store = fileStore(t);
-  store.putSession(aliceSession({ session_id: 's-1' }));
-  store.putSession(aliceSession({ session_id: 's-2' }));
-  store.putRun(completedRun({ session_id: 's-1' }));
-  t.throws(
-    () =>
-      store.deleteSessions([
-        { sessionId: 's-1' },
-        // Not a value SQLite can bind: the statement throws after s-1 was deleted.
-        { sessionId: { not: 'an id' } as never },
-      ]),
+  await store.putSession(aliceSession({ session_id: 's-1' }));
+  await store.putSession(aliceSession({ session_id: 's-2' }));
+  await store.putRun(completedRun({ session_id: 's-1' }));
+  await t.rejects(
+    store.deleteSessions([
+      { sessionId: 's-1' },
+      // Not a value SQLite can bind: the statement throws after s-1 was deleted.
+      { sessionId: { not: 'an id' } as never },
+    ]),
     TypeError,
   );
-  t.ok(store.getSession('s-1'), 'the first delete was rolled back');
-  t.ok(store.getRun('run-1'), 'with its run');
-  t.ok(store.getSession('s-2'));
+  t.ok(await store.getSession('s-1'), 'the first delete was rolled back');
+  t.ok(await store.getRun('run-1'), 'with its run');
+  t.ok(await store.getSession('s-2'));
 });
 
 t.test('writes the schema refuses', async (t) => {
   const store = fileStore(t);
-  store.putSession(aliceSession());
-  const rows: [name: string, write: () => void, code: string, message: RegExp][] = [
+  await store.putSession(aliceSession());
+  const rows: [name: string, write: () => Promise<void>, code: string, message: RegExp][] = [
     [
       'a run in a session that does not exist',
       () => store.putRun(completedRun({ session_id: 'sess-missing' })),
@@ -340,28 +346,28 @@ t.test('writes the schema refuses', async (t) => {
     ],
   ];
   for (const [name, write, code, message] of rows) {
-    t.throws(write, { code, message }, name);
+    await t.rejects(write(), { code, message }, name);
   }
-  t.equal(store.getSession('sess-frac'), null);
+  t.equal(await store.getSession('sess-frac'), null);
 });
 
 t.test('nothing is lost on restart', async (t) => {
   const path = join(t.testdir(), 'nested', 'folders', 'runtime.db');
   const first = openRuntimeStore(path);
-  first.putSession(aliceSession());
-  first.putSession(aliceSession({ session_id: 'sess-2', user_id: null, metadata: null }));
-  first.putRun(completedRun());
-  first.putRun(completedRun({ run_id: 'run-2', session_id: 'sess-2', created_at: 5 }));
-  first.deleteSession('sess-2');
+  await first.putSession(aliceSession());
+  await first.putSession(aliceSession({ session_id: 'sess-2', user_id: null, metadata: null }));
+  await first.putRun(completedRun());
+  await first.putRun(completedRun({ run_id: 'run-2', session_id: 'sess-2', created_at: 5 }));
+  await first.deleteSession('sess-2');
   first.close();
 
   const second = openRuntimeStore(path);
   t.teardown(() => second.close());
   t.equal(second.path, path);
-  t.strictSame(second.getSession('sess-alice'), aliceSession());
-  t.strictSame(second.listRuns('sess-alice'), [completedRun()]);
-  t.equal(second.getSession('sess-2'), null, 'a delete survives the restart too');
-  t.equal(second.getRun('run-2'), null);
+  t.strictSame(await second.getSession('sess-alice'), aliceSession());
+  t.strictSame(await second.listRuns('sess-alice'), [completedRun()]);
+  t.equal(await second.getSession('sess-2'), null, 'a delete survives the restart too');
+  t.equal(await second.getRun('run-2'), null);
 });
 
 t.test('a version 2 database opens with its sessions, which have no summary', async (t) => {
@@ -379,7 +385,7 @@ t.test('a version 2 database opens with its sessions, which have no summary', as
 
   const store = openRuntimeStore(path);
   t.teardown(() => store.close());
-  t.strictSame(store.getSession('sess-old'), {
+  t.strictSame(await store.getSession('sess-old'), {
     session_id: 'sess-old',
     session_type: 'agent',
     component_id: 'a1',
@@ -392,11 +398,11 @@ t.test('a version 2 database opens with its sessions, which have no summary', as
     session_summary: null,
   });
   const summary = { summary: 'Now it has one.', topics: null, updated_at: 30 };
-  store.putSession({
-    ...(store.getSession('sess-old') as SessionRecord),
+  await store.putSession({
+    ...((await store.getSession('sess-old')) as SessionRecord),
     session_summary: summary,
   });
-  t.same(store.getSession('sess-old')?.session_summary, summary);
+  t.same((await store.getSession('sess-old'))?.session_summary, summary);
   t.equal(inspect(t, path).pragma('user_version', { simple: true }), MIGRATIONS.length);
 });
 
@@ -417,17 +423,19 @@ t.test(':memory: gives a private database per store', async (t) => {
     two.close();
   });
   t.equal(one.path, ':memory:');
-  one.putSession(aliceSession());
-  one.putRun(completedRun());
-  t.strictSame(one.getRun('run-1'), completedRun());
-  t.equal(two.getSession('sess-alice'), null);
+  await one.putSession(aliceSession());
+  await one.putRun(completedRun());
+  t.strictSame(await one.getRun('run-1'), completedRun());
+  t.equal(await two.getSession('sess-alice'), null);
 });
 
 t.test('close: later calls throw, closing twice is harmless', async (t) => {
   const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
   store.close();
   t.doesNotThrow(() => store.close());
-  t.throws(() => store.getSession('sess-alice'), { message: /database connection is not open/ });
+  await t.rejects(store.getSession('sess-alice'), {
+    message: /database connection is not open/,
+  });
 });
 
 t.test('the store object is frozen', async (t) => {

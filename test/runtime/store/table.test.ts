@@ -66,6 +66,54 @@ t.test('put upserts and keeps keepOnUpdate; insert, update and delete report', a
   t.equal(await items.get('a'), null);
 });
 
+t.test('update and patch with expected values: a compare-and-set on what was read', async (t) => {
+  const { database } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  await items.put(item({ id: 'a', name: 'first', done: false }));
+  const rows: [name: string, expected: Partial<Item>, written: boolean][] = [
+    ['a value the row no longer holds', { name: 'stale' }, false],
+    ['NULL expected, a value held', { tags: null, done: null }, false],
+    ['every value still held (null as IS NULL)', { name: 'first', tags: null, done: false }, true],
+  ];
+  for (const [name, expected, written] of rows) {
+    t.equal(await items.update(item({ id: 'a', name: 'second' }), expected), written, name);
+  }
+  t.same(await items.get('a'), item({ id: 'a', name: 'second' }), 'the winning write only');
+  t.equal(await items.update(item({ id: 'nope' }), {}), false, 'no such row');
+
+  t.same(
+    await items.patch('a', { name: 'third', tags: ['x'], at: undefined }),
+    item({ id: 'a', name: 'third', tags: ['x'] }),
+    'patch sets the given fields, leaves the undefined ones, answers the stored record',
+  );
+  t.equal(await items.patch('a', { name: 'lost' }, { name: 'second' }), null, 'stale: no write');
+  t.equal(await items.patch('nope', { name: 'x' }), null, 'no such row');
+  t.same(
+    await items.patch('a', { id: 'ignored', done: true, at: 7 }, { tags: ['x'] }),
+    item({ id: 'a', name: 'third', tags: ['x'], done: true, at: 7 }),
+    'a JSON value expected as stored; the key is never changed',
+  );
+});
+
+t.test('columnNames: a field stored under another column name', async (t) => {
+  const { database, connection } = itemsDatabase(t);
+  const renamed = tableOf<{ key: string; label: string; at: number; created: number }>(database, {
+    name: ITEMS.name,
+    key: 'key',
+    columns: ['key', 'label', 'at', 'created'],
+    columnNames: { key: 'id', label: 'name' },
+  });
+  const record = { key: 'a', label: 'Apple', at: 1, created: 1 };
+  t.same(renamed.toRow(record), { id: 'a', name: 'Apple', at: 1, created: 1 });
+  await renamed.put(record);
+  t.same(connection.prepare('SELECT id, name FROM items').all(), [{ id: 'a', name: 'Apple' }]);
+  t.same(await renamed.get('a'), record);
+  t.same(await renamed.patch('a', { label: 'Apricot' }, { label: 'Apple' }), {
+    ...record,
+    label: 'Apricot',
+  });
+});
+
 t.test('in(trx): writes in a transaction that throws are rolled back', async (t) => {
   const { database } = itemsDatabase(t);
   const items = tableOf(database, ITEMS);
@@ -90,6 +138,7 @@ t.test('a closed database fails every operation loudly', async (t) => {
     ['put', () => items.put(item({ id: 'a' }))],
     ['insert', () => items.insert(item({ id: 'a' }))],
     ['update', () => items.update(item({ id: 'a' }))],
+    ['patch', () => items.patch('a', { name: 'b' })],
     ['delete', () => items.delete('a')],
   ];
   for (const [name, run] of rows) await t.rejects(run(), closed, name);

@@ -55,7 +55,7 @@ export async function resumeResolvedRun(
   approval: ApprovalRecord,
   caller: Caller,
 ): Promise<void> {
-  const run = o.store.getRun(approval.run_id);
+  const run = await o.store.getRun(approval.run_id);
   if (run?.status !== 'PAUSED') return;
   const entity = entityOf(o.catalogue, approval, run.component_id);
   if (entity === undefined) return;
@@ -65,7 +65,7 @@ export async function resumeResolvedRun(
     approval.resolution_data,
   );
   if (answers === null) return;
-  const active = o.runs.continue(
+  const active = await o.runs.continue(
     { entity, caller, runId: run.run_id, sessionId: run.session_id },
     answers,
   );

@@ -83,13 +83,13 @@ export function registerRunRoutes(
       }
       checkFiles(form);
       const caller = callerOf(request);
-      const run = runs.start({
+      const run = await runs.start({
         entity,
         caller,
         clientUserId: formString(form, 'user_id'),
         sessionId: formString(form, 'session_id'),
         message,
-        sessionState: sessionStateOf(form, caller, store, entity),
+        sessionState: await sessionStateOf(form, caller, store, entity),
         dependencies: dependenciesOf(form, caller),
         traceHeaders: request.headers,
       });
@@ -105,7 +105,7 @@ export function registerRunRoutes(
         const sessionId = request.query.session_id;
         if (sessionId === undefined) throw missingField('query', 'session_id');
         const caller = callerOf(request);
-        const session = store.getSession(sessionId);
+        const session = await store.getSession(sessionId);
         if (
           session === null ||
           session.component_id !== entity.id ||
@@ -114,8 +114,7 @@ export function registerRunRoutes(
           throw new HttpError(404, 'Session not found');
         }
         const { status } = request.query;
-        return store
-          .listRuns(sessionId)
+        return (await store.listRuns(sessionId))
           .filter((run) => status === undefined || run.status === status)
           .map(runSchema);
       },
@@ -128,7 +127,7 @@ export function registerRunRoutes(
         const entity = entityOf(request);
         const sessionId = request.query.session_id;
         if (sessionId === undefined) throw missingField('query', 'session_id');
-        const run = runs.getRun({
+        const run = await runs.getRun({
           entity,
           caller: callerOf(request),
           runId: request.params['run_id'] as string,
@@ -150,7 +149,7 @@ export function registerRunRoutes(
         const entity = entityOf(request);
         const form = readForm(request);
         const stream = formBoolean(form, 'stream', true);
-        const run = runs.continue(
+        const run = await runs.continue(
           {
             entity,
             caller: callerOf(request),
@@ -168,7 +167,7 @@ export function registerRunRoutes(
       { schema: docs.cancel },
       async (request) => {
         const entity = entityOf(request);
-        runs.cancel({
+        await runs.cancel({
           entity,
           caller: callerOf(request),
           runId: request.params['run_id'] as string,
@@ -184,19 +183,19 @@ export function registerRunRoutes(
  * The state a run starts from: the session's stored state, then the form's `session_state`
  * (a JSON object), then the claims the gateway extracted (`session_state` in the context).
  */
-function sessionStateOf(
+async function sessionStateOf(
   form: Form,
   caller: Caller,
   store: RuntimeStore,
   entity: Entity,
-): Record<string, unknown> | null {
+): Promise<Record<string, unknown> | null> {
   const given = formJson(form, 'session_state');
   if (given !== null && (typeof given !== 'object' || Array.isArray(given))) {
     throw new HttpError(400, 'session_state must be a JSON object');
   }
   if (given === null && caller.sessionState === null) return null;
   const sessionId = caller.sessionId ?? formString(form, 'session_id');
-  const stored = sessionId === null ? null : store.getSession(sessionId);
+  const stored = sessionId === null ? null : await store.getSession(sessionId);
   const base = stored !== null && stored.component_id === entity.id ? stored.session_state : {};
   return { ...base, ...(given as Record<string, unknown> | null), ...caller.sessionState };
 }

@@ -90,16 +90,17 @@ export interface RunService {
    * @throws {HttpError} 403 when an anonymous caller claims a reserved user id; 404 `Session not
    *   found` for another user's or another component's session; 409 for a run id already used
    */
-  start(options: StartRun): ActiveRun;
+  start(options: StartRun): Promise<ActiveRun>;
   /**
    * Continues a PAUSED run with one answer per pending tool call (a result, a confirmation or
    * user input, as the call waits for), under its own run id; answers for other calls are
    * ignored. A pending approval of the run is resolved by the answers.
    *
    * @throws {HttpError} 400 without a session id or with a pending call left unsettled; 404 for
-   *   a run the caller may not see; 409 when the run is not paused
+   *   a run the caller may not see; 409 when the run is not paused, also when another continue
+   *   of the same pause (in this process or another) won
    */
-  continue(ref: RunRef, results: readonly ToolAnswer[]): ActiveRun;
+  continue(ref: RunRef, results: readonly ToolAnswer[]): Promise<ActiveRun>;
   /**
    * Records the intent to cancel: a live run stops at its next delta, a paused one is stored as
    * CANCELLED, and a run not started yet starts cancelled. Unknown runs are not an error.
@@ -107,17 +108,17 @@ export interface RunService {
    * @throws {HttpError} 400 when a confined caller gives no session id; 404 for a run such a
    *   caller does not own
    */
-  cancel(ref: RunRef): void;
+  cancel(ref: RunRef): Promise<void>;
   /**
    * The stored run, as the caller may see it.
    *
    * @throws {HttpError} 404 `Run not found`
    */
-  getRun(ref: RunRef): RunRecord;
+  getRun(ref: RunRef): Promise<RunRecord>;
   /** The tool calls a stored PAUSED run waits on (empty for any other status). */
   pendingCalls(run: RunRecord): readonly PendingCall[];
   /** The newest PAUSED run of the session waiting on any of these tool call ids, if any. */
-  findPausedRun(sessionId: string, toolCallIds: readonly string[]): RunRecord | null;
+  findPausedRun(sessionId: string, toolCallIds: readonly string[]): Promise<RunRecord | null>;
 }
 
 const KIND_OF: Record<Entity['kind'], SessionType> = {
@@ -136,7 +137,6 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
   async function* persisted(
     source: AsyncGenerator<RunEvent, RunResult, void>,
     record: RunRecord,
-    session: SessionRecord,
     cancel: { cancelled: boolean },
     entity: Entity,
   ): AsyncGenerator<RunEvent, RunResult, void> {
@@ -152,22 +152,17 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       } catch (error) {
         // The engine itself failed (a bug, or a checkpoint it cannot read): the run must not stay
         // RUNNING forever. Stored as ERROR with the message; the caller still sees the throw.
-        if (store.getSession(record.session_id) !== null) {
-          store.putRun({
-            ...record,
-            status: 'ERROR',
-            output: { ...record.output, status: 'ERROR', content: String(error) },
-            checkpoint: null,
-            updated_at: nowSeconds(),
-          });
-        }
+        // A run whose session was deleted meanwhile is gone with it: nothing is written then.
+        await store.updateRun({
+          ...record,
+          status: 'ERROR',
+          output: { ...record.output, status: 'ERROR', content: String(error) },
+          checkpoint: null,
+          updated_at: nowSeconds(),
+        });
         throw error;
       }
       const result = step.value;
-      // Read again: another request may have renamed the session while this run went on, or
-      // deleted it (and its runs with it): then there is nothing left to store the run in.
-      const current = store.getSession(session.session_id);
-      if (current === null) return result;
       const now = nowSeconds();
       const stored: RunRecord = {
         ...record,
@@ -176,13 +171,15 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         checkpoint: result.checkpoint,
         updated_at: now,
       };
-      store.putRun(stored);
+      // Another request may have deleted the session (and its runs with it) while this run went
+      // on: then there is nothing left to store the run in.
+      if (!(await store.updateRun(stored))) return result;
       recordRunApprovals(store, stored, entity.name, now);
-      store.putSession({
-        ...current,
-        session_name: current.session_name ?? record.input.slice(0, 100),
-        session_state: result.sessionState,
-        updated_at: now,
+      // Only the fields the run changes: a rename by another request meanwhile is kept.
+      await store.updateAfterRun(record.session_id, {
+        name: record.input.slice(0, 100),
+        state: result.sessionState,
+        at: now,
       });
       return result;
     } finally {
@@ -192,7 +189,6 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
 
   function activeRun(
     record: RunRecord,
-    session: SessionRecord,
     source: AsyncGenerator<RunEvent, RunResult, void>,
     cancel: { cancelled: boolean },
     entity: Entity,
@@ -203,7 +199,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       runId: record.run_id,
       sessionId: record.session_id,
       userId: record.user_id,
-      events: persisted(traced, record, session, cancel, entity),
+      events: persisted(traced, record, cancel, entity),
       cancel: () => {
         cancel.cancelled = true;
       },
@@ -211,8 +207,8 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
   }
 
   /** The stored run named by `ref` if the caller may see it; null when there is none. */
-  function visibleRun(ref: RunRef): RunRecord | null {
-    const run = store.getRun(ref.runId);
+  async function visibleRun(ref: RunRef): Promise<RunRecord | null> {
+    const run = await store.getRun(ref.runId);
     if (run === null) return null;
     const { entity, caller, sessionId } = ref;
     const foreign =
@@ -220,21 +216,22 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       run.component_id !== entity.id ||
       (sessionId !== null && run.session_id !== sessionId) ||
       (caller.scopedUserId !== null &&
-        store.getSession(run.session_id)?.user_id !== caller.scopedUserId);
+        (await store.getSession(run.session_id))?.user_id !== caller.scopedUserId);
     if (foreign) throw new HttpError(404, 'Run not found');
     return run;
   }
 
   return {
-    start(o) {
+    async start(o) {
       const { caller, entity } = o;
       if (o.clientUserId !== null && !caller.authenticated && isReservedUserId(o.clientUserId)) {
         throw new HttpError(403, 'Client-supplied user_id may not claim a reserved principal');
       }
       const userId = runUserOf(caller, o.clientUserId);
       const runId = o.runId ?? deps.newId();
-      if (store.getRun(runId) !== null) throw new HttpError(409, `Run ${runId} already exists`);
-      const session = openSession(store, {
+      const taken = new HttpError(409, `Run ${runId} already exists`);
+      if ((await store.getRun(runId)) !== null) throw taken;
+      const session = await openSession(store, {
         sessionId: caller.sessionId ?? o.sessionId,
         type: KIND_OF[entity.kind],
         componentId: entity.id,
@@ -258,7 +255,8 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         created_at: session.updated_at,
         updated_at: session.updated_at,
       };
-      store.putRun(record);
+      // Inserted, never replaced: a request that took the id meanwhile keeps its run.
+      if (!(await store.insertRun(record))) throw taken;
       const source = runEntity(
         entity,
         {
@@ -279,23 +277,14 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         runId,
         sessionId: session.session_id,
       });
-      return activeRun(record, session, spanned(source, span), cancel, entity);
+      return activeRun(record, spanned(source, span), cancel, entity);
     },
 
-    continue(ref, results) {
+    async continue(ref, results) {
       if (ref.sessionId === null)
         throw new HttpError(400, 'session_id is required for this action');
-      const run = visibleRun(ref);
-      if (run === null) throw new HttpError(404, `No runs found for run ID ${ref.runId}`);
-      if (run.status === 'CANCELLED') {
-        throw new HttpError(409, `Cannot continue run ${run.run_id}: run is cancelled`);
-      }
-      if (run.status !== 'PAUSED') {
-        throw new HttpError(
-          409,
-          `Cannot continue run ${run.run_id}: run is ${run.status.toLowerCase()}, not paused`,
-        );
-      }
+      const run = await visibleRun(ref);
+      if (run?.status !== 'PAUSED') throw notContinuable(ref.runId, run);
       // A required approval is settled by an approver, not by whoever may run the entity.
       if (store.approvals.pendingForRun(run.run_id) !== null && !mayApprove(ref.caller)) {
         throw new HttpError(403, 'This run requires admin approval before it can be continued');
@@ -308,12 +297,19 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         if (reason !== null) throw new HttpError(400, reason);
       }
       const answers = pending.map((call) => byId.get(call.toolCallId) as ToolAnswer);
-      resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
-      const session = store.getSession(run.session_id) as SessionRecord;
-      const cancel = { cancelled: intents.has(run.run_id) };
-      // RUNNING at once, so a second continue of the same pause is refused (409).
+      const session = await store.getSession(run.session_id);
+      // The session and its runs were deleted since the run was read (a race no test times).
+      /* c8 ignore next */
+      if (session === null) throw notContinuable(ref.runId, null);
+      // RUNNING at once, and only while still PAUSED (a compare-and-set): of two continues of the
+      // same pause, in this process or another, one wins and the other gets the 409 a second
+      // continue gets.
       const record: RunRecord = { ...run, status: 'RUNNING', updated_at: nowSeconds() };
-      store.putRun(record);
+      if (!(await store.replaceRun(record, 'PAUSED'))) {
+        throw notContinuable(ref.runId, await store.getRun(run.run_id));
+      }
+      resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
+      const cancel = { cancelled: intents.has(run.run_id) };
       const source = continueEntity(
         ref.entity,
         {
@@ -327,35 +323,38 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         },
         deps,
       );
-      return activeRun(record, session, source, cancel, ref.entity);
+      return activeRun(record, source, cancel, ref.entity);
     },
 
-    cancel(ref) {
+    async cancel(ref) {
       if (ref.caller.scopedUserId !== null && ref.sessionId === null) {
         throw new HttpError(400, 'session_id is required for this action');
       }
-      const run = visibleRun(ref);
+      const run = await visibleRun(ref);
       if (run === null && ref.caller.scopedUserId !== null) {
         throw new HttpError(404, 'Run not found');
       }
       intents.set(ref.runId, true);
       const flag = live.get(ref.runId);
       if (flag !== undefined) flag.cancelled = true;
-      if (run?.status === 'PAUSED') {
-        store.putRun({
+      if (run?.status !== 'PAUSED') return;
+      // Only while still PAUSED: a continue that won meanwhile stops at its next delta instead.
+      const cancelled = await store.replaceRun(
+        {
           ...run,
           status: 'CANCELLED',
           output: { ...run.output, status: 'CANCELLED' },
           checkpoint: null,
           updated_at: nowSeconds(),
-        });
-        // Nothing is left to approve: the run's pending approval is cancelled with it.
-        store.approvals.setRunStatus(run.run_id, 'CANCELLED', nowSeconds());
-      }
+        },
+        'PAUSED',
+      );
+      // Nothing is left to approve: the run's pending approval is cancelled with it.
+      if (cancelled) store.approvals.setRunStatus(run.run_id, 'CANCELLED', nowSeconds());
     },
 
-    getRun(ref) {
-      const run = visibleRun(ref);
+    async getRun(ref) {
+      const run = await visibleRun(ref);
       if (run === null) throw new HttpError(404, 'Run not found');
       return run;
     },
@@ -364,11 +363,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       return run.status === 'PAUSED' ? pendingCallsOf(run.checkpoint) : [];
     },
 
-    findPausedRun(sessionId, toolCallIds) {
+    async findPausedRun(sessionId, toolCallIds) {
       const wanted = new Set(toolCallIds);
       return (
-        store
-          .listRuns(sessionId)
+        (await store.listRuns(sessionId))
           .reverse()
           .find(
             (run) =>
@@ -380,8 +378,20 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
   };
 }
 
+/** The 404 or 409 that refuses to continue `run` (`null`: not found). */
+function notContinuable(runId: string, run: RunRecord | null): HttpError {
+  if (run === null) return new HttpError(404, `No runs found for run ID ${runId}`);
+  if (run.status === 'CANCELLED') {
+    return new HttpError(409, `Cannot continue run ${run.run_id}: run is cancelled`);
+  }
+  return new HttpError(
+    409,
+    `Cannot continue run ${run.run_id}: run is ${run.status.toLowerCase()}, not paused`,
+  );
+}
+
 /** Finds the session to run in (confined to the scoped caller), or creates it. */
-function openSession(
+async function openSession(
   store: RuntimeStore,
   o: {
     sessionId: string | null;
@@ -392,18 +402,20 @@ function openSession(
     newId: () => string;
     now: number;
   },
-): SessionRecord {
+): Promise<SessionRecord> {
+  /** The stored session, if the caller may run in it. */
+  const own = (existing: SessionRecord): SessionRecord => {
+    // Another user's session, or another component's, is not the caller's to write into.
+    const foreign =
+      (o.scopedUserId !== null && existing.user_id !== o.scopedUserId) ||
+      existing.session_type !== o.type ||
+      existing.component_id !== o.componentId;
+    if (foreign) throw new HttpError(404, 'Session not found');
+    return existing;
+  };
   if (o.sessionId !== null) {
-    const existing = store.getSession(o.sessionId);
-    if (existing !== null) {
-      // Another user's session, or another component's, is not the caller's to write into.
-      const foreign =
-        (o.scopedUserId !== null && existing.user_id !== o.scopedUserId) ||
-        existing.session_type !== o.type ||
-        existing.component_id !== o.componentId;
-      if (foreign) throw new HttpError(404, 'Session not found');
-      return existing;
-    }
+    const existing = await store.getSession(o.sessionId);
+    if (existing !== null) return own(existing);
   }
   const session: SessionRecord = {
     session_id: o.sessionId ?? o.newId(),
@@ -417,6 +429,11 @@ function openSession(
     created_at: o.now,
     updated_at: o.now,
   };
-  store.putSession(session);
-  return session;
+  // Inserted, never replaced: a session another request created meanwhile is run in as found.
+  if (await store.insertSession(session)) return session;
+  const found = await store.getSession(session.session_id);
+  // Created and deleted again by other requests between these two statements.
+  /* c8 ignore next */
+  if (found === null) throw new HttpError(404, 'Session not found');
+  return own(found);
 }

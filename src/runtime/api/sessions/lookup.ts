@@ -52,12 +52,12 @@ export interface SessionLookup {
  * The session, or `null` when there is none with this id, or it is of another kind or owner.
  * The caller cannot tell these apart: another user's session looks exactly like a missing one.
  */
-export function findSession(
+export async function findSession(
   store: RuntimeStore,
   sessionId: string,
   lookup: SessionLookup,
-): SessionRecord | null {
-  const session = store.getSession(sessionId);
+): Promise<SessionRecord | null> {
+  const session = await store.getSession(sessionId);
   if (session === null) return null;
   if (lookup.type !== undefined && session.session_type !== lookup.type) return null;
   if (lookup.owner !== undefined && session.user_id !== lookup.owner) return null;

@@ -82,7 +82,7 @@ export function registerSessionRoutes(
         : 'created_at') as SessionQuery['sortBy'],
       sortOrder,
     };
-    const { rows, total } = store.listSessions(query);
+    const { rows, total } = await store.listSessions(query);
     return paginated(rows.map(sessionSchema), page, limit, total);
   });
 
@@ -98,7 +98,7 @@ export function registerSessionRoutes(
     const type = typeQuery(q.type);
     checkDatabase(dbId, q.db_id);
     const id = request.params.session_id;
-    const session = findSession(store, id, {
+    const session = await findSession(store, id, {
       type,
       owner: ownerOf(callerOf(request), q.user_id),
     });
@@ -106,21 +106,21 @@ export function registerSessionRoutes(
       const label = type === undefined ? '' : `${LABELS[type]} `;
       throw new HttpError(404, `${label}Session with id '${id}' not found`);
     }
-    return sessionDetail(session, store.listRuns(session.session_id));
+    return sessionDetail(session, await store.listRuns(session.session_id));
   });
 
   /**
    * The session of the run routes as the caller may see it, or Agno's 404 for them (worded
    * unlike the detail's).
    */
-  function sessionOfRuns(
+  async function sessionOfRuns(
     id: string,
     q: Readonly<Record<string, string | undefined>>,
     caller: Caller,
-  ): SessionRecord {
+  ): Promise<SessionRecord> {
     const type = typeQuery(q.type);
     checkDatabase(dbId, q.db_id);
-    const session = findSession(store, id, { type, owner: ownerOf(caller, q.user_id) });
+    const session = await findSession(store, id, { type, owner: ownerOf(caller, q.user_id) });
     if (session === null) throw new HttpError(404, `Session with ID ${id} not found`);
     return session;
   }
@@ -142,9 +142,8 @@ export function registerSessionRoutes(
       // Epoch seconds, both ends included, as Agno filters.
       const after = intQuery(q.created_after, 'created_after');
       const before = intQuery(q.created_before, 'created_before');
-      const session = sessionOfRuns(request.params.session_id, q, callerOf(request));
-      return store
-        .listRuns(session.session_id)
+      const session = await sessionOfRuns(request.params.session_id, q, callerOf(request));
+      return (await store.listRuns(session.session_id))
         .filter(
           (run) =>
             (after === undefined || run.created_at >= after) &&
@@ -165,8 +164,8 @@ export function registerSessionRoutes(
       { schema: runSchemaDoc },
       async (request) => {
         const { session_id: id, run_id: runId } = request.params;
-        const session = sessionOfRuns(id, scalarQuery(request.query), callerOf(request));
-        const run = store.getRun(runId);
+        const session = await sessionOfRuns(id, scalarQuery(request.query), callerOf(request));
+        const run = await store.getRun(runId);
         // A run of another session is not found here, even one the caller may read elsewhere.
         if (run === null || run.session_id !== session.session_id) {
           throw new HttpError(404, `Run with ID ${runId} not found in session ${id}`);

@@ -19,7 +19,8 @@ import {
   parseRenameBody,
   parseUpdateBody,
 } from './bodies.js';
-import { findSession, ownerOf, typeQuery } from './lookup.js';
+import { ownerOf, typeQuery } from './lookup.js';
+import type { SessionChanges } from './table.js';
 import { scalarQuery, type RawQuery, checkDatabase } from '../../http/query.js';
 import { sessionDetail } from './render.js';
 import { acceptEmptyJsonBody } from '../../http/json-body.js';
@@ -61,26 +62,26 @@ export function registerSessionWriteRoutes(
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
 
   /**
-   * The session a single-session write may change, or the 404 Agno answers. Called after the
-   * body is checked: FastAPI refuses a bad request (422) before its handler looks anything up.
+   * Sets `changes` on the session a single-session write may change, in one conditional UPDATE
+   * (a concurrent write of other fields is kept), and answers its detail; or the 404 Agno
+   * answers. Called after the body is checked: FastAPI refuses a bad request (422) before its
+   * handler looks anything up.
    */
-  function ownSession(request: Request, type: SessionType | undefined): SessionRecord {
+  async function changed(
+    request: Request,
+    type: SessionType | undefined,
+    changes: SessionChanges,
+  ): Promise<Record<string, unknown>> {
     const q = scalarQuery(request.query);
     checkDatabase(dbId, q.db_id);
-    const session = findSession(store, request.params.session_id, {
+    const session = await store.updateSession(request.params.session_id, changes, {
       type,
       owner: ownerOf(callerOf(request), q.user_id),
     });
     if (session === null) {
       throw new HttpError(404, `Session with id '${request.params.session_id}' not found`);
     }
-    return session;
-  }
-
-  /** Stores `session` as it now is and answers its detail. */
-  function saved(session: SessionRecord): Record<string, unknown> {
-    store.putSession(session);
-    return sessionDetail(session, store.listRuns(session.session_id));
+    return sessionDetail(session, await store.listRuns(session.session_id));
   }
 
   void app.register(async (scope) => {
@@ -120,7 +121,7 @@ export function registerSessionWriteRoutes(
           updated_at: now,
         };
         // (ours) Agno would overwrite the stored session; a taken id is refused, whoever owns it.
-        if (!store.insertSession(session)) {
+        if (!(await store.insertSession(session))) {
           throw new HttpError(409, `Session with id '${session.session_id}' already exists`);
         }
         return reply.code(201).send(sessionDetail(session, []));
@@ -141,8 +142,7 @@ export function registerSessionWriteRoutes(
       async (request) => {
         const type = typeQuery(scalarQuery(request.query).type);
         const name = parseRenameBody(request.body, request.headers['content-type']);
-        const session = ownSession(request, type);
-        return saved({ ...session, session_name: name, updated_at: nowSeconds() });
+        return changed(request, type, { session_name: name, updated_at: nowSeconds() });
       },
     );
 
@@ -157,22 +157,18 @@ export function registerSessionWriteRoutes(
     scope.patch<OneSession>('/sessions/:session_id', { schema: updateSchema }, async (request) => {
       const type = typeQuery(scalarQuery(request.query).type);
       const body = parseUpdateBody(request.body, request.headers['content-type']);
-      const session = ownSession(request, type);
       const now = nowSeconds();
       const { summary } = body;
-      return saved({
-        ...session,
-        session_name: body.sessionName ?? session.session_name,
-        session_state: body.sessionState ?? session.session_state,
-        metadata: body.metadata ?? session.metadata,
-        session_summary:
-          summary === undefined
-            ? session.session_summary
-            : {
-                summary: summary.summary,
-                topics: summary.topics,
-                updated_at: summary.updatedAt ?? now,
-              },
+      // Only the given fields are set; the others stay as stored.
+      return changed(request, type, {
+        session_name: body.sessionName,
+        session_state: body.sessionState,
+        metadata: body.metadata,
+        session_summary: summary && {
+          summary: summary.summary,
+          topics: summary.topics,
+          updated_at: summary.updatedAt ?? now,
+        },
         updated_at: now,
       });
     });
@@ -191,7 +187,7 @@ export function registerSessionWriteRoutes(
         const q = scalarQuery(request.query);
         checkDatabase(dbId, q.db_id);
         // One conditional DELETE: another user's session is simply not matched (204, no-op).
-        store.deleteSessions(
+        await store.deleteSessions(
           [{ sessionId: request.params.session_id }],
           ownerOf(callerOf(request), q.user_id),
         );
@@ -217,7 +213,7 @@ export function registerSessionWriteRoutes(
         }
         checkDatabase(dbId, q.db_id);
         // Each id only with its own kind; all in one transaction, so a failure deletes none.
-        store.deleteSessions(
+        await store.deleteSessions(
           body.sessionIds.map((sessionId, i) => ({ sessionId, type: body.sessionTypes[i] })),
           ownerOf(callerOf(request), q.user_id),
         );

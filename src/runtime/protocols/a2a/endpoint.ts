@@ -65,7 +65,7 @@ async function answerCall(
         ...base,
         version: call.version,
         backgroundOk: true,
-        run: deps.tasks.start(base),
+        run: await deps.tasks.start(base),
       };
       return call.op === 'send'
         ? answerSend(reply, deps, exchange)
@@ -80,7 +80,7 @@ async function answerCall(
         if (typeof contextId !== 'string' || contextId === '') {
           throw new A2AProtocolError('INVALID_PARAMS', 'ListTasks needs a contextId');
         }
-        const tasks = deps.tasks.list(entity, caller, contextId).map(v1Task);
+        const tasks = (await deps.tasks.list(entity, caller, contextId)).map(v1Task);
         return jsonRpcResult(call.id, {
           tasks,
           nextPageToken: '',
@@ -94,8 +94,8 @@ async function answerCall(
       }
       const task =
         call.op === 'get'
-          ? deps.tasks.taskOf(deps.tasks.find(entity, caller, taskId))
-          : deps.tasks.cancel(entity, caller, taskId);
+          ? deps.tasks.taskOf(await deps.tasks.find(entity, caller, taskId))
+          : await deps.tasks.cancel(entity, caller, taskId);
       return jsonRpcResult(call.id, v1 ? v1Task(task) : task);
     }
     case 'subscribe':

@@ -84,7 +84,7 @@ export async function answerSend(
   exchange: MessageExchange,
 ): Promise<unknown> {
   const { request } = exchange;
-  const run = exchange.run ?? startRun(deps, exchange);
+  const run = exchange.run ?? (await startRun(deps, exchange));
   const v1 = exchange.version === '1.0';
   if (v1 && request.transport === 'rest') void reply.type(A2A_JSON);
   const render = (task: RunTask): unknown => {
@@ -140,7 +140,7 @@ export async function answerStream(
   exchange: MessageExchange,
 ): Promise<void> {
   const { request, entity } = exchange;
-  const run = exchange.run ?? startRun(deps, exchange);
+  const run = exchange.run ?? (await startRun(deps, exchange));
   const mapper = createStreamMapper({
     kind: entity.kind,
     taskId: run.runId,
@@ -203,7 +203,7 @@ export async function answerStream(
   res.end();
 }
 
-function startRun(deps: ExchangeDeps, exchange: MessageExchange): ActiveRun {
+function startRun(deps: ExchangeDeps, exchange: MessageExchange): Promise<ActiveRun> {
   return deps.runs.start({
     entity: exchange.entity,
     caller: exchange.caller,

@@ -127,9 +127,9 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         const entity = entityOf(request);
         const { id, taskId, contextId } = parseTaskRequest(parseJsonBody(request.body));
         if (contextId === null) throw new HttpError(400, 'contextId is required to poll a task');
-        if (store.getRun(taskId) === null) throw new HttpError(404, 'Task not found');
+        if ((await store.getRun(taskId)) === null) throw new HttpError(404, 'Task not found');
         const caller = callerOf(request);
-        const run = runs.getRun({ entity, caller, runId: taskId, sessionId: contextId });
+        const run = await runs.getRun({ entity, caller, runId: taskId, sessionId: contextId });
         return jsonRpcResult(id, taskOfRecord(run, deps.newId()));
       },
     );
@@ -144,9 +144,9 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         if (caller.scopedUserId !== null && contextId === null) {
           throw new HttpError(400, 'contextId is required to cancel a task');
         }
-        runs.cancel({ entity, caller, runId: taskId, sessionId: contextId });
+        await runs.cancel({ entity, caller, runId: taskId, sessionId: contextId });
         // Always canceled once past validation, like REST cancel.
-        const sessionId = contextId ?? store.getRun(taskId)?.session_id ?? null;
+        const sessionId = contextId ?? (await store.getRun(taskId))?.session_id ?? null;
         return jsonRpcResult(id, {
           kind: 'task',
           id: taskId,
@@ -181,7 +181,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
           return answerRestGetTask(request, reply, v1, entity, request.params.task_id);
         }
         if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
-        const run = ownRun(request, entity, request.params.task_id);
+        const run = await ownRun(request, entity, request.params.task_id);
         return restTask(taskOfRecord(run, deps.newId()));
       },
     );
@@ -201,8 +201,8 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         // 0.3: `<id>:cancel`; `:subscribe` and push-notification configs are not served.
         const match = /^(.+):cancel$/.exec(request.params.task_id);
         if (match === null) return reply.code(404).send({ detail: 'Not Found' });
-        const run = ownRun(request, entity, match[1] as string);
-        runs.cancel({
+        const run = await ownRun(request, entity, match[1] as string);
+        await runs.cancel({
           entity,
           caller: callerOf(request),
           runId: run.run_id,
@@ -214,8 +214,12 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
   }
 
   /** The stored run `taskId` of `entity` the caller may see; 404 `Task not found` when none. */
-  function ownRun(request: FastifyRequest, entity: Entity, taskId: string): RunRecord {
-    if (store.getRun(taskId) === null) throw new HttpError(404, 'Task not found');
+  async function ownRun(
+    request: FastifyRequest,
+    entity: Entity,
+    taskId: string,
+  ): Promise<RunRecord> {
+    if ((await store.getRun(taskId)) === null) throw new HttpError(404, 'Task not found');
     return runs.getRun({
       entity,
       caller: callerOf(request),

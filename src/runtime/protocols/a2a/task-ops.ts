@@ -28,13 +28,13 @@ const TERMINAL = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
 /** The task operations of one runtime. */
 export interface TaskOps {
   /** The caller's task `taskId` of `entity`; TASK_NOT_FOUND when there is none it may see. */
-  find(entity: Entity, caller: Caller, taskId: string): RunRecord;
+  find(entity: Entity, caller: Caller, taskId: string): Promise<RunRecord>;
   /** The task as a Task. */
   taskOf(run: RunRecord): RunTask;
   /** Cancels a task that has not ended; TASK_NOT_CANCELABLE for one that has. */
-  cancel(entity: Entity, caller: Caller, taskId: string): RunTask;
+  cancel(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
   /** The caller's tasks of `entity` in a context (session), newest last. */
-  list(entity: Entity, caller: Caller, contextId: string): RunTask[];
+  list(entity: Entity, caller: Caller, contextId: string): Promise<RunTask[]>;
   /**
    * The run of a message: a new one, or, when the message names a task (`taskId`), the paused
    * run continued with the message as its answers.
@@ -44,7 +44,7 @@ export interface TaskOps {
     readonly caller: Caller;
     readonly clientUserId: string | null;
     readonly request: MessageRequest;
-  }): ActiveRun;
+  }): Promise<ActiveRun>;
 }
 
 /** Builds the task operations. */
@@ -52,10 +52,10 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
   const { runs, store } = deps;
   const notFound = (): A2AProtocolError => new A2AProtocolError('TASK_NOT_FOUND', 'Task not found');
 
-  const find = (entity: Entity, caller: Caller, taskId: string): RunRecord => {
-    if (store.getRun(taskId) === null) throw notFound();
+  const find = async (entity: Entity, caller: Caller, taskId: string): Promise<RunRecord> => {
+    if ((await store.getRun(taskId)) === null) throw notFound();
     try {
-      return runs.getRun({ entity, caller, runId: taskId, sessionId: null });
+      return await runs.getRun({ entity, caller, runId: taskId, sessionId: null });
     } catch (error) {
       /* c8 ignore next -- getRun throws nothing but its 404 */
       if (!(error instanceof HttpError)) throw error;
@@ -77,19 +77,19 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
   return {
     find,
     taskOf: asTask,
-    cancel(entity, caller, taskId) {
-      const run = find(entity, caller, taskId);
+    async cancel(entity, caller, taskId) {
+      const run = await find(entity, caller, taskId);
       if (TERMINAL.has(run.status)) {
         throw new A2AProtocolError(
           'TASK_NOT_CANCELABLE',
           `Task ${taskId} is ${run.status.toLowerCase()} and cannot be canceled`,
         );
       }
-      runs.cancel({ entity, caller, runId: run.run_id, sessionId: run.session_id });
+      await runs.cancel({ entity, caller, runId: run.run_id, sessionId: run.session_id });
       return bareTask(run.run_id, run.session_id, 'canceled');
     },
-    list(entity, caller, contextId) {
-      const session = store.getSession(contextId);
+    async list(entity, caller, contextId) {
+      const session = await store.getSession(contextId);
       if (
         session === null ||
         session.component_id !== entity.id ||
@@ -97,12 +97,11 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
       ) {
         return [];
       }
-      return store
-        .listRuns(contextId)
+      return (await store.listRuns(contextId))
         .filter((run) => run.parent_run_id === null)
         .map(asTask);
     },
-    start({ entity, caller, clientUserId, request }) {
+    async start({ entity, caller, clientUserId, request }) {
       if (request.taskId === null) {
         return runs.start({
           entity,
@@ -112,7 +111,7 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
           message: request.text,
         });
       }
-      const run = find(entity, caller, request.taskId);
+      const run = await find(entity, caller, request.taskId);
       if (run.status !== 'PAUSED') {
         throw new A2AProtocolError(
           'UNSUPPORTED_OPERATION',

@@ -72,7 +72,7 @@ export async function answerRestMessage(
       ...base,
       version: '1.0' as const,
       backgroundOk: true,
-      run: deps.tasks.start(base),
+      run: await deps.tasks.start(base),
     };
     return await (op === 'send'
       ? answerSend(reply, deps, exchange)
@@ -83,15 +83,15 @@ export async function answerRestMessage(
 }
 
 /** `GET …/v1/tasks/{id}` in HTTP+JSON 1.0. */
-export function answerRestGetTask(
+export async function answerRestGetTask(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: RestV1Deps,
   entity: Entity,
   taskId: string,
-): FastifyReply {
+): Promise<FastifyReply> {
   try {
-    const run = deps.tasks.find(entity, callerOf(request), taskId);
+    const run = await deps.tasks.find(entity, callerOf(request), taskId);
     return reply.type(A2A_JSON).send(v1Task(deps.tasks.taskOf(run)));
   } catch (error) {
     return sendRestError(reply, error);
@@ -99,31 +99,32 @@ export function answerRestGetTask(
 }
 
 /** `POST …/v1/tasks/{id}:cancel` and `:subscribe` in HTTP+JSON 1.0. */
-export function answerRestTaskAction(
+export async function answerRestTaskAction(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: RestV1Deps,
   entity: Entity,
   taskId: string,
   action: 'cancel' | 'subscribe',
-): FastifyReply {
+): Promise<FastifyReply> {
   try {
     if (action === 'subscribe') {
       throw new A2AProtocolError('UNSUPPORTED_OPERATION', 'Subscribing to a task is not supported');
     }
-    return reply.type(A2A_JSON).send(v1Task(deps.tasks.cancel(entity, callerOf(request), taskId)));
+    const task = await deps.tasks.cancel(entity, callerOf(request), taskId);
+    return reply.type(A2A_JSON).send(v1Task(task));
   } catch (error) {
     return sendRestError(reply, error);
   }
 }
 
 /** `GET …/v1/tasks?contextId=` in HTTP+JSON 1.0. */
-export function answerRestListTasks(
+export async function answerRestListTasks(
   request: FastifyRequest<{ Querystring: { contextId?: string } }>,
   reply: FastifyReply,
   deps: RestV1Deps,
   entity: Entity,
-): FastifyReply {
+): Promise<FastifyReply> {
   const contextId = request.query.contextId;
   if (contextId === undefined || contextId === '') {
     return sendRestError(
@@ -131,7 +132,7 @@ export function answerRestListTasks(
       new A2AProtocolError('INVALID_PARAMS', 'ListTasks needs a contextId'),
     );
   }
-  const tasks = deps.tasks.list(entity, callerOf(request), contextId).map(v1Task);
+  const tasks = (await deps.tasks.list(entity, callerOf(request), contextId)).map(v1Task);
   return reply
     .type(A2A_JSON)
     .send({ tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length });

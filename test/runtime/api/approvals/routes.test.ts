@@ -158,7 +158,7 @@ t.test('approving resumes the run: the tool runs and the model answers', async (
     resolved_at: TEST_NOW + 5,
     run_status: 'COMPLETED',
   });
-  const stored = rt.store.getRun(output['run_id'] as string);
+  const stored = await rt.store.getRun(output['run_id'] as string);
   t.equal(stored?.status, 'COMPLETED');
   t.equal(stored?.output['content'], 'Tool add returned: 3');
   t.match((stored?.output['tools'] as unknown[])[0], { confirmed: true, result: '3' });
@@ -185,7 +185,7 @@ t.test('rejecting resumes the run: the tool is not run and the model says so', a
     resolution_data: { why: 'no' },
     run_status: 'COMPLETED',
   });
-  const stored = rt.store.getRun(output['run_id'] as string);
+  const stored = await rt.store.getRun(output['run_id'] as string);
   t.equal(stored?.output['content'], 'Tool add was rejected');
   t.match((stored?.output['tools'] as unknown[])[0], {
     confirmed: false,
@@ -314,7 +314,7 @@ t.test('user input: an approval with the values resumes; without them the run wa
     run_status: 'COMPLETED',
     pause_type: 'user_input',
   });
-  const done = rt.store.getRun(first['run_id'] as string);
+  const done = await rt.store.getRun(first['run_id'] as string);
   t.equal(done?.output['content'], 'Tool set_state returned: ok');
   t.same(done?.output['session_state'], { color: 'blue' });
   t.match((done?.output['tools'] as unknown[])[0], {
@@ -386,7 +386,10 @@ t.test('rejecting a workflow step’s client-executed tool resumes the workflow'
   t.match(approval, { source_type: 'workflow', workflow_id: 'flow', source_name: 'Flow' });
   const res = await resolve(rt, approval.id, { status: 'rejected' });
   t.match(res.json(), { status: 'rejected', run_status: 'COMPLETED' });
-  t.equal(rt.store.getRun(output['run_id'] as string)?.output['content'], 'Tool ask was rejected');
+  t.equal(
+    (await rt.store.getRun(output['run_id'] as string))?.output['content'],
+    'Tool ask was rejected',
+  );
 });
 
 t.test('audit tools run at once and are recorded already resolved', async (t) => {
@@ -448,7 +451,7 @@ t.test('resolving leaves a run alone that is no longer paused or no longer serve
   const output = await run(rt, '/tool add {"a": 1, "b": 2}');
   const id = approvalIdOf(output);
   // The session (and its run) deleted: the approval outlives it and is still resolved.
-  rt.store.deleteSession(output['session_id'] as string);
+  await rt.store.deleteSession(output['session_id'] as string);
   t.match((await resolve(rt, id, { status: 'approved' })).json(), {
     status: 'approved',
     run_status: 'PAUSED',
@@ -474,7 +477,7 @@ t.test('resolving leaves a run alone that is no longer paused or no longer serve
     status: 'approved',
     run_status: 'PAUSED',
   });
-  t.equal(rt.store.getRun(temp['run_id'] as string)?.status, 'PAUSED');
+  t.equal((await rt.store.getRun(temp['run_id'] as string))?.status, 'PAUSED');
 });
 
 t.test('list filters, pagination and bad parameters', async (t) => {

@@ -100,7 +100,8 @@ t.test(
     t.equal(read.statusCode, 200);
     t.same(read.json(), body);
     t.equal(
-      store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'desc' }).total,
+      (await store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'desc' }))
+        .total,
       0,
     );
   },

@@ -29,7 +29,8 @@ t.test('background=true, stream=false: 202, then the stored run progresses', asy
   t.match(running.json(), { run_id: 'id-1', status: 'RUNNING' });
   wake.resolve();
   // Wait for the stored run to finish (the drain writes it once the engine is done).
-  while (store.getRun('id-1')?.status === 'RUNNING') await new Promise((r) => setImmediate(r));
+  while ((await store.getRun('id-1'))?.status === 'RUNNING')
+    await new Promise((r) => setImmediate(r));
   const done = await app.inject({ url: '/agents/a1/runs/id-1?session_id=id-2' });
   t.match(done.json(), { run_id: 'id-1', status: 'COMPLETED', content: '1 2' });
 });
@@ -65,5 +66,5 @@ t.test('closing the app stops a background run and stores it', async (t) => {
   t.equal(res.statusCode, 202);
   await sleeping.promise;
   await app.close();
-  t.equal(store.getRun('id-1')?.status, 'CANCELLED');
+  t.equal((await store.getRun('id-1'))?.status, 'CANCELLED');
 });

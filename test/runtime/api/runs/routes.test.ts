@@ -123,7 +123,8 @@ t.test('a missing message is 422 Field required', async (t) => {
     t.same(res.json(), MISSING_MESSAGE, `${row.name}: detail`);
   }
   t.equal(
-    rt.store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }).total,
+    (await rt.store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }))
+      .total,
     0,
   );
 });
@@ -191,7 +192,7 @@ t.test('non-streamed runs answer the run output and store session and run', asyn
     const sessionId = out.session_id as string;
     const runId = out.run_id as string;
     t.match(
-      rt.store.getSession(sessionId),
+      await rt.store.getSession(sessionId),
       {
         session_type: row.type,
         component_id: row.id,
@@ -201,7 +202,7 @@ t.test('non-streamed runs answer the run output and store session and run', asyn
       },
       `${row.type}: session stored, named after the message`,
     );
-    const stored = rt.store.getRun(runId);
+    const stored = await rt.store.getRun(runId);
     t.match(
       stored,
       {
@@ -239,7 +240,7 @@ t.test('streamed runs: SSE frames of each kind, and the run stored when done', a
     t.equal(frames.at(-1)?.event, row.last, `${row.path}: last frame`);
     for (const frame of frames) t.equal(frame.data.event, frame.event, 'data.event is the name');
     const last = frames.at(-1) as Frame;
-    const stored = rt.store.getRun(last.data.run_id as string);
+    const stored = await rt.store.getRun(last.data.run_id as string);
     t.match(
       stored,
       { status: 'COMPLETED', session_id: last.data.session_id },
@@ -257,7 +258,7 @@ t.test('errors and pauses: HTTP 200, the status in the output, the stored run', 
   const rt = runtimeApp(t);
   const failed = await runJson(t, rt, '/agents/a2/runs', { message: '/error boom' });
   t.match(failed, { status: 'ERROR', content: 'boom' });
-  t.match(rt.store.getRun(failed.run_id as string), { status: 'ERROR' });
+  t.match(await rt.store.getRun(failed.run_id as string), { status: 'ERROR' });
 
   const streamed = await postRun(rt, '/agents/a2/runs', { message: '/error boom' });
   t.equal(streamed.statusCode, 200, 'a failure after the stream started stays 200');
@@ -266,7 +267,7 @@ t.test('errors and pauses: HTTP 200, the status in the output, the stored run', 
 
   const paused = await runJson(t, rt, '/agents/a1/runs', { message: '/tool pick_color {}' });
   t.match(paused, { status: 'PAUSED' });
-  t.match(rt.store.getRun(paused.run_id as string), { status: 'PAUSED' });
+  t.match(await rt.store.getRun(paused.run_id as string), { status: 'PAUSED' });
 });
 
 t.test('a session_id from the form: created, then reused by the next run', async (t) => {
@@ -284,7 +285,7 @@ t.test('a session_id from the form: created, then reused by the next run', async
   t.equal(second.session_id, 'my-session');
   t.equal(second.content, 'Tool get_state returned: teal', 'the second run sees the first’s state');
   t.match(
-    rt.store.getSession('my-session'),
+    await rt.store.getSession('my-session'),
     {
       session_name: '/tool set_state {"key": "color", "value": "teal"}',
       session_state: { color: 'teal' },
@@ -294,7 +295,7 @@ t.test('a session_id from the form: created, then reused by the next run', async
     'the name stays the first message; updated_at moves',
   );
   t.same(
-    rt.store.listRuns('my-session').map((r) => r.run_id),
+    (await rt.store.listRuns('my-session')).map((r) => r.run_id),
     [first.run_id, second.run_id],
   );
   const fresh = await runJson(t, rt, '/agents/a1/runs', { message: 'x', session_id: '' });
@@ -306,7 +307,7 @@ t.test('the session name is the first message, cut at 100 characters', async (t)
   const rt = runtimeApp(t);
   const long = 'word '.repeat(40);
   const out = await runJson(t, rt, '/agents/a2/runs', { message: long });
-  t.equal(rt.store.getSession(out.session_id as string)?.session_name, long.slice(0, 100));
+  t.equal((await rt.store.getSession(out.session_id as string))?.session_name, long.slice(0, 100));
 });
 
 t.test("the context's session_id wins over the form's", async (t) => {
@@ -319,16 +320,16 @@ t.test("the context's session_id wins over the form's", async (t) => {
     contextHeader({ session_id: 'from-token' }),
   );
   t.equal(out.session_id, 'from-token');
-  t.not(rt.store.getSession('from-token'), null);
-  t.equal(rt.store.getSession('from-form'), null, 'the form value was not used');
+  t.not(await rt.store.getSession('from-token'), null);
+  t.equal(await rt.store.getSession('from-form'), null, 'the form value was not used');
 });
 
 t.test('a session of another component or kind is 404 Session not found', async (t) => {
   const rt = runtimeApp(t);
-  rt.store.putSession(
+  await rt.store.putSession(
     sessionRecord({ session_id: 'agent-a1', session_type: 'agent', component_id: 'a1' }),
   );
-  rt.store.putSession(
+  await rt.store.putSession(
     sessionRecord({ session_id: 'team-t1', session_type: 'team', component_id: 't1' }),
   );
   const rows = [
@@ -346,16 +347,16 @@ t.test('a session of another component or kind is 404 Session not found', async 
     t.equal(res.statusCode, 404, `${row.name}: 404`);
     t.same(res.json(), { detail: 'Session not found' }, `${row.name}: detail`);
   }
-  t.same(rt.store.listRuns('agent-a1'), [], 'nothing was written into them');
-  t.same(rt.store.listRuns('team-t1'), []);
+  t.same(await rt.store.listRuns('agent-a1'), [], 'nothing was written into them');
+  t.same(await rt.store.listRuns('team-t1'), []);
   const own = await runJson(t, rt, '/agents/a1/runs', { message: 'x', session_id: 'agent-a1' });
   t.equal(own.session_id, 'agent-a1', 'its own component may use it');
 });
 
 t.test('a scoped caller runs as itself and only in its own sessions', async (t) => {
   const rt = runtimeApp(t);
-  rt.store.putSession(sessionRecord({ session_id: 'alice-s', user_id: 'alice' }));
-  rt.store.putSession(sessionRecord({ session_id: 'nobody-s', user_id: null }));
+  await rt.store.putSession(sessionRecord({ session_id: 'alice-s', user_id: 'alice' }));
+  await rt.store.putSession(sessionRecord({ session_id: 'nobody-s', user_id: null }));
   const bob = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
   for (const session of ['alice-s', 'nobody-s']) {
     const res = await postRun(
@@ -366,7 +367,7 @@ t.test('a scoped caller runs as itself and only in its own sessions', async (t) 
     );
     t.equal(res.statusCode, 404, `${session}: 404`);
     t.same(res.json(), { detail: 'Session not found' }, `${session}: detail`);
-    t.same(rt.store.listRuns(session), [], `${session}: untouched`);
+    t.same(await rt.store.listRuns(session), [], `${session}: untouched`);
   }
   const own = await runJson(
     t,
@@ -376,7 +377,7 @@ t.test('a scoped caller runs as itself and only in its own sessions', async (t) 
     bob,
   );
   t.equal(own.user_id, 'bob', 'the scoped user, not the form’s');
-  t.match(rt.store.getSession('bob-s'), { user_id: 'bob' });
+  t.match(await rt.store.getSession('bob-s'), { user_id: 'bob' });
   const again = await runJson(t, rt, '/agents/a1/runs', { message: 'y', session_id: 'bob-s' }, bob);
   t.equal(again.session_id, 'bob-s', 'its own session is reused');
   const alice = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
@@ -462,12 +463,12 @@ t.test('run attribution: context user, else the anonymous client’s value', asy
     );
     t.equal(out.user_id, row.user, `${row.name}: output user_id`);
     t.equal(
-      rt.store.getSession(out.session_id as string)?.user_id,
+      (await rt.store.getSession(out.session_id as string))?.user_id,
       row.user ?? null,
       `${row.name}: session owner`,
     );
     t.equal(
-      rt.store.getRun(out.run_id as string)?.user_id,
+      (await rt.store.getRun(out.run_id as string))?.user_id,
       row.user ?? null,
       `${row.name}: run user`,
     );
@@ -492,7 +493,8 @@ t.test('an anonymous client may not claim a reserved principal: 403', async (t) 
   );
   t.equal(res.statusCode, 403, 'also with an anonymous context header');
   t.equal(
-    rt.store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }).total,
+    (await rt.store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }))
+      .total,
     0,
   );
 });
@@ -503,9 +505,10 @@ function watchSettled(store: RuntimeStore): { store: RuntimeStore; settled: Prom
   return {
     store: {
       ...store,
-      putRun(run) {
-        store.putRun(run);
+      async updateRun(run) {
+        const stored = await store.updateRun(run);
         if (run.status !== 'RUNNING') done.resolve(run);
+        return stored;
       },
     },
     settled: done.promise,
@@ -561,7 +564,11 @@ t.test('a client that leaves mid-stream cancels the run', async (t) => {
   t.equal(first.event, 'RunStarted');
   const runId = first.data.run_id as string;
   await sleeping.promise;
-  t.match(rt.store.getRun(runId), { status: 'RUNNING' }, 'stored as running while it streams');
+  t.match(
+    await rt.store.getRun(runId),
+    { status: 'RUNNING' },
+    'stored as running while it streams',
+  );
 
   req.destroy();
   await serverSideClosed;
@@ -594,5 +601,5 @@ t.test('a client that reads to the end does not cancel anything', async (t) => {
   const frames = sseFrames(body);
   t.equal(frames.at(-1)?.event, 'RunCompleted');
   t.match(frames.at(-1)?.data, { content: '1 2 3' });
-  t.match(rt.store.getRun(frames[0]?.data.run_id as string), { status: 'COMPLETED' });
+  t.match(await rt.store.getRun(frames[0]?.data.run_id as string), { status: 'COMPLETED' });
 });

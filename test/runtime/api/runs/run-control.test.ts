@@ -66,7 +66,7 @@ t.test(
       status: 'COMPLETED',
       content: 'Tool pick_color returned: teal',
     });
-    t.match(rt.store.getRun(runId), { status: 'COMPLETED', checkpoint: null });
+    t.match(await rt.store.getRun(runId), { status: 'COMPLETED', checkpoint: null });
 
     const again = await post(rt, `/agents/a1/runs/${runId}/continue`, {
       tools: answered(output, 'teal'),
@@ -114,7 +114,7 @@ t.test('a team continues from `requirements`, a workflow from `step_requirements
   });
 
   const flow = await paused(t, rt, '/workflows/w1');
-  const run = rt.store.getRun(flow.runId);
+  const run = await rt.store.getRun(flow.runId);
   const calls = JSON.stringify(
     (run?.output['step_executor_runs'] as { tools: Record<string, unknown>[] }[])[0]?.tools.map(
       (tool) => ({ tool_execution: tool, external_execution_result: 'blue' }),
@@ -212,7 +212,7 @@ t.test('continue refusals: each status and detail', async (t) => {
     t.equal(res.statusCode, row.status, `${row.name}: ${row.status}`);
     t.same(res.json(), { detail: row.detail }, `${row.name}: detail`);
   }
-  t.match(rt.store.getRun(runId), { status: 'PAUSED' }, 'still paused after every refusal');
+  t.match(await rt.store.getRun(runId), { status: 'PAUSED' }, 'still paused after every refusal');
 });
 
 t.test('a paused run that is cancelled cannot be continued (409)', async (t) => {
@@ -224,7 +224,7 @@ t.test('a paused run that is cancelled cannot be continued (409)', async (t) => 
   });
   t.equal(cancel.statusCode, 200);
   t.same(cancel.json(), {});
-  t.match(rt.store.getRun(runId), {
+  t.match(await rt.store.getRun(runId), {
     status: 'CANCELLED',
     checkpoint: null,
     output: { status: 'CANCELLED' },
@@ -249,7 +249,7 @@ t.test('cancel stops a live run at its next delta; the stream ends cancelled', a
   const running = post(rt, '/agents/a2/runs', { message: '/slow 3 1000' });
   await sleeping.promise;
   const runId = 'id-1'; // the run's id comes first, then the session's (counter ids)
-  t.match(rt.store.getRun(runId), { status: 'RUNNING' });
+  t.match(await rt.store.getRun(runId), { status: 'RUNNING' });
   const cancel = await rt.app.inject({
     method: 'POST',
     url: `/agents/a2/runs/${runId}/cancel`,
@@ -263,7 +263,7 @@ t.test('cancel stops a live run at its next delta; the stream ends cancelled', a
     frames.slice(-2).map((f) => f.event),
     ['RunCancelled', 'RunCompleted'],
   );
-  t.match(rt.store.getRun(runId), { status: 'CANCELLED' });
+  t.match(await rt.store.getRun(runId), { status: 'CANCELLED' });
 });
 
 t.test('cancel is 200 for unknown and finished runs (intent recorded)', async (t) => {
@@ -421,7 +421,7 @@ t.test('session_state from the form and from the claims the gateway extracted', 
   });
   t.match(first.json(), { content: 'Tool get_state returned: basic' });
   const sessionId = (first.json() as { session_id: string }).session_id;
-  t.match(rt.store.getSession(sessionId), { session_state: { plan: 'basic', seats: 2 } });
+  t.match(await rt.store.getSession(sessionId), { session_state: { plan: 'basic', seats: 2 } });
 
   const claimed = await post(
     rt,
@@ -431,7 +431,7 @@ t.test('session_state from the form and from the claims the gateway extracted', 
   );
   t.match(claimed.json(), { content: 'Tool get_state returned: pro' });
   t.match(
-    rt.store.getSession(sessionId),
+    await rt.store.getSession(sessionId),
     { session_state: { plan: 'pro', seats: 2 } },
     'the claim over the stored state',
   );

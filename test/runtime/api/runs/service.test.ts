@@ -43,13 +43,13 @@ t.test('a run id chosen by the client is used once (409 after)', async (t) => {
       message: 'hi',
       runId: 'client-run',
     });
-  const run = start();
+  const run = await start();
   t.equal(run.runId, 'client-run');
   t.equal(run.sessionId, 'thread-1');
   t.equal((await drain(run)).status, 'COMPLETED');
   let caught: unknown = null;
   try {
-    start();
+    await start();
   } catch (err) {
     caught = err;
   }
@@ -58,8 +58,8 @@ t.test('a run id chosen by the client is used once (409 after)', async (t) => {
 
 t.test('a cancel before the run starts makes it start cancelled', async (t) => {
   const { runs, agent, store } = setup(t);
-  runs.cancel({ entity: agent, caller: ANONYMOUS_CALLER, runId: 'later', sessionId: null });
-  const run = runs.start({
+  await runs.cancel({ entity: agent, caller: ANONYMOUS_CALLER, runId: 'later', sessionId: null });
+  const run = await runs.start({
     entity: agent,
     caller: ANONYMOUS_CALLER,
     clientUserId: null,
@@ -68,12 +68,12 @@ t.test('a cancel before the run starts makes it start cancelled', async (t) => {
     runId: 'later',
   });
   t.equal((await drain(run)).status, 'CANCELLED');
-  t.match(store.getRun('later'), { status: 'CANCELLED' });
+  t.match(await store.getRun('later'), { status: 'CANCELLED' });
 });
 
 t.test('ActiveRun.cancel stops the run at its next delta', async (t) => {
   const { runs, agent } = setup(t);
-  const run = runs.start({
+  const run = await runs.start({
     entity: agent,
     caller: ANONYMOUS_CALLER,
     clientUserId: null,
@@ -96,21 +96,21 @@ t.test('findPausedRun and pendingCalls', async (t) => {
       sessionId: 's',
       message,
     });
-  await drain(start('/tool pick_color {}'));
-  await drain(start('hello'));
-  const [pausedRun, doneRun] = store.listRuns('s');
+  await drain(await start('/tool pick_color {}'));
+  await drain(await start('hello'));
+  const [pausedRun, doneRun] = await store.listRuns('s');
   const calls = runs.pendingCalls(pausedRun!);
   t.equal(calls.length, 1);
   t.equal(calls[0]?.toolName, 'pick_color');
   t.same(runs.pendingCalls(doneRun!), [], 'a completed run waits on nothing');
-  t.equal(runs.findPausedRun('s', [calls[0]!.toolCallId])?.run_id, pausedRun?.run_id);
-  t.equal(runs.findPausedRun('s', ['other']), null);
-  t.equal(runs.findPausedRun('nowhere', [calls[0]!.toolCallId]), null);
+  t.equal((await runs.findPausedRun('s', [calls[0]!.toolCallId]))?.run_id, pausedRun?.run_id);
+  t.equal(await runs.findPausedRun('s', ['other']), null);
+  t.equal(await runs.findPausedRun('nowhere', [calls[0]!.toolCallId]), null);
 });
 
 t.test('a session renamed while a run goes on keeps its new name', async (t) => {
   const { runs, agent, store } = setup(t);
-  const run = runs.start({
+  const run = await runs.start({
     entity: agent,
     caller: ANONYMOUS_CALLER,
     clientUserId: null,
@@ -118,14 +118,14 @@ t.test('a session renamed while a run goes on keeps its new name', async (t) => 
     message: '/slow 2 0',
   });
   await run.events.next();
-  store.putSession({ ...store.getSession('s')!, session_name: 'renamed' });
+  await store.putSession({ ...(await store.getSession('s'))!, session_name: 'renamed' });
   await drain(run);
-  t.equal(store.getSession('s')?.session_name, 'renamed');
+  t.equal((await store.getSession('s'))?.session_name, 'renamed');
 });
 
 t.test('a session deleted while its run goes on is not brought back', async (t) => {
   const { runs, agent, store } = setup(t);
-  const run = runs.start({
+  const run = await runs.start({
     entity: agent,
     caller: ANONYMOUS_CALLER,
     clientUserId: null,
@@ -133,15 +133,15 @@ t.test('a session deleted while its run goes on is not brought back', async (t) 
     message: '/slow 2 0',
   });
   await run.events.next();
-  store.deleteSession('s');
+  await store.deleteSession('s');
   t.equal((await drain(run)).status, 'COMPLETED', 'the run itself finishes');
-  t.equal(store.getSession('s'), null);
-  t.equal(store.getRun(run.runId), null);
+  t.equal(await store.getSession('s'), null);
+  t.equal(await store.getRun(run.runId), null);
 });
 
 t.test('an engine that throws leaves the run stored as ERROR, not RUNNING', async (t) => {
   const { runs, agent, store } = setup(t);
-  const run = runs.start({
+  const run = await runs.start({
     entity: agent,
     caller: ANONYMOUS_CALLER,
     clientUserId: null,
@@ -149,18 +149,18 @@ t.test('an engine that throws leaves the run stored as ERROR, not RUNNING', asyn
     message: '/tool pick_color {}',
   });
   await drain(run);
-  const paused = store.getRun(run.runId)!;
+  const paused = (await store.getRun(run.runId))!;
   // A checkpoint that names its pending call but belongs to another run: the engine refuses it.
   const checkpoint = structuredClone(paused.checkpoint) as { run: { runId: string } };
   checkpoint.run.runId = 'someone-else';
-  store.putRun({ ...paused, checkpoint });
-  const [call] = runs.pendingCalls(store.getRun(run.runId)!);
-  const resumed = runs.continue(
+  await store.putRun({ ...paused, checkpoint });
+  const [call] = runs.pendingCalls((await store.getRun(run.runId))!);
+  const resumed = await runs.continue(
     { entity: agent, caller: ANONYMOUS_CALLER, runId: run.runId, sessionId: 's' },
     [{ toolCallId: call!.toolCallId, content: 'red', error: false }],
   );
   await t.rejects(drain(resumed), { name: 'TypeError' });
-  t.match(store.getRun(run.runId), {
+  t.match(await store.getRun(run.runId), {
     status: 'ERROR',
     checkpoint: null,
     output: {
@@ -169,12 +169,12 @@ t.test('an engine that throws leaves the run stored as ERROR, not RUNNING', asyn
     },
   });
   // And when the session went away in the meantime, nothing is written back.
-  store.putRun({ ...paused, checkpoint });
-  const again = runs.continue(
+  await store.putRun({ ...paused, checkpoint });
+  const again = await runs.continue(
     { entity: agent, caller: ANONYMOUS_CALLER, runId: run.runId, sessionId: 's' },
     [{ toolCallId: call!.toolCallId, content: 'red', error: false }],
   );
-  store.deleteSession('s');
+  await store.deleteSession('s');
   await t.rejects(drain(again), { name: 'TypeError' });
-  t.equal(store.getRun(run.runId), null);
+  t.equal(await store.getRun(run.runId), null);
 });

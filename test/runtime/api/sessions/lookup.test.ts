@@ -57,8 +57,10 @@ t.test('ownerOf: confined callers act for themselves only', async (t) => {
 t.test('findSession: null for unknown, another kind or another owner', async (t) => {
   const store = openRuntimeStore(':memory:');
   t.teardown(() => store.close());
-  store.putSession(sessionRecord({ session_id: 's', user_id: 'alice' }));
-  store.putSession(sessionRecord({ session_id: 'anon', session_type: 'team', component_id: 't1' }));
+  await store.putSession(sessionRecord({ session_id: 's', user_id: 'alice' }));
+  await store.putSession(
+    sessionRecord({ session_id: 'anon', session_type: 'team', component_id: 't1' }),
+  );
   const rows: [string, string, Parameters<typeof findSession>[2], boolean][] = [
     ['no conditions', 's', {}, true],
     ['the kind', 's', { type: 'agent' }, true],
@@ -70,6 +72,6 @@ t.test('findSession: null for unknown, another kind or another owner', async (t)
     ['unknown', 'nope', {}, false],
   ];
   for (const [name, id, lookup, found] of rows) {
-    t.equal(findSession(store, id, lookup)?.session_id ?? null, found ? id : null, name);
+    t.equal((await findSession(store, id, lookup))?.session_id ?? null, found ? id : null, name);
   }
 });

@@ -65,9 +65,9 @@ const SESSIONS: SessionRecord[] = [
   }),
 ];
 
-function seeded(t: Test): TestRuntime {
+async function seeded(t: Test): Promise<TestRuntime> {
   const rt = runtimeApp(t);
-  for (const s of SESSIONS) rt.store.putSession(s);
+  for (const s of SESSIONS) await rt.store.putSession(s);
   return rt;
 }
 
@@ -81,7 +81,7 @@ async function list(
 }
 
 t.test('SessionSchema: every field, nulls present, ISO times', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const { status, body } = await list(rt, '?component_id=a1');
   t.equal(status, 200);
   t.same(body.data, [
@@ -119,7 +119,7 @@ t.test('SessionSchema: every field, nulls present, ISO times', async (t) => {
 });
 
 t.test('filters, sort and pages', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const rows = [
     { name: 'no filter: newest first', query: '', ids: ['s-flow', 's-team', 's-bob', 's-alice'] },
     { name: 'type=agent', query: '?type=agent', ids: ['s-bob', 's-alice'] },
@@ -202,7 +202,7 @@ t.test('filters, sort and pages', async (t) => {
 });
 
 t.test('limit and page: 1-based pages, page 0 is page 1', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const rows = [
     { query: '?limit=3', page: 1, limit: 3, ids: ['s-flow', 's-team', 's-bob'], pages: 2 },
     { query: '?limit=3&page=2', page: 2, limit: 3, ids: ['s-alice'], pages: 2 },
@@ -241,7 +241,7 @@ t.test('limit and page: 1-based pages, page 0 is page 1', async (t) => {
 });
 
 t.test('bad type and sort_order: 422 enum with FastAPI’s msg and ctx', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const rows = [
     {
       query: '?type=robot',
@@ -292,7 +292,7 @@ t.test('bad type and sort_order: 422 enum with FastAPI’s msg and ctx', async (
 });
 
 t.test('bad limit and page: 422 as pydantic words it (RUNTIME_API §0)', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const ge = (field: string, input: string) => ({
     type: 'greater_than_equal',
     loc: ['query', field],
@@ -333,7 +333,7 @@ t.test('bad limit and page: 422 as pydantic words it (RUNTIME_API §0)', async (
 
 t.test('bad limit and page are refused with a 422 on the query field', async (t) => {
   // The shape checks that hold whatever wording is chosen; see the test above for the words.
-  const rt = seeded(t);
+  const rt = await seeded(t);
   for (const query of [
     '?limit=0',
     '?limit=101',
@@ -352,7 +352,7 @@ t.test('bad limit and page are refused with a 422 on the query field', async (t)
 });
 
 t.test('the db_id of the one database is accepted; another is 404 (RUNTIME_API §0)', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const ok = await list(rt, '?db_id=runtime-db');
   t.equal(ok.status, 200);
   t.equal(ok.body.data.length, 4);
@@ -362,7 +362,7 @@ t.test('the db_id of the one database is accepted; another is 404 (RUNTIME_API �
 });
 
 t.test('a scoped caller lists only its own sessions, whatever user_id it asks for', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const alice = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
   const rows = [
     { name: 'no filter', query: '', headers: alice, ids: ['s-team', 's-alice'] },
@@ -405,8 +405,8 @@ t.test('a scoped caller lists only its own sessions, whatever user_id it asks fo
 });
 
 t.test('one session: detail with <type>_session_id and the chat history', async (t) => {
-  const rt = seeded(t);
-  rt.store.putRun(
+  const rt = await seeded(t);
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-1',
       session_id: 's-alice',
@@ -416,7 +416,7 @@ t.test('one session: detail with <type>_session_id and the chat history', async 
       updated_at: TEST_NOW + 2,
     }),
   );
-  rt.store.putRun(
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-2',
       session_id: 's-alice',
@@ -427,7 +427,7 @@ t.test('one session: detail with <type>_session_id and the chat history', async 
       updated_at: TEST_NOW + 4,
     }),
   );
-  rt.store.putRun(
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-3',
       session_id: 's-alice',
@@ -500,7 +500,7 @@ t.test('the detail of a session written by real runs', async (t) => {
 });
 
 t.test('an unknown or foreign session is 404 naming the id', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const bob = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
   const rows = [
     { name: 'unknown', id: 'nope', headers: {} },
@@ -522,7 +522,7 @@ t.test('an unknown or foreign session is 404 naming the id', async (t) => {
 });
 
 t.test('a given type selects the kind: another kind is 404 (RUNTIME_API §5)', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const same = await rt.app.inject({ url: '/sessions/s-alice?type=agent' });
   t.equal(same.statusCode, 200);
   const other = await rt.app.inject({ url: '/sessions/s-alice?type=team' });
@@ -531,8 +531,8 @@ t.test('a given type selects the kind: another kind is 404 (RUNTIME_API §5)', a
 });
 
 t.test('a session’s runs: RunSchema of each kind, oldest first', async (t) => {
-  const rt = seeded(t);
-  rt.store.putRun(
+  const rt = await seeded(t);
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-1',
       session_id: 's-alice',
@@ -546,7 +546,7 @@ t.test('a session’s runs: RunSchema of each kind, oldest first', async (t) => 
       created_at: TEST_NOW + 1,
     }),
   );
-  rt.store.putRun(
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-2',
       session_id: 's-alice',
@@ -557,7 +557,7 @@ t.test('a session’s runs: RunSchema of each kind, oldest first', async (t) => 
       created_at: TEST_NOW + 2,
     }),
   );
-  rt.store.putRun(
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-3',
       session_id: 's-team',
@@ -566,7 +566,7 @@ t.test('a session’s runs: RunSchema of each kind, oldest first', async (t) => 
       output: {},
     }),
   );
-  rt.store.putRun(
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-4',
       session_id: 's-flow',
@@ -619,8 +619,8 @@ t.test('a session’s runs: RunSchema of each kind, oldest first', async (t) => 
 });
 
 t.test('a session’s runs: 404 for an unknown or foreign session (RUNTIME_API §5)', async (t) => {
-  const rt = seeded(t);
-  rt.store.putRun(runRecord({ run_id: 'r-1', session_id: 's-alice' }));
+  const rt = await seeded(t);
+  await rt.store.putRun(runRecord({ run_id: 'r-1', session_id: 's-alice' }));
   const bob = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
   for (const row of [
     { name: 'unknown', id: 'nope', headers: {} },
@@ -639,18 +639,18 @@ t.test('a session’s runs: 404 for an unknown or foreign session (RUNTIME_API �
 });
 
 /** Runs r-1..r-3 in s-alice (created at +10, +20, +30) and r-team in s-team. */
-function withRuns(t: Test): TestRuntime {
-  const rt = seeded(t);
+async function withRuns(t: Test): Promise<TestRuntime> {
+  const rt = await seeded(t);
   for (const [run_id, at] of [
     ['r-1', 10],
     ['r-2', 20],
     ['r-3', 30],
   ] as const) {
-    rt.store.putRun(
+    await rt.store.putRun(
       runRecord({ run_id, session_id: 's-alice', user_id: 'alice', created_at: TEST_NOW + at }),
     );
   }
-  rt.store.putRun(
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-team',
       session_id: 's-team',
@@ -663,7 +663,7 @@ function withRuns(t: Test): TestRuntime {
 }
 
 t.test('a session’s runs: created_after and created_before (epoch s, inclusive)', async (t) => {
-  const rt = withRuns(t);
+  const rt = await withRuns(t);
   const rows = [
     { query: '', ids: ['r-1', 'r-2', 'r-3'] },
     { query: `?created_after=${TEST_NOW + 20}`, ids: ['r-2', 'r-3'] },
@@ -704,7 +704,7 @@ t.test('a session’s runs: created_after and created_before (epoch s, inclusive
 });
 
 t.test('a session’s runs: type and user_id select the session like GET does', async (t) => {
-  const rt = withRuns(t);
+  const rt = await withRuns(t);
   for (const query of ['?type=team', '?user_id=bob', '?db_id=elsewhere']) {
     const res = await rt.app.inject({ url: `/sessions/s-alice/runs${query}` });
     t.equal(res.statusCode, 404, `${query}: 404`);
@@ -717,7 +717,7 @@ t.test('a session’s runs: type and user_id select the session like GET does', 
 });
 
 t.test('one run of a session: its RunSchema; 404 outside the session', async (t) => {
-  const rt = withRuns(t);
+  const rt = await withRuns(t);
   const res = await rt.app.inject({ url: '/sessions/s-alice/runs/r-2' });
   t.equal(res.statusCode, 200);
   t.same(res.json(), {
@@ -794,7 +794,7 @@ t.test('one run of a session: its RunSchema; 404 outside the session', async (t)
 });
 
 t.test('one session: a bad type is 422; user_id filters for unconfined callers', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const bad = await rt.app.inject({ url: '/sessions/s-alice?type=robot' });
   t.equal(bad.statusCode, 422);
   t.same(bad.json(), {
@@ -818,8 +818,8 @@ t.test('one session: a bad type is 422; user_id filters for unconfined callers',
 });
 
 t.test('the list and the detail render a stored summary', async (t) => {
-  const rt = seeded(t);
-  rt.store.putSession({
+  const rt = await seeded(t);
+  await rt.store.putSession({
     ...SESSIONS[0]!,
     session_summary: { summary: 'About Paris.', topics: ['weather'], updated_at: TEST_NOW + 7 },
   });

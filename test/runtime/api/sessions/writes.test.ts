@@ -30,15 +30,15 @@ const BOB = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
 const ADMIN = contextHeader({ user_id: 'root', is_admin: true });
 
 /** Two sessions of two users, and one without an owner; alice's has a run. */
-function seeded(t: Test): TestRuntime {
+async function seeded(t: Test): Promise<TestRuntime> {
   const rt = runtimeApp(t);
-  rt.store.putSession(
+  await rt.store.putSession(
     sessionRecord({ session_id: 's-alice', user_id: 'alice', session_name: 'Alice’s' }),
   );
-  rt.store.putSession(
+  await rt.store.putSession(
     sessionRecord({ session_id: 's-bob', user_id: 'bob', session_name: 'Bob’s' }),
   );
-  rt.store.putSession(
+  await rt.store.putSession(
     sessionRecord({
       session_id: 's-team',
       session_type: 'team',
@@ -46,7 +46,7 @@ function seeded(t: Test): TestRuntime {
       user_id: null,
     }),
   );
-  rt.store.putRun(
+  await rt.store.putRun(
     runRecord({
       run_id: 'r-alice',
       session_id: 's-alice',
@@ -162,7 +162,7 @@ t.test(
       t.equal(res.status, 201, `${row.name}: 201`);
       const { session_id, user_id } = res.body as { session_id: string; user_id: unknown };
       t.equal(user_id, row.owner, row.name);
-      t.equal(rt.store.getSession(session_id)?.user_id, row.owner, `${row.name}: stored`);
+      t.equal((await rt.store.getSession(session_id))?.user_id, row.owner, `${row.name}: stored`);
     }
     const reserved = await call(rt, 'POST', '/sessions', {
       json: { agent_id: 'a1', user_id: 'sa:bot' },
@@ -173,8 +173,8 @@ t.test(
 );
 
 t.test('POST /sessions: a taken session_id is 409 and the stored session is kept', async (t) => {
-  const rt = seeded(t);
-  const before = rt.store.getSession('s-bob');
+  const rt = await seeded(t);
+  const before = await rt.store.getSession('s-bob');
   for (const [name, headers] of [
     ['unconfined', {}],
     ['confined, another user’s', ALICE],
@@ -187,7 +187,7 @@ t.test('POST /sessions: a taken session_id is 409 and the stored session is kept
     t.equal(res.status, 409, `${name}: 409`);
     t.same(res.body, { detail: "Session with id 's-bob' already exists" }, `${name}: detail`);
   }
-  t.strictSame(rt.store.getSession('s-bob'), before, 'nothing was written');
+  t.strictSame(await rt.store.getSession('s-bob'), before, 'nothing was written');
 });
 
 t.test('POST /sessions: bad bodies are 422 with every problem, in field order', async (t) => {
@@ -413,7 +413,8 @@ t.test('POST /sessions: bad bodies are 422 with every problem, in field order', 
     t.same(res.body, { detail: row.detail }, row.name);
   }
   t.same(
-    rt.store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }).total,
+    (await rt.store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }))
+      .total,
     0,
   );
 });
@@ -431,7 +432,7 @@ t.test('POST /sessions: malformed JSON is Fastify’s 400; another database is 4
 });
 
 t.test('rename: the new name, a fresh updated_at, the chat history; 404 as GET', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   rt.clock.advance(90_000);
   const res = await call(rt, 'POST', '/sessions/s-alice/rename', {
     json: { session_name: 'Trip' },
@@ -451,7 +452,10 @@ t.test('rename: the new name, a fresh updated_at, the chat history; 404 as GET',
       ],
     }),
   );
-  t.match(rt.store.getSession('s-alice'), { session_name: 'Trip', updated_at: TEST_NOW + 90 });
+  t.match(await rt.store.getSession('s-alice'), {
+    session_name: 'Trip',
+    updated_at: TEST_NOW + 90,
+  });
   const typed = await call(rt, 'POST', '/sessions/s-team/rename?type=team', {
     json: { session_name: '' },
   });
@@ -475,7 +479,7 @@ t.test('rename: the new name, a fresh updated_at, the chat history; 404 as GET',
 });
 
 t.test('rename: session_name is required and a string (422 before any lookup)', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const missing = {
     type: 'missing',
     loc: ['body', 'session_name'],
@@ -517,12 +521,12 @@ t.test('rename: session_name is required and a string (422 before any lookup)', 
   });
   t.equal(badType.status, 422);
   t.match(badType.body, { detail: [{ type: 'enum', loc: ['query', 'type'], input: 'x' }] });
-  t.equal(rt.store.getSession('s-alice')?.session_name, 'Alice’s', 'nothing was renamed');
+  t.equal((await rt.store.getSession('s-alice'))?.session_name, 'Alice’s', 'nothing was renamed');
 });
 
 t.test('PATCH: given fields replace, null and absent ones stay, updated_at moves', async (t) => {
-  const rt = seeded(t);
-  rt.store.putSession(
+  const rt = await seeded(t);
+  await rt.store.putSession(
     sessionRecord({
       session_id: 's-full',
       session_name: 'Old',
@@ -605,7 +609,7 @@ t.test('PATCH: given fields replace, null and absent ones stay, updated_at moves
 });
 
 t.test('PATCH: 404 as GET, 422 for bad bodies before any lookup', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   for (const [name, url] of [
     ['unknown', '/sessions/nope'],
     ['of another kind', '/sessions/s-team?type=agent'],
@@ -738,32 +742,32 @@ t.test('PATCH: 404 as GET, 422 for bad bodies before any lookup', async (t) => {
       t.same(res.body, { detail: row.detail }, `${row.name} (${id})`);
     }
   }
-  t.equal(rt.store.getSession('s-alice')?.updated_at, TEST_NOW, 'nothing was written');
+  t.equal((await rt.store.getSession('s-alice'))?.updated_at, TEST_NOW, 'nothing was written');
 });
 
 t.test('DELETE /sessions/{id}: 204 and the runs go too; unknown is 204 as well', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const res = await call(rt, 'DELETE', '/sessions/s-alice');
   t.same([res.status, res.body], [204, '']);
-  t.equal(rt.store.getSession('s-alice'), null);
-  t.equal(rt.store.getRun('r-alice'), null, 'its runs were deleted with it');
+  t.equal(await rt.store.getSession('s-alice'), null);
+  t.equal(await rt.store.getRun('r-alice'), null, 'its runs were deleted with it');
   const unknown = await call(rt, 'DELETE', '/sessions/s-alice');
   t.same([unknown.status, unknown.body], [204, ''], 'deleting again is no error');
   const filtered = await call(rt, 'DELETE', '/sessions/s-bob?user_id=alice');
   t.equal(filtered.status, 204);
   t.ok(
-    rt.store.getSession('s-bob'),
+    await rt.store.getSession('s-bob'),
     'an unconfined user_id filter that does not match deletes nothing',
   );
   const other = await call(rt, 'DELETE', '/sessions/s-bob?db_id=elsewhere');
   t.same([other.status, other.body], [404, { detail: "No database found with id 'elsewhere'" }]);
-  t.ok(rt.store.getSession('s-bob'));
-  t.ok(rt.store.getSession('s-team'), 'the other sessions stay');
+  t.ok(await rt.store.getSession('s-bob'));
+  t.ok(await rt.store.getSession('s-team'), 'the other sessions stay');
 });
 
 t.test('DELETE /sessions: each id with its kind; a pair of another kind is skipped', async (t) => {
-  const rt = seeded(t);
-  rt.store.putSession(
+  const rt = await seeded(t);
+  await rt.store.putSession(
     sessionRecord({ session_id: 's-flow', session_type: 'workflow', component_id: 'w1' }),
   );
   const res = await call(rt, 'DELETE', '/sessions?db_id=runtime-db', {
@@ -773,15 +777,18 @@ t.test('DELETE /sessions: each id with its kind; a pair of another kind is skipp
     },
   });
   t.same([res.status, res.body], [204, '']);
-  t.equal(rt.store.getSession('s-alice'), null);
-  t.equal(rt.store.getRun('r-alice'), null);
-  t.equal(rt.store.getSession('s-flow'), null);
-  t.ok(rt.store.getSession('s-team'), 'stored as a team session, named as an agent one: kept');
-  t.ok(rt.store.getSession('s-bob'), 'not named: kept');
+  t.equal(await rt.store.getSession('s-alice'), null);
+  t.equal(await rt.store.getRun('r-alice'), null);
+  t.equal(await rt.store.getSession('s-flow'), null);
+  t.ok(
+    await rt.store.getSession('s-team'),
+    'stored as a team session, named as an agent one: kept',
+  );
+  t.ok(await rt.store.getSession('s-bob'), 'not named: kept');
 });
 
 t.test('DELETE /sessions: 400 for lengths that differ, 422 for bad bodies', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   const lengths = await call(rt, 'DELETE', '/sessions', {
     json: { session_ids: ['s-alice', 's-bob'], session_types: ['agent'] },
   });
@@ -863,12 +870,12 @@ t.test('DELETE /sessions: 400 for lengths that differ, 422 for bad bodies', asyn
     json: { session_ids: ['s-alice'], session_types: ['agent'] },
   });
   t.equal(other.status, 404);
-  t.ok(rt.store.getSession('s-alice'), 'nothing was deleted by any of these');
+  t.ok(await rt.store.getSession('s-alice'), 'nothing was deleted by any of these');
 });
 
 t.test('two confined users never touch each other’s sessions', async (t) => {
-  const rt = seeded(t);
-  const before = rt.store.getSession('s-bob') as SessionRecord;
+  const rt = await seeded(t);
+  const before = (await rt.store.getSession('s-bob')) as SessionRecord;
   const notFound = { detail: "Session with id 's-bob' not found" };
   const reads: [string, Answer, unknown][] = [
     ['GET', await call(rt, 'GET', '/sessions/s-bob', { headers: ALICE }), notFound],
@@ -923,9 +930,9 @@ t.test('two confined users never touch each other’s sessions', async (t) => {
     headers: ALICE,
   });
   t.equal(bulk.status, 204);
-  t.strictSame(rt.store.getSession('s-bob'), before, 'bob’s session is untouched');
-  t.ok(rt.store.getSession('s-team'), 'the ownerless session is untouched');
-  t.equal(rt.store.getSession('s-alice'), null, 'alice deleted her own');
+  t.strictSame(await rt.store.getSession('s-bob'), before, 'bob’s session is untouched');
+  t.ok(await rt.store.getSession('s-team'), 'the ownerless session is untouched');
+  t.equal(await rt.store.getSession('s-alice'), null, 'alice deleted her own');
 
   const own = await call(rt, 'POST', '/sessions/s-bob/rename', {
     json: { session_name: 'Mine' },
@@ -936,7 +943,7 @@ t.test('two confined users never touch each other’s sessions', async (t) => {
 });
 
 t.test('an unconfined caller acts on every user’s sessions', async (t) => {
-  const rt = seeded(t);
+  const rt = await seeded(t);
   for (const id of ['s-alice', 's-bob']) {
     const renamed = await call(rt, 'POST', `/sessions/${id}/rename`, {
       json: { session_name: `renamed ${id}` },
@@ -953,7 +960,7 @@ t.test('an unconfined caller acts on every user’s sessions', async (t) => {
       metadata: { by: 'root' },
     });
     t.equal(
-      rt.store.getSession(id)?.user_id,
+      (await rt.store.getSession(id))?.user_id,
       id === 's-alice' ? 'alice' : 'bob',
       'a write keeps the owner',
     );
@@ -963,11 +970,11 @@ t.test('an unconfined caller acts on every user’s sessions', async (t) => {
     headers: ADMIN,
   });
   t.equal(bulk.status, 204);
-  t.equal(rt.store.getSession('s-alice'), null);
-  t.equal(rt.store.getSession('s-bob'), null);
+  t.equal(await rt.store.getSession('s-alice'), null);
+  t.equal(await rt.store.getSession('s-bob'), null);
   const one = await call(rt, 'DELETE', '/sessions/s-team', { headers: ADMIN });
   t.equal(one.status, 204);
-  t.equal(rt.store.getSession('s-team'), null);
+  t.equal(await rt.store.getSession('s-team'), null);
 });
 
 t.test('a session created here runs, and a run keeps what PATCH set', async (t) => {
@@ -997,7 +1004,7 @@ t.test('a session created here runs, and a run keeps what PATCH set', async (t) 
     payload: form({ message: 'again', session_id: 'planned', stream: 'false' }),
   });
   t.equal(second.statusCode, 200);
-  t.match(rt.store.getSession('planned'), {
+  t.match(await rt.store.getSession('planned'), {
     session_name: 'Planned',
     metadata: { m: 1 },
     session_summary: { summary: 'Said hello.' },

@@ -94,7 +94,11 @@ t.test(
         },
       },
     });
-    t.equal(rt.store.getRun(id)?.input, 'hello', 'the text the client sent reached the model');
+    t.equal(
+      (await rt.store.getRun(id))?.input,
+      'hello',
+      'the text the client sent reached the model',
+    );
 
     const data = await postJson(
       rt,
@@ -117,8 +121,12 @@ t.test(
     const task = (data.json() as { result: { task: { id: string; contextId: string } } }).result
       .task;
     t.equal(task.contextId, contextId, 'the same context: the same session');
-    t.equal(rt.store.getRun(task.id)?.input, 'one\n{"k":1}', 'text and data parts, joined');
-    t.equal(rt.store.getRun(task.id)?.user_id, 'carol', 'metadata.userId for an anonymous caller');
+    t.equal((await rt.store.getRun(task.id))?.input, 'one\n{"k":1}', 'text and data parts, joined');
+    t.equal(
+      (await rt.store.getRun(task.id))?.user_id,
+      'carol',
+      'metadata.userId for an anonymous caller',
+    );
 
     const later = await postJson(
       rt,
@@ -187,7 +195,7 @@ t.test(
         id: 3,
         result: { ...canceled, id: paused.id, contextId: paused.contextId },
       });
-      t.equal(rt.store.getRun(paused.id)?.status, 'CANCELLED', method);
+      t.equal((await rt.store.getRun(paused.id))?.status, 'CANCELLED', method);
       const again = await postJson(rt, URL_A1, rpc(method, { id: paused.id }, 4), headers);
       t.same(again.json(), {
         jsonrpc: '2.0',
@@ -816,7 +824,7 @@ t.test('CancelTask mid-stream stops the run; the stream ends canceled', async (t
     V1,
   );
   await sleeping.promise;
-  const [live] = rt.store.listRuns('ctx-live') as [RunRecord];
+  const [live] = (await rt.store.listRuns('ctx-live')) as [RunRecord];
   t.equal(live.status, 'RUNNING');
   const cancel = await postJson(rt, URL_A1, rpc('CancelTask', { id: live.run_id }, 'c'), V1);
   t.same(cancel.json(), {
@@ -838,5 +846,5 @@ t.test('CancelTask mid-stream stops the run; the stream ends canceled', async (t
       metadata: { agno_event_type: 'run_cancelled' },
     },
   });
-  t.equal(rt.store.getRun(live.run_id)?.status, 'CANCELLED');
+  t.equal((await rt.store.getRun(live.run_id))?.status, 'CANCELLED');
 });

@@ -76,12 +76,12 @@ t.test('message:send runs each kind to the end and answers the Task', async (t) 
       },
       `${row.type}: the task`,
     );
-    t.match(rt.store.getRun(taskId), {
+    t.match(await rt.store.getRun(taskId), {
       status: 'COMPLETED',
       session_id: contextId,
       input: 'hello',
     });
-    t.match(rt.store.getSession(contextId), { session_type: row.type, component_id: row.id });
+    t.match(await rt.store.getSession(contextId), { session_type: row.type, component_id: row.id });
   }
 });
 
@@ -92,10 +92,10 @@ t.test('contextId is the session: created with that id, then reused', async (t) 
   t.match(first.json(), { result: { contextId: 'ctx-1', status: { state: 'completed' } } });
   t.match(second.json(), { result: { contextId: 'ctx-1' } });
   t.same(
-    rt.store.listRuns('ctx-1').map((run) => run.input),
+    (await rt.store.listRuns('ctx-1')).map((run) => run.input),
     ['one', 'two'],
   );
-  rt.store.putSession(sessionRecord({ session_id: 'other', component_id: 'a1' }));
+  await rt.store.putSession(sessionRecord({ session_id: 'other', component_id: 'a1' }));
   const foreign = await postJson(rt, SEND, rpcMessage('x', { message: { contextId: 'other' } }));
   t.equal(foreign.statusCode, 404, "another component's session");
   t.same(foreign.json(), { detail: 'Session not found' });
@@ -128,9 +128,10 @@ t.test('blocking:false runs agents and teams in the background: 202, then poll',
   const base = openRuntimeStore(':memory:');
   const store: RuntimeStore = {
     ...base,
-    putRun(run) {
-      base.putRun(run);
+    async updateRun(run) {
+      const stored = await base.updateRun(run);
       if (run.status !== 'RUNNING') settled.resolve(run);
+      return stored;
     },
   };
   const rt = runtimeApp(t, { store });
@@ -193,7 +194,7 @@ t.test('message:stream: the frames of an agent run', async (t) => {
   const ids = { taskId, contextId, messageId };
   const delta = (text: string) =>
     agentMessage({ ...ids, texts: [text], metadata: { agno_content_category: 'content' } });
-  const run = rt.store.getRun(taskId) as RunRecord;
+  const run = (await rt.store.getRun(taskId)) as RunRecord;
   t.same(results, [
     { kind: 'status-update', taskId, contextId, status: { state: 'working' }, final: false },
     delta('Echo:'),
@@ -365,7 +366,8 @@ t.test('the method, when given, must be the route’s; requests are validated', 
   const none = await rt.app.inject({ method: 'POST', url: SEND });
   t.same(none.json(), { detail: 'Invalid A2A request: the body is not JSON' }, 'no body');
   t.equal(
-    rt.store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }).total,
+    (await rt.store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }))
+      .total,
     1,
     'no refused request stored anything',
   );
@@ -439,7 +441,10 @@ t.test(
       const res = await postJson(rt, SEND, rpcMessage('x', { message: { metadata } }), headers);
       const task = (res.json() as { result: { id: string; history: { metadata?: unknown }[] } })
         .result;
-      return { user: rt.store.getRun(task.id)?.user_id, metadata: task.history[0]?.metadata };
+      return {
+        user: (await rt.store.getRun(task.id))?.user_id,
+        metadata: task.history[0]?.metadata,
+      };
     };
     t.same(
       await userOf({ 'x-user-id': 'carol' }, { userId: 'dave' }),
@@ -536,7 +541,7 @@ t.test('a background run whose end cannot be stored fails quietly', async (t) =>
   t.equal(res.statusCode, 202);
   const refused = await failing.failed;
   t.equal(refused.run_id, (res.json() as { result: { id: string } }).result.id);
-  t.match(rt.store.getRun(refused.run_id), { status: 'RUNNING' }, 'the last stored state');
+  t.match(await rt.store.getRun(refused.run_id), { status: 'RUNNING' }, 'the last stored state');
   const health = await rt.app.inject({ url: '/health' });
   t.equal(health.statusCode, 200, 'the runtime goes on');
 });
@@ -564,9 +569,10 @@ t.test('a client that leaves mid-stream cancels the run', async (t) => {
   const base = openRuntimeStore(':memory:');
   const store: RuntimeStore = {
     ...base,
-    putRun(run) {
-      base.putRun(run);
+    async updateRun(run) {
+      const stored = await base.updateRun(run);
       if (run.status !== 'RUNNING') settled.resolve(run);
+      return stored;
     },
   };
   const rt = runtimeApp(t, {

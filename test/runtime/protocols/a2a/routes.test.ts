@@ -142,11 +142,11 @@ t.test('tasks:get answers the task of a run, as sent', async (t) => {
       },
     });
   }
-  rt.store.putSession(sessionRecord({ session_id: 's-1', component_id: 'a1' }));
+  await rt.store.putSession(sessionRecord({ session_id: 's-1', component_id: 'a1' }));
   const states = ['PENDING', 'RUNNING', 'PAUSED', 'ERROR', 'CANCELLED'] as const;
   const expected = ['submitted', 'working', 'input-required', 'failed', 'canceled'];
   for (const [i, status] of states.entries()) {
-    rt.store.putRun(runRecord({ run_id: `r-${status}`, status }));
+    await rt.store.putRun(runRecord({ run_id: `r-${status}`, status }));
     const res = await postJson(
       rt,
       '/a2a/agents/a1/v1/tasks:get',
@@ -255,7 +255,7 @@ t.test('tasks:cancel stops a live run; its stream ends canceled', async (t) => {
     rpcMessage('/slow 50 10', { message: { contextId: 'ctx-live' } }),
   );
   await sleeping.promise;
-  const [live] = rt.store.listRuns('ctx-live') as [RunRecord];
+  const [live] = (await rt.store.listRuns('ctx-live')) as [RunRecord];
   t.equal(live.status, 'RUNNING');
   const cancel = await postJson(
     rt,
@@ -304,7 +304,7 @@ t.test('tasks:cancel stops a live run; its stream ends canceled', async (t) => {
     taskBody({ id: live.run_id, contextId: 'ctx-live' }),
   );
   t.match(polled.json(), { result: { status: { state: 'canceled' } } });
-  t.match(rt.store.getRun(live.run_id), { status: 'CANCELLED' });
+  t.match(await rt.store.getRun(live.run_id), { status: 'CANCELLED' });
 });
 
 t.test('tasks:cancel: always canceled once past validation', async (t) => {
@@ -325,7 +325,11 @@ t.test('tasks:cancel: always canceled once past validation', async (t) => {
     },
     'a finished run: its session named from the store',
   );
-  t.match(rt.store.getRun(task.id), { status: 'COMPLETED' }, 'a finished run stays as it was');
+  t.match(
+    await rt.store.getRun(task.id),
+    { status: 'COMPLETED' },
+    'a finished run stays as it was',
+  );
   const unknown = await postJson(rt, '/a2a/agents/a1/v1/tasks:cancel', taskBody({ id: 'later' }));
   t.same(
     unknown.json(),
@@ -352,7 +356,7 @@ t.test('user isolation: a confined caller sees and cancels only its own tasks', 
   const alice = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
   const bob = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
   const task = await sent(rt, '/a2a/agents/a1', alice);
-  t.equal(rt.store.getRun(task.id)?.user_id, 'alice');
+  t.equal((await rt.store.getRun(task.id))?.user_id, 'alice');
   const get = (headers: Record<string, string>) =>
     postJson(
       rt,
@@ -479,7 +483,7 @@ t.test(
         row.name,
       );
       t.match(
-        rt.store.getSession(task.contextId),
+        await rt.store.getSession(task.contextId),
         { session_type: row.type, component_id: row.id },
         row.name,
       );
@@ -495,7 +499,11 @@ t.test(
       rpcMessage('x', { message: { agentId: 'a1' } }),
     );
     const chosen = (first.json() as { result: { contextId: string } }).result.contextId;
-    t.equal(shadow.store.getSession(chosen)?.session_type, 'agent', 'agents are looked up first');
+    t.equal(
+      (await shadow.store.getSession(chosen))?.session_type,
+      'agent',
+      'agents are looked up first',
+    );
 
     const stream = await postJson(
       rt,

@@ -52,13 +52,17 @@ t.test(
       status: { state: 'TASK_STATE_COMPLETED' },
       history: [{ role: 'ROLE_AGENT', parts: [{ text: 'Echo: hello' }] }],
     });
-    t.equal(rt.store.getRun(task.id)?.input, 'hello');
+    t.equal((await rt.store.getRun(task.id))?.input, 'hello');
     const named = await postJson(rt, `${ROOT}/message:send`, v1Body('hi'), {
       ...V1,
       'x-user-id': 'dave',
     });
     const namedId = (named.json() as { task: { id: string } }).task.id;
-    t.equal(rt.store.getRun(namedId)?.user_id, 'dave', 'X-User-ID names an anonymous caller’s run');
+    t.equal(
+      (await rt.store.getRun(namedId))?.user_id,
+      'dave',
+      'X-User-ID names an anonymous caller’s run',
+    );
 
     const now = await postJson(
       rt,
@@ -85,7 +89,10 @@ t.test(
       const res = await postJson(rt, `${ROOT}/message:send`, restMessage('hi'), headers);
       t.equal(res.statusCode, 200, JSON.stringify(headers));
       t.match(res.json(), { task: { status: { state: 'TASK_STATE_COMPLETED' } } });
-      t.equal(rt.store.getRun((res.json() as { task: { id: string } }).task.id)?.input, 'hi');
+      t.equal(
+        (await rt.store.getRun((res.json() as { task: { id: string } }).task.id))?.input,
+        'hi',
+      );
     }
     const rpc = await postJson(rt, `${ROOT}/message:send`, rpcMessage('hi'), V1);
     t.match(rpc.json(), {

@@ -124,14 +124,14 @@ t.test('a plain message: the stream, the stored run and session, the client’s 
       .map((frame) => (frame['event'] as { event: string }).event),
     ['RunStarted', 'ModelRequestStarted', 'ModelRequestCompleted', 'RunContentCompleted'],
   );
-  t.match(rt.store.getRun('r-1'), {
+  t.match(await rt.store.getRun('r-1'), {
     session_id: 'th-1',
     component_id: 'a1',
     status: 'COMPLETED',
     input: 'hello there',
     output: { content: 'Echo: hello there' },
   });
-  t.match(rt.store.getSession('th-1'), { session_type: 'agent', user_id: null });
+  t.match(await rt.store.getSession('th-1'), { session_type: 'agent', user_id: null });
   const replay = await replayWithClient(res.body);
   t.match(replay.agent.messages, [{ role: 'assistant', content: 'Echo: hello there' }]);
 });
@@ -180,7 +180,7 @@ t.test('validation failures are 422 before anything runs', async (t) => {
   t.same(empty.json(), {
     detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }],
   });
-  t.equal(rt.store.getSession('th-1'), null, 'nothing stored');
+  t.equal(await rt.store.getSession('th-1'), null, 'nothing stored');
 });
 
 t.test('a given state: snapshots, a STATE_DELTA per change, the session keeps it', async (t) => {
@@ -223,7 +223,7 @@ t.test('a given state: snapshots, a STATE_DELTA per change, the session keeps it
   t.same(only(frames, 'STATE_DELTA')['delta'], [{ op: 'replace', path: '/colour', value: 'red' }]);
   t.match(only(frames, 'TOOL_CALL_START'), { toolCallName: 'set_state' });
   t.equal(textOf(frames), 'Tool set_state returned: ok');
-  t.same(rt.store.getSession('th-1')?.session_state, { colour: 'red', size: 2 });
+  t.same((await rt.store.getSession('th-1'))?.session_state, { colour: 'red', size: 2 });
   const replay = await replayWithClient(aguiFramesBody(frames));
   t.same(replay.agent.state, { colour: 'red', size: 2 });
 
@@ -238,7 +238,7 @@ t.test('a given state: snapshots, a STATE_DELTA per change, the session keeps it
   );
   t.notOk(next.some((frame) => frame.type === 'STATE_SNAPSHOT'));
   t.same(only(next, 'STATE_DELTA')['delta'], [{ op: 'replace', path: '/size', value: 3 }]);
-  t.same(rt.store.getSession('th-1')?.session_state, { colour: 'red', size: 3 });
+  t.same((await rt.store.getSession('th-1'))?.session_state, { colour: 'red', size: 3 });
 });
 
 /** Frames back to a body (the encoder's format). */
@@ -250,7 +250,9 @@ t.test(
   'session_state and dependencies claims join the run; the session_id claim picks the session',
   async (t) => {
     const rt = runtimeApp(t);
-    rt.store.putSession(sessionRecord({ session_id: 's-claim', session_state: { stored: 1 } }));
+    await rt.store.putSession(
+      sessionRecord({ session_id: 's-claim', session_state: { stored: 1 } }),
+    );
     const headers = contextHeader({
       session_id: 's-claim',
       session_state: { tier: 'gold' },
@@ -266,9 +268,9 @@ t.test(
       headers,
     );
     t.equal(textOf(frames), 'Tool get_state returned: gold');
-    t.equal(rt.store.getSession('th-1'), null, 'the claim’s session, not the thread');
-    t.same(rt.store.getSession('s-claim')?.session_state, { stored: 1, tier: 'gold' });
-    const run = rt.store.getRun('r-1') as RunRecord;
+    t.equal(await rt.store.getSession('th-1'), null, 'the claim’s session, not the thread');
+    t.same((await rt.store.getSession('s-claim'))?.session_state, { stored: 1, tier: 'gold' });
+    const run = (await rt.store.getRun('r-1')) as RunRecord;
     const system = (run.output['messages'] as { role: string; content: string }[])[0];
     t.match(system, { role: 'system' });
     t.match(
@@ -286,7 +288,7 @@ t.test('the context becomes dependencies in the prompt, never in the answer', as
     aguiBody({ context: [{ description: 'city', value: 'Paris' }] }),
   );
   t.equal(textOf(frames), 'Echo: hello');
-  const messages = (rt.store.getRun('r-1') as RunRecord).output['messages'] as {
+  const messages = ((await rt.store.getRun('r-1')) as RunRecord).output['messages'] as {
     content: string;
   }[];
   t.match(messages[0]?.content, /"city": "Paris"/);
@@ -329,7 +331,7 @@ t.test(
         interrupts: [{ id: callId, reason: 'tool_call', toolCallId: callId }],
       },
     });
-    t.match(rt.store.getRun('r-1'), { status: 'PAUSED' });
+    t.match(await rt.store.getRun('r-1'), { status: 'PAUSED' });
     const client = await replayWithClient(aguiFramesBody(first));
     t.same(
       client.agent.pendingInterrupts.map((interrupt) => interrupt.id),
@@ -363,11 +365,11 @@ t.test(
         .event,
       'RunContinued',
     );
-    t.match(rt.store.getRun('r-1'), {
+    t.match(await rt.store.getRun('r-1'), {
       status: 'COMPLETED',
       output: { content: 'Tool ask_weather returned: sunny' },
     });
-    t.equal(rt.store.getRun('r-2'), null, 'the request’s run id names no stored run');
+    t.equal(await rt.store.getRun('r-2'), null, 'the request’s run id names no stored run');
     await replayWithClient(aguiFramesBody(resumed));
 
     const again = await aguiRun(
@@ -431,7 +433,10 @@ t.test('resume[] answers interrupts: resolved with a payload, or cancelled', asy
     }),
   );
   t.equal(textOf(cancelled), 'Tool ask_weather returned: cancelled by user');
-  const tools = (rt.store.getRun('r-3') as RunRecord).output['tools'] as Record<string, unknown>[];
+  const tools = ((await rt.store.getRun('r-3')) as RunRecord).output['tools'] as Record<
+    string,
+    unknown
+  >[];
   t.match(tools, [{ tool_call_id: secondId, result: 'cancelled by user', tool_call_error: true }]);
 });
 
@@ -499,7 +504,7 @@ t.test('resume errors are RUN_ERROR after RUN_STARTED', async (t) => {
       name,
     );
   }
-  t.match(rt.store.getRun('r-1'), { status: 'PAUSED' }, 'the paused run is untouched');
+  t.match(await rt.store.getRun('r-1'), { status: 'PAUSED' }, 'the paused run is untouched');
   const ok = await resume({
     resume: [{ interruptId: callId, status: 'resolved', payload: 'rain' }],
   });
@@ -508,10 +513,10 @@ t.test('resume errors are RUN_ERROR after RUN_STARTED', async (t) => {
 
 t.test('a session of another entity is not the thread to resume in', async (t) => {
   const rt = runtimeApp(t);
-  rt.store.putSession(
+  await rt.store.putSession(
     sessionRecord({ session_id: 'th-team', session_type: 'team', component_id: 't1' }),
   );
-  rt.store.putSession(sessionRecord({ session_id: 'th-a2', component_id: 'a2' }));
+  await rt.store.putSession(sessionRecord({ session_id: 'th-a2', component_id: 'a2' }));
   for (const threadId of ['th-team', 'th-a2']) {
     const frames = await aguiRun(
       t,
@@ -527,9 +532,12 @@ t.test('a session of another entity is not the thread to resume in', async (t) =
 });
 
 /** A stored PAUSED run of a1 in session th-1 waiting on call `c-9`, as the engine checkpoints it. */
-function storePausedRun(store: RuntimeStore, overrides: Partial<RunRecord> = {}): void {
-  store.putSession(sessionRecord({ session_id: 'th-1' }));
-  store.putRun(
+async function storePausedRun(
+  store: RuntimeStore,
+  overrides: Partial<RunRecord> = {},
+): Promise<void> {
+  await store.putSession(sessionRecord({ session_id: 'th-1' }));
+  await store.putRun(
     runRecord({
       run_id: 'paused-1',
       session_id: 'th-1',
@@ -555,13 +563,13 @@ t.test('a paused run the service or the engine refuses to continue: RUN_ERROR', 
     runId: 'r-x',
     messages: [{ id: 't', role: 'tool', toolCallId: 'c-9', content: 'x' }],
   });
-  storePausedRun(rt.store, { component_id: 'a2' });
+  await storePausedRun(rt.store, { component_id: 'a2' });
   t.same(
     (await aguiRun(t, rt, answer)).at(-1),
     { type: 'RUN_ERROR', message: 'Session th-1 not found' },
     'another agent’s run',
   );
-  storePausedRun(rt.store);
+  await storePausedRun(rt.store);
   t.same(
     (await aguiRun(t, rt, answer)).at(-1),
     { type: 'RUN_ERROR', message: 'Run paused-1 has no checkpoint to continue from' },
@@ -589,11 +597,11 @@ t.test(
     );
     t.same(mapped(failed), ['RUN_STARTED', 'RUN_ERROR']);
     t.same(failed.at(-1), { type: 'RUN_ERROR', message: 'the model is down' });
-    t.match(rt.store.getRun('r-1'), { status: 'ERROR' });
+    t.match(await rt.store.getRun('r-1'), { status: 'ERROR' });
     await t.resolves(replayWithClient(aguiFramesBody(failed)), 'the client takes the errored run');
     const reused = await aguiRun(t, rt, aguiBody({ threadId: 'th-2' }));
     t.same(reused.at(-1), { type: 'RUN_ERROR', message: 'Run r-1 already exists' });
-    rt.store.putSession(sessionRecord({ session_id: 'th-bob', user_id: 'bob' }));
+    await rt.store.putSession(sessionRecord({ session_id: 'th-bob', user_id: 'bob' }));
     const foreign = await aguiRun(
       t,
       rt,
@@ -609,7 +617,7 @@ t.test(
   async (t) => {
     const rt = runtimeApp(t);
     await aguiRun(t, rt, aguiBody({ forwardedProps: { user_id: 'carol' } }));
-    t.match(rt.store.getSession('th-1'), { user_id: 'carol' });
+    t.match(await rt.store.getSession('th-1'), { user_id: 'carol' });
     for (const userId of ['sa:bot', '__oauth__:x', '__scheduler__']) {
       const res = await postAgui(
         rt,
@@ -618,7 +626,7 @@ t.test(
       t.equal(res.statusCode, 403, userId);
       t.same(res.json(), { detail: 'Client-supplied user_id may not claim a reserved principal' });
     }
-    t.equal(rt.store.getSession('th-r'), null, 'nothing ran');
+    t.equal(await rt.store.getSession('th-r'), null, 'nothing ran');
     const authenticated = await aguiRun(
       t,
       rt,
@@ -630,7 +638,7 @@ t.test(
       'RUN_FINISHED',
       'an authenticated caller’s claim is ignored',
     );
-    t.match(rt.store.getSession('th-a'), { user_id: 'dave' });
+    t.match(await rt.store.getSession('th-a'), { user_id: 'dave' });
   },
 );
 
@@ -669,7 +677,7 @@ t.test(
       ['delegate_task_to_member', 'delegate_task_to_member'],
     );
     t.equal(textOf(frames), 'Echo: hi all\n\nEcho: hi all');
-    t.match(rt.store.getSession('th-1'), { session_type: 'team', component_id: 't1' });
+    t.match(await rt.store.getSession('th-1'), { session_type: 'team', component_id: 't1' });
     const replay = await replayWithClient(aguiFramesBody(frames));
     t.match(replay.agent.messages.at(-1), {
       role: 'assistant',
@@ -718,7 +726,7 @@ t.test('a team paused in a member: interrupts, resumed member by member', async 
     }),
   );
   t.equal(textOf(done), 'Tool ask_weather returned: sun\n\nTool ask_weather returned: rain');
-  t.match(rt.store.getRun('r-1'), { status: 'COMPLETED' });
+  t.match(await rt.store.getRun('r-1'), { status: 'COMPLETED' });
 });
 
 /** A store that reports the first run written with a final status. */
@@ -727,9 +735,10 @@ function watchSettled(store: RuntimeStore): { store: RuntimeStore; settled: Prom
   return {
     store: {
       ...store,
-      putRun(run) {
-        store.putRun(run);
+      async updateRun(run) {
+        const stored = await store.updateRun(run);
         if (run.status !== 'RUNNING') done.resolve(run);
+        return stored;
       },
     },
     settled: done.promise,
@@ -765,7 +774,7 @@ t.test('a client that leaves mid-stream cancels the run, which is still stored',
   const [res] = (await once(req, 'response')) as [IncomingMessage];
   t.equal(res.statusCode, 200);
   await sleeping.promise;
-  t.match(rt.store.getRun('r-1'), { status: 'RUNNING' });
+  t.match(await rt.store.getRun('r-1'), { status: 'RUNNING' });
   req.destroy();
   await serverSideClosed;
   wake.resolve();

@@ -1,0 +1,75 @@
+/**
+ * Runs in the runtime database, read and written asynchronously through the query layer
+ * (database.ts, table.ts). Each run belongs to a stored session and goes with it. A change of
+ * status another process could race is a conditional UPDATE on the status read.
+ */
+import type { RuntimeDatabase } from '../../store/database.js';
+import type { RunRecord, RunStatus } from '../../store/records.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
+
+/** The runs of the runtime store. */
+export interface RunStore {
+  /**
+   * Insert or replace by `run_id`.
+   *
+   * @throws when `run.session_id` names no stored session (a foreign key violation)
+   */
+  putRun(run: RunRecord): Promise<void>;
+  /** Insert a new run; `false`, and nothing written, when its id is already taken. */
+  insertRun(run: RunRecord): Promise<boolean>;
+  /**
+   * Store `run` in place of the stored run of its id only while that run's status is still
+   * `from` (a compare-and-set): `false`, and nothing written, when it has changed or is gone.
+   */
+  replaceRun(run: RunRecord, from: RunStatus): Promise<boolean>;
+  /** Store `run` in place of the stored run of its id; `false` when it is gone. */
+  updateRun(run: RunRecord): Promise<boolean>;
+  /** The run, or `null` when there is none with this id. */
+  getRun(runId: string): Promise<RunRecord | null>;
+  /** The session's runs, oldest first (same second: first stored first); `[]` for no session. */
+  listRuns(sessionId: string): Promise<RunRecord[]>;
+}
+
+/** The `runs` table (its internal `seq` keeps the order runs were first stored in). */
+const RUNS: TableSpec<RunRecord> = {
+  name: 'runs',
+  key: 'run_id',
+  columns: [
+    'run_id',
+    'session_id',
+    'session_type',
+    'component_id',
+    'parent_run_id',
+    'user_id',
+    'status',
+    'input',
+    'output',
+    'checkpoint',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['output', 'checkpoint'],
+  seconds: ['created_at', 'updated_at'],
+};
+
+/** The run store on an open, migrated database. */
+export function createRunStore(database: RuntimeDatabase): RunStore {
+  const table = tableOf(database, RUNS);
+  return Object.freeze({
+    putRun: (run) => table.put(run),
+    insertRun: (run) => table.insert(run),
+    replaceRun: (run, from) => table.update(run, { status: from }),
+    updateRun: (run) => table.update(run),
+    getRun: (runId) => table.get(runId),
+    async listRuns(sessionId) {
+      const rows = await database.db
+        .selectFrom('runs')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .orderBy('created_at')
+        .orderBy('seq')
+        .execute();
+      return rows.map((row) => table.fromRow(row));
+    },
+  } satisfies RunStore);
+}

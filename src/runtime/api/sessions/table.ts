@@ -1,0 +1,218 @@
+/**
+ * Sessions in the runtime database, read and written asynchronously through the query layer
+ * (database.ts, table.ts, page.ts). Stores what it is given and filters by the owner a route
+ * passes; it never decides who the caller is, and never builds HTTP shapes. A change another
+ * process could race is one conditional UPDATE of the fields it sets, never a read-then-write.
+ */
+import type { RuntimeDatabase } from '../../store/database.js';
+import { equals, equalsOrNull, pageOf } from '../../store/page.js';
+import type { SessionRecord, SessionType } from '../../store/records.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
+
+/** The columns GET /sessions may sort by. */
+const SESSION_SORTS = ['created_at', 'updated_at', 'session_name'] as const;
+
+/** Filters, sort and page of {@link SessionStore.listSessions}. */
+export interface SessionQuery {
+  /** Only sessions of this kind. */
+  type?: SessionType;
+  /** Only sessions of this agent, team or workflow id. */
+  componentId?: string;
+  /** `undefined`: any owner; `null`: only sessions whose `user_id` is NULL; else that owner. */
+  userId?: string | null;
+  /** Case-insensitive substring of `session_name`; an empty string filters nothing. */
+  nameContains?: string;
+  /** 1-based; 0 and below mean 1. */
+  page: number;
+  /** Rows per page, at least 1. */
+  limit: number;
+  /** Sessions whose `session_name` is NULL sort first when ascending, last when descending. */
+  sortBy: (typeof SESSION_SORTS)[number];
+  sortOrder: 'asc' | 'desc';
+}
+
+/** Names a session for {@link SessionStore.deleteSessions}. */
+export interface SessionRef {
+  readonly sessionId: string;
+  /** Only when the stored session is of this kind; any kind when absent. */
+  readonly type?: SessionType;
+}
+
+/** Which stored session a change applies to, besides its id. */
+export interface SessionMatch {
+  /** Only a session of this kind; any kind when absent. */
+  readonly type?: SessionType | undefined;
+  /** Only a session of this owner (`null`: an ownerless one); any owner when absent. */
+  readonly owner?: string | null | undefined;
+}
+
+/** The fields of a session a change may set; `undefined` ones stay as stored. */
+export type SessionChanges = Partial<
+  Pick<SessionRecord, 'session_name' | 'session_state' | 'metadata' | 'session_summary'>
+> &
+  Pick<SessionRecord, 'updated_at'>;
+
+/** The sessions of the runtime store. */
+export interface SessionStore {
+  /** The session, or `null` when there is none with this id. */
+  getSession(sessionId: string): Promise<SessionRecord | null>;
+  /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
+  putSession(session: SessionRecord): Promise<void>;
+  /** Insert a new session; `false`, and nothing written, when its id is already taken. */
+  insertSession(session: SessionRecord): Promise<boolean>;
+  /**
+   * Set the given fields of the session that matches, in one conditional UPDATE: two writers
+   * changing different fields both keep their change.
+   *
+   * @returns the session as stored afterwards, or `null` when none matched
+   */
+  updateSession(
+    sessionId: string,
+    changes: SessionChanges,
+    match?: SessionMatch,
+  ): Promise<SessionRecord | null>;
+  /**
+   * After a run: the session's state and `updated_at`, and `name` unless it already has one
+   * (decided by the database on the value it holds), in one UPDATE.
+   *
+   * @returns whether the session still exists
+   */
+  updateAfterRun(
+    sessionId: string,
+    after: { readonly name: string; readonly state: Record<string, unknown>; readonly at: number },
+  ): Promise<boolean>;
+  /**
+   * One page of the sessions matching every given filter, and how many match in all.
+   *
+   * @throws {RangeError} for a limit below 1, a non-integer page or limit, or an unknown sort
+   */
+  listSessions(query: SessionQuery): Promise<{ rows: SessionRecord[]; total: number }>;
+  /** Delete the session and all its runs; an unknown id is not an error. */
+  deleteSession(sessionId: string): Promise<void>;
+  /**
+   * Delete, in one transaction, each named session (with its runs) whose kind matches the ref
+   * and, when `owner` is given, whose `user_id` is `owner` (`null`: only ownerless sessions).
+   * Refs that match nothing are skipped, not an error.
+   *
+   * @returns how many sessions were deleted
+   */
+  deleteSessions(refs: readonly SessionRef[], owner?: string | null): Promise<number>;
+}
+
+/** The `sessions` table: state, metadata and summary are JSON, times epoch seconds. */
+const SESSIONS: TableSpec<SessionRecord> = {
+  name: 'sessions',
+  key: 'session_id',
+  columns: [
+    'session_id',
+    'session_type',
+    'component_id',
+    'user_id',
+    'session_name',
+    'session_state',
+    'metadata',
+    'session_summary',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['session_state', 'metadata', 'session_summary'],
+  seconds: ['created_at', 'updated_at'],
+  columnNames: { session_summary: 'summary' },
+};
+
+/** The filters of {@link SessionStore.listSessions}, by name and value. */
+interface SessionFilters {
+  type?: SessionType | undefined;
+  componentId?: string | undefined;
+  userId?: string | null | undefined;
+  nameContains?: string | undefined;
+}
+
+/** The session store on an open, migrated database. */
+export function createSessionStore(database: RuntimeDatabase): SessionStore {
+  const { db, dialect } = database;
+  const table = tableOf(database, SESSIONS);
+  const pages = pageOf<SessionRecord, SessionFilters, SessionQuery['sortBy']>(database, table, {
+    table: 'sessions',
+    filters: {
+      type: equals('session_type'),
+      componentId: equals('component_id'),
+      userId: equalsOrNull('user_id'),
+      nameContains: (text) => dialect.containsFolded('session_name', text),
+    },
+    sorts: SESSION_SORTS,
+    nullable: ['session_name'],
+    // session_id breaks ties so consecutive pages never overlap or skip a row.
+    tieBreak: 'session_id',
+  });
+  /** What a change expects of the stored session besides its id. */
+  const expected = (match: SessionMatch = {}): Partial<SessionRecord> => ({
+    ...(match.type === undefined ? {} : { session_type: match.type }),
+    ...(match.owner === undefined ? {} : { user_id: match.owner }),
+  });
+  return Object.freeze({
+    getSession: (sessionId) => table.get(sessionId),
+    // An upsert, not a delete and insert: deleting the row would cascade to its runs.
+    putSession: (session) => table.put(session),
+    insertSession: (session) => table.insert(session),
+    updateSession: (sessionId, changes, match) => table.patch(sessionId, changes, expected(match)),
+    async updateAfterRun(sessionId, after) {
+      const result = await db
+        .updateTable('sessions')
+        .set((eb) => ({
+          // Named only while it has no name: a rename by another request is never overwritten.
+          session_name: eb.fn.coalesce('session_name', eb.val(after.name)),
+          session_state: dialect.jsonToColumn(after.state) as string,
+          updated_at: after.at,
+        }))
+        .where('session_id', '=', sessionId)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+    listSessions(query) {
+      // Checked here as well as by the reader, in the words this store has always used.
+      if (!SESSION_SORTS.includes(query.sortBy) || !['asc', 'desc'].includes(query.sortOrder)) {
+        return Promise.reject(
+          new RangeError(`unsupported sort: ${String(query.sortBy)} ${String(query.sortOrder)}`),
+        );
+      }
+      return pages.page({
+        filters: {
+          type: query.type,
+          componentId: query.componentId,
+          userId: query.userId,
+          nameContains: query.nameContains ? query.nameContains : undefined,
+        },
+        sortBy: query.sortBy,
+        sortOrder: query.sortOrder,
+        page: query.page,
+        limit: query.limit,
+      });
+    },
+    async deleteSession(sessionId) {
+      // The runs go with it: runs.session_id is ON DELETE CASCADE.
+      await table.delete(sessionId);
+    },
+    deleteSessions: (refs, owner) =>
+      // Runs go with their sessions (ON DELETE CASCADE); a throw rolls every delete back.
+      db.transaction().execute(async (trx) => {
+        let deleted = 0n;
+        for (const ref of refs) {
+          const result = await trx
+            .deleteFrom('sessions')
+            .where('session_id', '=', ref.sessionId)
+            .$if(ref.type !== undefined, (qb) =>
+              qb.where('session_type', '=', ref.type as SessionType),
+            )
+            .$if(owner !== undefined, (qb) =>
+              qb.where((eb) =>
+                owner === null ? eb('user_id', 'is', null) : eb('user_id', '=', owner as string),
+              ),
+            )
+            .executeTakeFirst();
+          deleted += result.numDeletedRows;
+        }
+        return Number(deleted);
+      }),
+  } satisfies SessionStore);
+}
