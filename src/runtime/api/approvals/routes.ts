@@ -2,8 +2,8 @@
  * Approvals: list, count, read, resolve and delete the approvals runs
  * create; resolving one resumes its paused run through the run service. Confined callers
  * (`scoped_user_id`) see only their own and may not resolve or delete any. Never checks
- * scopes: the gateway did. Each route declares its document part (approval-shapes.ts); the
- * handlers still check their own input.
+ * scopes: the gateway did. Each route declares its input and answer (schemas.ts); the
+ * lifecycle checks the input before a handler runs.
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';

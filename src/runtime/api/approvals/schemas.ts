@@ -1,6 +1,6 @@
 /**
- * The shapes of the approval routes: their path and query parameters, the resolve body (the
- * handler checks it with parseBody, pydantic's 422) and their answers (ApprovalResponse, the
+ * The shapes of the approval routes: their path and query parameters, the resolve body (checked
+ * by the lifecycle, pydantic's 422) and their answers (ApprovalResponse, the
  * count, the status), as zod schemas the routes declare and the OpenAPI document is generated
  * from. Pure: never reads the store or the caller.
  */

@@ -2,8 +2,9 @@
  * The knowledge content routes: upload (text, file, URLs) and remote
  * content answered 202 and processed in the background, list, read, status, update and delete.
  * Validates and shapes HTTP; reading, fetching and ranking live in the knowledge-* modules.
- * Knowledge is not user-owned: no caller filtering. Each route declares its document part
- * (knowledge-shapes.ts); the handlers still read their own forms and queries.
+ * Knowledge is not user-owned: no caller filtering. Each route declares its input and answer
+ * (schemas.ts); the content list is checked by the lifecycle, the form routes read their forms
+ * themselves (forms.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';

@@ -1,7 +1,7 @@
 /**
  * The shapes of the knowledge routes: their path and query parameters, their bodies (the
- * upload, remote-content and update forms, read by knowledge-forms.ts; the JSON search body,
- * checked with parseBody) and their answers (ContentResponseSchema and the rest), as zod
+ * upload, remote-content and update forms, read by forms.ts; the JSON search body, checked by
+ * the lifecycle) and their answers (ContentResponseSchema and the rest), as zod
  * schemas the routes declare and the OpenAPI document is generated from. The form schemas
  * document only. Pure: never reads the store.
  */

@@ -1,7 +1,7 @@
 /**
  * The document part of the system routes (`/`, `/health`, `/info`, `/config`, `/models`,
- * `/registry`, the migrations), as zod schemas. They document only: system.ts builds the
- * answers and reads its queries itself. Pure data.
+ * `/registry`, the migrations), as zod schemas; the registry's query is checked by the lifecycle,
+ * the migrations read `target_version` themselves (a query or a form field). Pure data.
  */
 import { z } from 'zod';
 import { errors, ok } from '../../http/openapi.js';
