@@ -1,9 +1,9 @@
 /**
  * Issue #16 (the route schemas validate what they document). Regression: `GET /traces?status=`
- * took any text although the document (and the filter schema
- * of `POST /traces/search`) lists OK, ERROR and UNSET: an unknown status listed nothing with a
- * 200. The route now reads its query with the schema it documents, so the two cannot disagree:
- * an unknown status is pydantic's enum 422, a known one still filters.
+ * took any text although the document (and the filter schema of `POST /traces/search`) lists
+ * OK, ERROR and UNSET: an unknown status listed nothing with a 200. The route now reads its query
+ * with the schema it documents, so the two cannot disagree: an unknown status is pydantic's enum
+ * 422, a known one still filters.
  */
 import t from 'tap';
 import { call, runtimeApp } from '../runtime/fixtures/runtime.js';
