@@ -71,6 +71,12 @@ export const atMost =
   (value, eb) =>
     eb(column, '<=', value);
 
+/** Filter: the column equals one of the values; an empty list matches nothing. */
+export const oneOf =
+  (column: string): Filter<readonly (string | number)[]> =>
+  (values, eb) =>
+    values.length === 0 ? eb.or([]) : eb(column, 'in', values);
+
 /** The reader of `spec` on `database`, decoding rows with `table`. */
 export function pageOf<R, F, S extends string>(
   database: RuntimeDatabase,

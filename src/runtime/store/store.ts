@@ -274,7 +274,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     learnings: createLearningStore(database),
     traces: createTraceStore(db),
     dailyMetrics: createDailyMetricsStore(db),
-    evals: createEvalStore(db),
+    evals: createEvalStore(database),
     approvals: createApprovalStore(db),
     schedules: createScheduleStore(db),
     knowledge: createKnowledgeStore(db),

@@ -20,12 +20,16 @@ export interface TableSpec<R> {
   readonly columns: readonly Column<R>[];
   /** Columns holding a JSON value (`null` stays SQL NULL). */
   readonly json?: readonly Column<R>[];
+  /** Columns holding a JSON value, `null` included (stored as JSON `null`, never SQL NULL). */
+  readonly jsonNull?: readonly Column<R>[];
   /** Columns holding a boolean (`null` stays SQL NULL). */
   readonly booleans?: readonly Column<R>[];
   /** Columns holding epoch seconds. */
   readonly seconds?: readonly Column<R>[];
   /** Columns an upsert keeps from the stored row when the key exists (e.g. `created_at`). */
   readonly keepOnUpdate?: readonly Column<R>[];
+  /** Fields stored in a column of another name (e.g. `start_ms` in `start_time`). */
+  readonly stored?: { readonly [K in Column<R>]?: string };
 }
 
 /** One table on an open database, speaking in records. */
@@ -40,6 +44,8 @@ export interface Table<R> {
   put(record: R): Promise<void>;
   /** Insert a new record; `false`, and nothing written, when its key is taken. */
   insert(record: R): Promise<boolean>;
+  /** Insert new records in as few statements as the dialect's parameter limit allows. */
+  insertAll(records: readonly R[]): Promise<void>;
   /** Replace every column of the stored record of the same key; `false` when there is none. */
   update(record: R): Promise<boolean>;
   /** Delete the record of `key`; `false` when there was none. */
@@ -50,7 +56,10 @@ export interface Table<R> {
 
 /** How one column's value crosses between record and row. */
 interface ColumnCodec {
+  /** The record's field. */
   readonly name: string;
+  /** The table's column. */
+  readonly column: string;
   toColumn(value: unknown): unknown;
   fromColumn(stored: unknown): unknown;
 }
@@ -64,26 +73,40 @@ function codecsOf<R>(spec: TableSpec<R>, dialect: SqlDialect): ColumnCodec[] {
     (value: unknown): unknown =>
       value === null ? null : convert(value as never);
   return spec.columns.map((name) => {
+    const column = spec.stored?.[name] ?? name;
     if (spec.json?.includes(name)) {
       return {
         name,
+        column,
         toColumn: nullable(dialect.jsonToColumn),
         fromColumn: nullable(dialect.jsonFromColumn),
+      };
+    }
+    if (spec.jsonNull?.includes(name)) {
+      return {
+        name,
+        column,
+        toColumn: dialect.jsonToColumn,
+        fromColumn: dialect.jsonFromColumn,
       };
     }
     if (spec.booleans?.includes(name)) {
       return {
         name,
+        column,
         toColumn: nullable(dialect.booleanToColumn),
         fromColumn: nullable(dialect.booleanFromColumn),
       };
     }
     if (spec.seconds?.includes(name)) {
-      return { name, toColumn: same, fromColumn: dialect.secondsFromColumn };
+      return { name, column, toColumn: same, fromColumn: dialect.secondsFromColumn };
     }
-    return { name, toColumn: same, fromColumn: same };
+    return { name, column, toColumn: same, fromColumn: same };
   });
 }
+
+/** The most bound parameters one insert uses (under every dialect's limit: SQLite 32766, Postgres 65535). */
+const MAX_INSERT_PARAMETERS = 16_000;
 
 /** The operations of the table `spec` declares, on `database`. */
 export function tableOf<R>(database: RuntimeDatabase, spec: TableSpec<R>): Table<R> {
@@ -101,20 +124,23 @@ function bind<R>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = executor as unknown as Kysely<any>;
   const table: string = spec.name;
-  const key: string = spec.key;
-  const updated = spec.columns.filter(
-    (name) => name !== key && !(spec.keepOnUpdate?.includes(name) ?? false),
-  );
+  const key: string = spec.stored?.[spec.key] ?? spec.key;
+  const updated = codecs
+    .filter(
+      ({ name }) => name !== spec.key && !(spec.keepOnUpdate?.includes(name as Column<R>) ?? false),
+    )
+    .map(({ column }) => column);
   const toRow = (record: R): Record<string, unknown> => {
     const row: Record<string, unknown> = {};
-    for (const codec of codecs) row[codec.name] = codec.toColumn(record[codec.name as keyof R]);
+    for (const codec of codecs) row[codec.column] = codec.toColumn(record[codec.name as keyof R]);
     return row;
   };
   const fromRow = (row: Readonly<Record<string, unknown>>): R => {
     const record: Record<string, unknown> = {};
-    for (const codec of codecs) record[codec.name] = codec.fromColumn(row[codec.name]);
+    for (const codec of codecs) record[codec.name] = codec.fromColumn(row[codec.column]);
     return record as R;
   };
+  const perInsert = Math.floor(MAX_INSERT_PARAMETERS / codecs.length);
   return Object.freeze({
     toRow,
     fromRow,
@@ -147,11 +173,23 @@ function bind<R>(
         .executeTakeFirst();
       return result.numInsertedOrUpdatedRows === 1n;
     },
+    async insertAll(records) {
+      for (let at = 0; at < records.length; at += perInsert) {
+        await db
+          .insertInto(table)
+          .values(records.slice(at, at + perInsert).map(toRow))
+          .execute();
+      }
+    },
     async update(record) {
       const row = toRow(record);
       const result = await db
         .updateTable(table)
-        .set(Object.fromEntries(spec.columns.filter((c) => c !== key).map((c) => [c, row[c]])))
+        .set(
+          Object.fromEntries(
+            codecs.filter((c) => c.column !== key).map((c) => [c.column, row[c.column]]),
+          ),
+        )
         .where(key, '=', record[spec.key])
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;

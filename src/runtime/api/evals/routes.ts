@@ -2,7 +2,7 @@
  * Eval runs (not user-owned, so never confined to a caller): run an eval
  * against an agent or team of the live catalogue and store it, list them with filters, read,
  * rename and bulk-delete them. Validates and shapes HTTP only: the evaluation lives in
- * ../evals/, the rows in ../store/evals.ts. Each route declares its document part
+ * ../evals/, the rows in table.ts. Each route declares its document part
  * (eval-bodies.ts); the handlers still check their own input. Never checks scopes: the gateway
  * did.
  */
@@ -160,7 +160,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
         sortBy,
         sortOrder,
       };
-      const { rows, total } = store.list(query);
+      const { rows, total } = await store.list(query);
       return paginated(rows.map(evalSchema), page, limit, total);
     });
 
@@ -173,7 +173,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
     };
     scope.get<OneEval>('/eval-runs/:eval_run_id', { schema: getSchema }, async (request) => {
       checkDatabase(dbId, scalarQuery(request.query).db_id);
-      const run = store.get(request.params.eval_run_id);
+      const run = await store.get(request.params.eval_run_id);
       if (run === null) throw notFound(request.params.eval_run_id);
       return evalSchema(run);
     });
@@ -210,7 +210,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
           created_at: now,
           updated_at: now,
         };
-        store.put(run);
+        await store.put(run);
         return evalSchema(run);
       },
     );
@@ -227,7 +227,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       const { name } = parseBody(renameEvalBody, request.body);
       checkDatabase(dbId, scalarQuery(request.query).db_id);
       const now = Math.floor(deps.engine.clock.now() / 1000);
-      const run = store.rename(request.params.eval_run_id, name, now);
+      const run = await store.rename(request.params.eval_run_id, name, now);
       if (run === null) throw notFound(request.params.eval_run_id);
       return evalSchema(run);
     });
@@ -245,7 +245,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       async (request, reply) => {
         const body = parseBody(deleteEvalsBody, request.body);
         checkDatabase(dbId, scalarQuery(request.query).db_id);
-        store.delete(body.eval_run_ids);
+        await store.delete(body.eval_run_ids);
         return reply.code(204).send();
       },
     );
