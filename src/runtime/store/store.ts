@@ -273,7 +273,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     memories: createMemoryStore(database),
     learnings: createLearningStore(database),
     traces: createTraceStore(db),
-    dailyMetrics: createDailyMetricsStore(db),
+    dailyMetrics: createDailyMetricsStore(database),
     evals: createEvalStore(database),
     approvals: createApprovalStore(db),
     schedules: createScheduleStore(db),
