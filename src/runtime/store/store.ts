@@ -272,7 +272,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     components: createComponentStore(db),
     memories: createMemoryStore(database),
     learnings: createLearningStore(database),
-    traces: createTraceStore(db),
+    traces: createTraceStore(database),
     dailyMetrics: createDailyMetricsStore(database),
     evals: createEvalStore(database),
     approvals: createApprovalStore(db),
