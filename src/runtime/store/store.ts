@@ -277,7 +277,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     evals: createEvalStore(database),
     approvals: createApprovalStore(db),
     schedules: createScheduleStore(db),
-    knowledge: createKnowledgeStore(db),
+    knowledge: createKnowledgeStore(database),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
       return row === undefined ? null : fromSessionRow(row);
