@@ -8,6 +8,7 @@ import {
   atLeast,
   atMost,
   equals,
+  oneOf,
   pageOf,
   type PageReader,
 } from '../../../src/runtime/store/page.js';
@@ -20,6 +21,7 @@ interface ItemFilters {
   to?: number | undefined;
   search?: string | undefined;
   tag?: readonly string[] | undefined;
+  ids?: readonly string[] | undefined;
 }
 
 type ItemSort = 'at' | 'name';
@@ -47,6 +49,7 @@ async function reader(t: Test) {
         to: atMost('at'),
         search: (text) => database.dialect.containsFolded('name', text),
         tag: (tags) => database.dialect.jsonArrayOverlaps('tags', tags),
+        ids: oneOf('id'),
       },
       sorts: ['at', 'name'],
       tieBreak: 'id',
@@ -75,6 +78,8 @@ t.test('filters with a value apply, together', async (t) => {
     ['search folds beyond ASCII', { search: 'äpfel' }, [['a', 'e'], 2]],
     ['search of upper case', { search: 'RRO' }, [['c'], 1]],
     ['a JSON array shares a value', { tag: ['green', 'root'] }, [['b', 'c'], 2]],
+    ['one of several values', { ids: ['e', 'b', 'x'] }, [['b', 'e'], 2]],
+    ['one of no values: nothing', { ids: [] }, [[], 0]],
     ['everything at once', { search: 'r', from: 20, to: 20, tag: ['fruit'] }, [['b'], 1]],
   ];
   for (const [name, filters, expected] of rows) {
