@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { EvalQuery, EvalRunRecord } from '../../../../src/runtime/api/evals/table.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
+import { call, runtimeApp } from '../../fixtures/runtime.js';
 
 function fileStore(t: Test): RuntimeStore {
   const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
@@ -154,4 +155,28 @@ t.test('the table refuses an unknown eval type (CHECK)', async (t) => {
   await t.rejects(store.evals.put(evalRun({ eval_type: 'vibes' as 'accuracy' })), {
     code: 'SQLITE_CONSTRAINT_CHECK',
   });
+});
+
+t.test('a bulk delete of 1,201 ids is one count', async (t) => {
+  const store = fileStore(t);
+  const many = Array.from({ length: 1201 }, (_, i) => `e${i}`);
+  for (const id of many) await store.evals.put(evalRun({ run_id: id }));
+  t.equal(await store.evals.delete([...many, 'nope']), 1201);
+  t.same(await ids(store), []);
+});
+
+t.test('a closed store: the eval routes answer 500, never a 200', async (t) => {
+  const rt = runtimeApp(t);
+  rt.store.close();
+  const rows: [name: string, url: string][] = [
+    ['GET /eval-runs', '/eval-runs'],
+    ['GET /eval-runs/{id}', '/eval-runs/e-1'],
+  ];
+  for (const [name, url] of rows) {
+    t.same(
+      await call(rt, 'GET', url),
+      { status: 500, body: { detail: 'Internal runtime error' } },
+      name,
+    );
+  }
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { ContentRecord } from '../../../../src/runtime/api/knowledge/table.js';
 import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
+import { call, runtimeApp } from '../../fixtures/runtime.js';
 
 const content = (fields: Partial<ContentRecord> = {}): ContentRecord => ({
   id: 'c-1',
@@ -116,4 +117,23 @@ t.test('list pages in each order; metadata keys; deletes', async (t) => {
   t.equal(await k.deleteAll('kb'), 2);
   t.same((await k.list('kb', { page: 1, limit: 10, sortBy: 'name', sortOrder: 'desc' })).total, 0);
   t.match(await k.get('d'), { knowledge_id: 'other' }, 'another instance is untouched');
+});
+
+t.test('a closed store: the knowledge routes answer 500, never a 200', async (t) => {
+  const rt = runtimeApp(t);
+  rt.store.close();
+  const rows: [name: string, method: 'GET' | 'POST', url: string, json?: unknown][] = [
+    ['GET /knowledge/content', 'GET', '/knowledge/content'],
+    ['GET /knowledge/content/{id}', 'GET', '/knowledge/content/c-1'],
+    ['GET /knowledge/content/{id}/status', 'GET', '/knowledge/content/c-1/status'],
+    ['GET /knowledge/config', 'GET', '/knowledge/config'],
+    ['POST /knowledge/search', 'POST', '/knowledge/search', { query: 'x' }],
+  ];
+  for (const [name, method, url, json] of rows) {
+    t.same(
+      await call(rt, method, url, json === undefined ? {} : { json }),
+      { status: 500, body: { detail: 'Internal runtime error' } },
+      name,
+    );
+  }
 });
