@@ -96,7 +96,21 @@ export interface SqlDialect {
     column: string,
     alias: A,
   ): AliasedRawBuilder<{ value: string }, A>;
+  /** FROM item: one row per key of the JSON object in `column`, the key as `<alias>.key`. */
+  jsonObjectKeys<A extends string>(column: string, alias: A): AliasedRawBuilder<{ key: string }, A>;
+  /** The JSON text in `column` at the object keys `path`, as a number (NULL when absent). */
+  jsonNumberAt(column: string, path: readonly string[]): RawBuilder<number | null>;
+  /** The JSON text in `column` at the object keys `path`, as text (NULL when absent). */
+  jsonTextAt(column: string, path: readonly string[]): RawBuilder<string | null>;
+  /** The UTC day (`YYYY-MM-DD`) of the epoch seconds in `column`. */
+  dayOfSeconds(column: string): RawBuilder<string>;
+  /** WHERE term: the text column starts with `prefix` (case-sensitive). */
+  startsWith(column: string, prefix: string): RawBuilder<SqlBool>;
 }
+
+/** A JSON path of object keys as SQLite writes it (`$."a"."b"`). */
+const sqlitePath = (path: readonly string[]): string =>
+  `$${path.map((key) => `.${JSON.stringify(key)}`).join('')}`;
 
 /** The SQL function that case-folds text (JavaScript folding, not SQLite's ASCII-only lower()). */
 const FOLD = 'scopegate_fold';
@@ -119,6 +133,15 @@ function sqliteDialect(db: SqliteDatabase): SqlDialect {
       sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${sql.ref(column)}) AS t WHERE t.value IN (SELECT value FROM json_each(${JSON.stringify(values)})))`,
     jsonArrayElements: (column, alias) =>
       sql<{ value: string }>`json_each(${sql.ref(column)})`.as(alias),
+    jsonObjectKeys: (column, alias) =>
+      sql<{ key: string }>`json_each(${sql.ref(column)})`.as(alias),
+    jsonNumberAt: (column, path) =>
+      sql<number | null>`json_extract(${sql.ref(column)}, ${sqlitePath(path)})`,
+    jsonTextAt: (column, path) =>
+      sql<string | null>`json_extract(${sql.ref(column)}, ${sqlitePath(path)})`,
+    dayOfSeconds: (column) => sql<string>`date(${sql.ref(column)}, 'unixepoch')`,
+    startsWith: (column, prefix) =>
+      sql<SqlBool>`substr(${sql.ref(column)}, 1, length(${prefix})) = ${prefix}`,
   } satisfies SqlDialect);
 }
 

@@ -83,6 +83,11 @@ export const equalsOrNull =
   (column: string): Filter<string | number | null> =>
   (value, eb) =>
     value === null ? eb(column, 'is', null) : eb(column, '=', value);
+/** Filter: the column equals one of the values; an empty list matches nothing. */
+export const oneOf =
+  (column: string): Filter<readonly (string | number)[]> =>
+  (values, eb) =>
+    values.length === 0 ? eb.or([]) : eb(column, 'in', values);
 
 /** The reader of `spec` on `database`, decoding rows with `table`. */
 export function pageOf<R, F, S extends string>(

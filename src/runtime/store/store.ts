@@ -66,12 +66,12 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     components: createComponentStore(db),
     memories: createMemoryStore(database),
     learnings: createLearningStore(database),
-    traces: createTraceStore(db),
-    dailyMetrics: createDailyMetricsStore(db),
-    evals: createEvalStore(db),
+    traces: createTraceStore(database),
+    dailyMetrics: createDailyMetricsStore(database),
+    evals: createEvalStore(database),
     approvals: createApprovalStore(db),
     schedules: createScheduleStore(db),
-    knowledge: createKnowledgeStore(db),
+    knowledge: createKnowledgeStore(database),
     migrate: () => migrate(db, path),
     close() {
       db.close();

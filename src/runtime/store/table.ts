@@ -23,13 +23,15 @@ export interface TableSpec<R> {
   readonly columns: readonly Column<R>[];
   /** Columns holding a JSON value (`null` stays SQL NULL). */
   readonly json?: readonly Column<R>[];
+  /** Columns holding a JSON value, `null` included (stored as JSON `null`, never SQL NULL). */
+  readonly jsonNull?: readonly Column<R>[];
   /** Columns holding a boolean (`null` stays SQL NULL). */
   readonly booleans?: readonly Column<R>[];
   /** Columns holding epoch seconds. */
   readonly seconds?: readonly Column<R>[];
   /** Columns an upsert keeps from the stored row when the key exists (e.g. `created_at`). */
   readonly keepOnUpdate?: readonly Column<R>[];
-  /** The stored column of a field whose name differs from the record's (e.g. `summary`). */
+  /** The stored column of a field whose name differs from the record's (`summary`, `start_ms`). */
   readonly columnNames?: Readonly<Partial<Record<Column<R>, string>>>;
 }
 
@@ -45,6 +47,8 @@ export interface Table<R> {
   put(record: R): Promise<void>;
   /** Insert a new record; `false`, and nothing written, when its key is taken. */
   insert(record: R): Promise<boolean>;
+  /** Insert new records in as few statements as the dialect's parameter limit allows. */
+  insertAll(records: readonly R[]): Promise<void>;
   /**
    * Replace every column of the stored record of the same key, only while the stored record
    * still holds every value of `expected` (a compare-and-set on what was read; `null` matches
@@ -92,6 +96,14 @@ function codecsOf<R>(spec: TableSpec<R>, dialect: SqlDialect): ColumnCodec[] {
         fromColumn: nullable(dialect.jsonFromColumn),
       };
     }
+    if (spec.jsonNull?.includes(field)) {
+      return {
+        field,
+        name,
+        toColumn: dialect.jsonToColumn,
+        fromColumn: dialect.jsonFromColumn,
+      };
+    }
     if (spec.booleans?.includes(field)) {
       return {
         field,
@@ -106,6 +118,9 @@ function codecsOf<R>(spec: TableSpec<R>, dialect: SqlDialect): ColumnCodec[] {
     return { field, name, toColumn: same, fromColumn: same };
   });
 }
+
+/** The most bound parameters one insert uses (under every dialect's limit: SQLite 32766, Postgres 65535). */
+const MAX_INSERT_PARAMETERS = 16_000;
 
 /** The operations of the table `spec` declares, on `database`. */
 export function tableOf<R>(database: RuntimeDatabase, spec: TableSpec<R>): Table<R> {
@@ -136,6 +151,7 @@ function bind<R>(
     }
     return row;
   };
+  const perInsert = Math.floor(MAX_INSERT_PARAMETERS / codecs.length);
   const toRow = (record: R): Record<string, unknown> => {
     const row: Record<string, unknown> = {};
     for (const codec of codecs) row[codec.name] = codec.toColumn(record[codec.field as keyof R]);
@@ -187,6 +203,14 @@ function bind<R>(
         .onConflict((conflict) => conflict.column(key).doNothing())
         .executeTakeFirst();
       return result.numInsertedOrUpdatedRows === 1n;
+    },
+    async insertAll(records) {
+      for (let at = 0; at < records.length; at += perInsert) {
+        await db
+          .insertInto(table)
+          .values(records.slice(at, at + perInsert).map(toRow))
+          .execute();
+      }
     },
     async update(record, expected) {
       const { [key]: id, ...row } = toRow(record);

@@ -62,3 +62,52 @@ t.test(
     );
   },
 );
+
+t.test('query terms: JSON paths and keys, UTC days, prefixes', async (t) => {
+  const { database, connection } = itemsDatabase(t);
+  const insert = connection.prepare(
+    'INSERT INTO items (id, name, tags, at, created) VALUES (?, ?, ?, ?, 0)',
+  );
+  insert.run('a', 'Alpha', '{"m":{"n":3,"s":"x"},"k.j":1}', 0);
+  insert.run('b', 'alpine', '{"m":{"n":4.5}}', 86_399);
+  insert.run('c', 'Alp', null, 86_400);
+  const { db, dialect } = database;
+  const rows = await db
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    .selectFrom('items' as any)
+    .select([
+      'id',
+      dialect.jsonNumberAt('tags', ['m', 'n']).as('n'),
+      dialect.jsonTextAt('tags', ['m', 's']).as('s'),
+      dialect.jsonNumberAt('tags', ['k.j']).as('dotted'),
+      dialect.dayOfSeconds('at').as('day'),
+    ])
+    .orderBy('id')
+    .execute();
+  t.same(rows, [
+    { id: 'a', n: 3, s: 'x', dotted: 1, day: '1970-01-01' },
+    { id: 'b', n: 4.5, s: null, dotted: null, day: '1970-01-01' },
+    { id: 'c', n: null, s: null, dotted: null, day: '1970-01-02' },
+  ]);
+  const keys = await db
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    .selectFrom(['items' as any, dialect.jsonObjectKeys('items.tags', 'j')])
+    .select('j.key as key')
+    .distinct()
+    .orderBy('key')
+    .execute();
+  t.same(
+    keys.map((row) => row.key),
+    ['k.j', 'm'],
+    'one row per key; a NULL object has none',
+  );
+  const prefixed = async (prefix: string) =>
+    (
+      await sql<{
+        id: string;
+      }>`SELECT id FROM items WHERE ${dialect.startsWith('name', prefix)} ORDER BY id`.execute(db)
+    ).rows.map((row) => row.id);
+  t.same(await prefixed('Alp'), ['a', 'c'], 'case-sensitive');
+  t.same(await prefixed('alpine'), ['b'], 'the whole text');
+  t.same(await prefixed('Alpha!'), [], 'longer than the text');
+});

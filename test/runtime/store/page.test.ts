@@ -9,6 +9,7 @@ import {
   atMost,
   equals,
   equalsOrNull,
+  oneOf,
   pageOf,
   type PageReader,
 } from '../../../src/runtime/store/page.js';
@@ -21,6 +22,7 @@ interface ItemFilters {
   to?: number | undefined;
   search?: string | undefined;
   tag?: readonly string[] | undefined;
+  ids?: readonly string[] | undefined;
 }
 
 type ItemSort = 'at' | 'name';
@@ -48,6 +50,7 @@ async function reader(t: Test) {
         to: atMost('at'),
         search: (text) => database.dialect.containsFolded('name', text),
         tag: (tags) => database.dialect.jsonArrayOverlaps('tags', tags),
+        ids: oneOf('id'),
       },
       sorts: ['at', 'name'],
       tieBreak: 'id',
@@ -76,6 +79,8 @@ t.test('filters with a value apply, together', async (t) => {
     ['search folds beyond ASCII', { search: 'äpfel' }, [['a', 'e'], 2]],
     ['search of upper case', { search: 'RRO' }, [['c'], 1]],
     ['a JSON array shares a value', { tag: ['green', 'root'] }, [['b', 'c'], 2]],
+    ['one of several values', { ids: ['e', 'b', 'x'] }, [['b', 'e'], 2]],
+    ['one of no values: nothing', { ids: [] }, [[], 0]],
     ['everything at once', { search: 'r', from: 20, to: 20, tag: ['fruit'] }, [['b'], 1]],
   ];
   for (const [name, filters, expected] of rows) {

@@ -137,6 +137,7 @@ t.test('a closed database fails every operation loudly', async (t) => {
     ['get', () => items.get('a')],
     ['put', () => items.put(item({ id: 'a' }))],
     ['insert', () => items.insert(item({ id: 'a' }))],
+    ['insertAll', () => items.insertAll([item({ id: 'a' })])],
     ['update', () => items.update(item({ id: 'a' }))],
     ['patch', () => items.patch('a', { name: 'b' })],
     ['delete', () => items.delete('a')],
@@ -158,3 +159,72 @@ t.test(
     t.same(await plain.get('a'), { id: 'a', name: 'b', at: 2, created: 2 });
   },
 );
+
+t.test('columnNames: the key and other fields kept in columns of other names', async (t) => {
+  const { database, connection } = itemsDatabase(t);
+  /** An item whose fields are named apart from their columns. */
+  interface Renamed {
+    key: string;
+    label: string;
+    when: number;
+    created: number;
+  }
+  const renamed = tableOf<Renamed>(database, {
+    name: ITEMS.name,
+    key: 'key',
+    columns: ['key', 'label', 'when', 'created'],
+    seconds: ['when'],
+    keepOnUpdate: ['created'],
+    columnNames: { key: 'id', label: 'name', when: 'at' },
+  });
+  const record = { key: 'a', label: 'A', when: 7, created: 1 };
+  t.same(renamed.toRow(record), { id: 'a', name: 'A', at: 7, created: 1 }, 'to the row');
+  await renamed.put(record);
+  t.same(connection.prepare('SELECT id, name, at, created FROM items').get(), {
+    id: 'a',
+    name: 'A',
+    at: 7,
+    created: 1,
+  });
+  await renamed.put({ ...record, label: 'B', created: 2 });
+  t.same(await renamed.get('a'), { ...record, label: 'B' }, 'upserted under the column names');
+  t.equal(await renamed.update({ ...record, label: 'C' }), true);
+  t.same(await renamed.get('a'), { ...record, label: 'C' });
+  t.equal(await renamed.delete('a'), true);
+});
+
+t.test('jsonNull: null is stored as JSON null, not SQL NULL', async (t) => {
+  const { database, connection } = itemsDatabase(t);
+  const items = tableOf<Item>(database, { ...ITEMS, json: [], jsonNull: ['tags'] });
+  await items.put(item({ id: 'a' }));
+  await items.put(item({ id: 'b', tags: ['x'] }));
+  t.same(
+    connection.prepare('SELECT id, tags FROM items ORDER BY id').all(),
+    [
+      { id: 'a', tags: 'null' },
+      { id: 'b', tags: '["x"]' },
+    ],
+    'as stored',
+  );
+  t.same((await items.get('a'))?.tags, null, 'read back as null');
+  t.same((await items.get('b'))?.tags, ['x']);
+});
+
+t.test('insertAll: many rows in few statements, in a transaction all or none', async (t) => {
+  const { database, connection } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  // More rows than one statement binds (16,000 parameters / 6 columns = 2,666 rows).
+  const many = Array.from({ length: 6000 }, (_, i) => item({ id: `i${i}`, tags: [String(i)] }));
+  await items.insertAll(many);
+  await items.insertAll([]);
+  t.same(connection.prepare('SELECT count(*) AS n FROM items').get(), { n: 6000 });
+  t.same(await items.get('i5999'), many[5999], 'the last of the last statement');
+  await t.rejects(
+    database.db.transaction().execute(async (trx) => {
+      await items.in(trx).insertAll([item({ id: 'new' }), item({ id: 'i0' })]);
+    }),
+    { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' },
+    'a taken key fails the insert',
+  );
+  t.equal(await items.get('new'), null, 'nothing of it written');
+});

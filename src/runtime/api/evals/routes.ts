@@ -145,7 +145,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
         sortBy,
         sortOrder,
       };
-      const { rows, total } = store.list(query);
+      const { rows, total } = await store.list(query);
       return paginated(rows.map(evalSchema), page, limit, total);
     });
 
@@ -158,7 +158,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       response: { 200: ok('The eval run', evalRunSchema), ...errors('404') },
     };
     scope.get<OneEval>('/eval-runs/:eval_run_id', { schema: getSchema }, async (request) => {
-      const run = store.get(request.params.eval_run_id);
+      const run = await store.get(request.params.eval_run_id);
       if (run === null) throw notFound(request.params.eval_run_id);
       return evalSchema(run);
     });
@@ -195,7 +195,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
           created_at: now,
           updated_at: now,
         };
-        store.put(run);
+        await store.put(run);
         return evalSchema(run);
       },
     );
@@ -213,7 +213,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
     scope.patch<Rename>('/eval-runs/:eval_run_id', { schema: renameSchema }, async (request) => {
       const { name } = request.body;
       const now = Math.floor(deps.engine.clock.now() / 1000);
-      const run = store.rename(request.params.eval_run_id, name, now);
+      const run = await store.rename(request.params.eval_run_id, name, now);
       if (run === null) throw notFound(request.params.eval_run_id);
       return evalSchema(run);
     });
@@ -231,7 +231,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       { schema: deleteSchema },
       async (request, reply) => {
         const body = request.body;
-        store.delete(body.eval_run_ids);
+        await store.delete(body.eval_run_ids);
         return reply.code(204).send();
       },
     );

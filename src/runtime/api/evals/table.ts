@@ -1,10 +1,13 @@
 /**
- * Eval runs in the runtime's SQLite file. Stores what it is given: the
- * routes run the evaluations, shape the responses and choose the filters; every caller value
- * reaches SQL as a bound parameter only.
+ * Eval runs in the runtime database, read and written asynchronously through the query layer
+ * (database.ts, table.ts, page.ts). Stores what it is given: the routes run the evaluations,
+ * shape the responses and choose the filters; every caller value reaches SQL as a bound
+ * parameter only.
  */
+import type { RowOf, RuntimeDatabase } from '../../store/database.js';
+import { equals, oneOf, pageOf } from '../../store/page.js';
 import type { SessionType } from '../../store/records.js';
-import type { SqliteDatabase, SqliteStatement } from '../../store/sqlite.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** The kinds of evaluation (Agno's `EvalType`). */
 export const EVAL_TYPES = ['accuracy', 'agent_as_judge', 'performance', 'reliability'] as const;
@@ -34,6 +37,9 @@ export interface EvalRunRecord {
 /** The columns GET /eval-runs may sort by; any other `sort_by` is ignored by the route. */
 export const EVAL_SORTS = ['created_at', 'updated_at', 'name', 'eval_type'] as const;
 
+/** A sort column of {@link EVAL_SORTS}. */
+export type EvalSort = (typeof EVAL_SORTS)[number];
+
 /** Filters, sort and page of {@link EvalStore.list}; an absent filter filters nothing. */
 export interface EvalQuery {
   agentId?: string;
@@ -48,136 +54,121 @@ export interface EvalQuery {
   page: number;
   /** Rows per page, at least 1. */
   limit: number;
-  sortBy: (typeof EVAL_SORTS)[number];
+  sortBy: EvalSort;
   sortOrder: 'asc' | 'desc';
 }
 
 /** The eval runs of the runtime store. */
 export interface EvalStore {
   /** Insert or replace by `run_id`. */
-  put(record: EvalRunRecord): void;
+  put(record: EvalRunRecord): Promise<void>;
   /** The eval run, or `null` when there is none with this id. */
-  get(runId: string): EvalRunRecord | null;
+  get(runId: string): Promise<EvalRunRecord | null>;
   /** One page of the runs matching every given filter, and how many match in all. */
-  list(query: EvalQuery): { rows: EvalRunRecord[]; total: number };
+  list(query: EvalQuery): Promise<{ rows: EvalRunRecord[]; total: number }>;
   /** Renames the run and stamps `updated_at`; the run as it now is, or null when there is none. */
-  rename(runId: string, name: string, updatedAt: number): EvalRunRecord | null;
+  rename(runId: string, name: string, updatedAt: number): Promise<EvalRunRecord | null>;
   /** Deletes the named runs in one transaction (unknown ids are skipped); how many went. */
-  delete(runIds: readonly string[]): number;
+  delete(runIds: readonly string[]): Promise<number>;
 }
 
-interface EvalRunRow extends Omit<EvalRunRecord, 'eval_data' | 'eval_input'> {
-  eval_data: string;
-  eval_input: string | null;
-}
+/** The `eval_runs` table: the eval's data and input are JSON, times epoch seconds. */
+const EVAL_RUNS: TableSpec<EvalRunRecord> = {
+  name: 'eval_runs',
+  key: 'run_id',
+  columns: [
+    'run_id',
+    'eval_type',
+    'name',
+    'agent_id',
+    'team_id',
+    'workflow_id',
+    'model_id',
+    'model_provider',
+    'evaluated_component_name',
+    'eval_data',
+    'eval_input',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['eval_data', 'eval_input'],
+  seconds: ['created_at', 'updated_at'],
+};
 
-const COLUMNS = [
-  'run_id',
-  'eval_type',
-  'name',
-  'agent_id',
-  'team_id',
-  'workflow_id',
-  'model_id',
-  'model_provider',
-  'evaluated_component_name',
-  'eval_data',
-  'eval_input',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof EvalRunRow)[];
-
-/**
- * Every filter is one fixed term that is true when its parameter is NULL, so one SQL text serves
- * every combination; the eval types arrive as one JSON array.
- */
-const WHERE = `
-  WHERE (@agentId IS NULL OR agent_id = @agentId)
-    AND (@teamId IS NULL OR team_id = @teamId)
-    AND (@workflowId IS NULL OR workflow_id = @workflowId)
-    AND (@modelId IS NULL OR model_id = @modelId)
-    AND (@componentType IS NULL
-      OR (@componentType = 'agent' AND agent_id IS NOT NULL)
-      OR (@componentType = 'team' AND team_id IS NOT NULL)
-      OR (@componentType = 'workflow' AND workflow_id IS NOT NULL))
-    AND (@evalTypes IS NULL OR eval_type IN (SELECT value FROM json_each(@evalTypes)))`;
-
-const fromRow = (row: EvalRunRow): EvalRunRecord => ({
-  ...row,
-  eval_data: JSON.parse(row.eval_data) as Record<string, unknown>,
-  eval_input:
-    row.eval_input === null ? null : (JSON.parse(row.eval_input) as Record<string, unknown>),
-});
-
-/** Prepares the eval-run statements on an open, migrated database. */
-export function createEvalStore(db: SqliteDatabase): EvalStore {
-  const put = db.prepare(
-    `INSERT INTO eval_runs (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})
-     ON CONFLICT (run_id) DO UPDATE SET ${COLUMNS.filter((c) => c !== 'run_id')
-       .map((c) => `${c} = excluded.${c}`)
-       .join(', ')}`,
-  );
-  const get = db.prepare('SELECT * FROM eval_runs WHERE run_id = ?');
-  const rename = db.prepare('UPDATE eval_runs SET name = ?, updated_at = ? WHERE run_id = ?');
-  const remove = db.prepare('DELETE FROM eval_runs WHERE run_id = ?');
-  const count = db.prepare(`SELECT count(*) AS total FROM eval_runs ${WHERE}`);
-  const pages = new Map<string, SqliteStatement>();
-  for (const column of EVAL_SORTS) {
-    for (const order of ['ASC', 'DESC']) {
-      // run_id breaks ties so consecutive pages never overlap or skip a row.
-      pages.set(
-        `${column} ${order}`,
-        db.prepare(
-          `SELECT * FROM eval_runs ${WHERE} ORDER BY ${column} ${order}, run_id ${order}
-           LIMIT @limit OFFSET @offset`,
-        ),
-      );
-    }
+declare module '../../store/database.js' {
+  interface Database {
+    eval_runs: RowOf<EvalRunRecord, 'eval_data' | 'eval_input'>;
   }
-  // One read transaction, so `total` always matches the rows of the page.
-  const read = db.transaction((page: SqliteStatement, params: Record<string, unknown>) => ({
-    rows: (page.all(params) as EvalRunRow[]).map(fromRow),
-    total: (count.get(params) as { total: number }).total,
-  }));
-  const deleteMany = db.transaction((runIds: readonly string[]): number =>
-    runIds.reduce((n, id) => n + remove.run(id).changes, 0),
-  );
+}
 
-  const getRun = (runId: string): EvalRunRecord | null => {
-    const row = get.get(runId) as EvalRunRow | undefined;
-    return row === undefined ? null : fromRow(row);
-  };
+/** The id column of each kind of component an eval run may name. */
+const COMPONENT_COLUMNS = {
+  agent: 'agent_id',
+  team: 'team_id',
+  workflow: 'workflow_id',
+} as const satisfies Record<SessionType, keyof EvalRunRecord>;
 
+/** The filters of {@link EvalStore.list}, by name and value. */
+interface EvalFilters {
+  agentId?: string | undefined;
+  teamId?: string | undefined;
+  workflowId?: string | undefined;
+  modelId?: string | undefined;
+  componentType?: SessionType | undefined;
+  evalTypes?: readonly EvalType[] | undefined;
+}
+
+/** How many ids one DELETE binds (well under every dialect's parameter limit). */
+const DELETE_CHUNK = 500;
+
+/** The eval-run store on an open, migrated database. */
+export function createEvalStore(database: RuntimeDatabase): EvalStore {
+  const { db } = database;
+  const table = tableOf(database, EVAL_RUNS);
+  const pages = pageOf<EvalRunRecord, EvalFilters, EvalSort>(database, table, {
+    table: 'eval_runs',
+    filters: {
+      agentId: equals('agent_id'),
+      teamId: equals('team_id'),
+      workflowId: equals('workflow_id'),
+      modelId: equals('model_id'),
+      // A run names a component of a kind when that kind's id column is set.
+      componentType: (kind, eb) => eb(COMPONENT_COLUMNS[kind], 'is not', null),
+      evalTypes: oneOf('eval_type'),
+    },
+    sorts: EVAL_SORTS,
+    tieBreak: 'run_id',
+  });
   return Object.freeze({
-    put(record) {
-      put.run({
-        ...record,
-        eval_data: JSON.stringify(record.eval_data),
-        eval_input: record.eval_input === null ? null : JSON.stringify(record.eval_input),
-      });
-    },
-    get: getRun,
-    list(query) {
-      const { limit } = query;
-      const page = pages.get(`${query.sortBy} ${query.sortOrder.toUpperCase()}`);
-      if (page === undefined) {
-        throw new RangeError(`unsupported sort: ${query.sortBy} ${query.sortOrder}`);
+    put: (record) => table.put(record),
+    get: (runId) => table.get(runId),
+    list({ page, limit, sortBy, sortOrder, ...filters }) {
+      // Refused at once (not as a rejection), naming the order too, as before the layer.
+      if (!EVAL_SORTS.includes(sortBy)) {
+        throw new RangeError(`unsupported sort: ${sortBy} ${sortOrder}`);
       }
-      return read(page, {
-        agentId: query.agentId ?? null,
-        teamId: query.teamId ?? null,
-        workflowId: query.workflowId ?? null,
-        modelId: query.modelId ?? null,
-        componentType: query.componentType ?? null,
-        evalTypes: query.evalTypes === undefined ? null : JSON.stringify(query.evalTypes),
-        limit,
-        // Capped so that an absurd page is merely past the end rather than beyond SQLite's int64.
-        offset: Math.min((Math.max(query.page, 1) - 1) * limit, Number.MAX_SAFE_INTEGER),
-      });
+      return pages.page({ filters, sortBy, sortOrder, page, limit });
     },
-    rename(runId, name, updatedAt) {
-      return rename.run(name, updatedAt, runId).changes === 0 ? null : getRun(runId);
-    },
-    delete: (runIds) => deleteMany(runIds),
+    rename: (runId, name, updatedAt) =>
+      db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('eval_runs')
+          .set({ name, updated_at: updatedAt })
+          .where('run_id', '=', runId)
+          .executeTakeFirst();
+        return result.numUpdatedRows === 0n ? null : table.in(trx).get(runId);
+      }),
+    delete: (runIds) =>
+      db.transaction().execute(async (trx) => {
+        let deleted = 0n;
+        for (let at = 0; at < runIds.length; at += DELETE_CHUNK) {
+          const result = await trx
+            .deleteFrom('eval_runs')
+            .where('run_id', 'in', runIds.slice(at, at + DELETE_CHUNK))
+            .executeTakeFirst();
+          deleted += result.numDeletedRows;
+        }
+        return Number(deleted);
+      }),
   } satisfies EvalStore);
 }

@@ -101,14 +101,16 @@ export function registerKnowledgeCatalogueRoutes(
     const body = request.body;
     selectInstance(instance, { knowledgeId: body.knowledge_id, dbId: body.db_id });
     const filters = body.filters ?? {};
+    const ranked = await index.search(body.query, () => true);
     const contents = new Map<string, ContentRecord | null>();
-    const contentOf = (id: string): ContentRecord | null => {
-      if (!contents.has(id)) contents.set(id, store.get(id));
-      return contents.get(id) as ContentRecord | null;
-    };
-    const hits = index
-      .search(body.query, (id) => {
-        const content = contentOf(id);
+    for (const { contentId } of ranked) {
+      if (!contents.has(contentId)) contents.set(contentId, await store.get(contentId));
+    }
+    const contentOf = (id: string): ContentRecord | null =>
+      contents.get(id) as ContentRecord | null;
+    const hits = ranked
+      .filter((hit) => {
+        const content = contentOf(hit.contentId);
         return content !== null && matchesFilters(content.metadata, filters);
       })
       .slice(0, body.max_results ?? undefined);
@@ -159,7 +161,7 @@ export function registerKnowledgeCatalogueRoutes(
             metadata: { chunk_size: DEFAULT_CHUNK_SIZE, chunk_overlap: DEFAULT_CHUNK_OVERLAP },
           },
         },
-        filters: store.metadataKeys(id),
+        filters: await store.metadataKeys(id),
         vector_dbs: [INDEX_DB],
         remote_content_sources: settings.sources.map(sourceEntry),
       };

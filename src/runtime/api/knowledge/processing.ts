@@ -87,17 +87,17 @@ export function createKnowledgeProcessor(deps: {
     const read = await readSource(job);
     const at = epochSeconds(clock.now());
     if (!read.ok) {
-      store.fail(job.contentId, read.message, at);
+      await store.fail(job.contentId, read.message, at);
       return;
     }
     try {
       const chunks = chunkText(read.text, job.chunkSize, job.chunkOverlap);
       // A content deleted while it was read stays deleted, and out of the index.
-      if (store.complete(job.contentId, { type: read.type, size: read.size, chunks }, at)) {
+      if (await store.complete(job.contentId, { type: read.type, size: read.size, chunks }, at)) {
         index.put(job.contentId, chunks);
       }
     } catch (error) {
-      store.fail(job.contentId, `Processing failed: ${(error as Error).message}`, at);
+      await store.fail(job.contentId, `Processing failed: ${(error as Error).message}`, at);
     }
   }
 

@@ -105,7 +105,16 @@ export function registerKnowledgeRoutes(
   const { settings, store, clock } = o;
   const instance = knowledgeInstanceOf(settings, o.dbId);
   const now = (): number => epochSeconds(clock.now());
-  store.failProcessing(INTERRUPTED, now());
+  // Issued now, so it runs before any request's query; awaited before the app is ready. A store
+  // that cannot do it fails every request anyway, so a failure is logged and does not stop the
+  // app from starting (the contents stay `processing` until the next start).
+  const swept = store.failProcessing(INTERRUPTED, now()).then(
+    () => undefined,
+    (error: unknown) => {
+      app.log.error({ err: error }, 'cannot mark interrupted knowledge contents failed');
+    },
+  );
+  app.addHook('onReady', () => swept);
   const index = createKnowledgeIndex(() => store.chunks(instance.id));
   const processor = createKnowledgeProcessor({
     store,
@@ -120,8 +129,8 @@ export function registerKnowledgeRoutes(
     knowledge_id?: string | undefined;
     db_id?: string | undefined;
   }): KnowledgeInstance => selectInstance(instance, { knowledgeId: q.knowledge_id, dbId: q.db_id });
-  const found = (id: string): ContentRecord => {
-    const content = store.get(id);
+  const found = async (id: string): Promise<ContentRecord> => {
+    const content = await store.get(id);
     if (content === null || content.knowledge_id !== instance.id) {
       throw new HttpError(404, `Content not found: ${id}`);
     }
@@ -129,7 +138,7 @@ export function registerKnowledgeRoutes(
   };
 
   /** Stores the content as `processing` and queues its processing; the 202 body. */
-  function accept(form: Form, from: SourceOfForm) {
+  async function accept(form: Form, from: SourceOfForm) {
     const options = contentOptionsOf(form);
     const name = formString(form, 'name') ?? from.defaultName;
     const description = formString(form, 'description');
@@ -153,7 +162,7 @@ export function registerKnowledgeRoutes(
       created_at: at,
       updated_at: at,
     };
-    store.put(content);
+    await store.put(content);
     processor.enqueue({
       contentId: id,
       source: from.source,
@@ -178,7 +187,7 @@ export function registerKnowledgeRoutes(
     async (request, reply) => {
       selected(request.query);
       const form = readForm(request);
-      return reply.code(202).send(accept(form, sourceOf(form)));
+      return reply.code(202).send(await accept(form, sourceOf(form)));
     },
   );
 
@@ -213,7 +222,7 @@ export function registerKnowledgeRoutes(
         throw new HttpError(400, `path '${path}' leaves the base_url of source '${configId}'`);
       }
       return reply.code(202).send(
-        accept(form, {
+        await accept(form, {
           source: { kind: 'urls', urls: [url] },
           defaultName: path,
           origin: url.href,
@@ -236,7 +245,7 @@ export function registerKnowledgeRoutes(
     const q = request.query;
     const { id } = selected(q);
     const { page, limit, sortBy, sortOrder } = listOf(q, CONTENT_SORTS, 'created_at');
-    const { rows, total } = store.list(id, { page, limit, sortBy, sortOrder });
+    const { rows, total } = await store.list(id, { page, limit, sortBy, sortOrder });
     return paginated(rows.map(contentResponse), page, limit, total);
   });
 
@@ -249,7 +258,7 @@ export function registerKnowledgeRoutes(
   };
   app.get<OneContent>('/knowledge/content/:content_id', { schema: getSchema }, async (request) => {
     selected(request.query);
-    return contentResponse(found(request.params.content_id));
+    return contentResponse(await found(request.params.content_id));
   });
 
   const statusSchema = {
@@ -264,7 +273,7 @@ export function registerKnowledgeRoutes(
     { schema: statusSchema },
     async (request) => {
       selected(request.query);
-      const content = found(request.params.content_id);
+      const content = await found(request.params.content_id);
       return { id: content.id, status: content.status, status_message: content.status_message };
     },
   );
@@ -283,7 +292,7 @@ export function registerKnowledgeRoutes(
     { schema: updateSchema },
     async (request) => {
       selected(request.query);
-      const content = found(request.params.content_id);
+      const content = await found(request.params.content_id);
       const form = readForm(request);
       const metadata = objectFieldOf(form, 'metadata');
       const readerId = readerIdOf(form);
@@ -297,7 +306,7 @@ export function registerKnowledgeRoutes(
         ...(readerId === null ? {} : { reader_id: readerId }),
         updated_at: now(),
       };
-      store.update(updated);
+      await store.update(updated);
       return contentResponse(updated);
     },
   );
@@ -316,7 +325,7 @@ export function registerKnowledgeRoutes(
       selected(request.query);
       const id = request.params.content_id;
       // Only this instance's content: a row of an earlier instance name is not ours to delete.
-      if (store.delete(instance.id, id)) index.remove(id);
+      if (await store.delete(instance.id, id)) index.remove(id);
       return { id };
     },
   );
@@ -332,7 +341,7 @@ export function registerKnowledgeRoutes(
     { schema: deleteAllSchema },
     async (request, reply) => {
       const { id } = selected(request.query);
-      store.deleteAll(id);
+      await store.deleteAll(id);
       index.clear();
       // A JSON string, as Agno answers (Fastify would send a bare string as text/plain).
       return reply.type('application/json').send(JSON.stringify('success'));

@@ -1,8 +1,11 @@
 /**
- * Knowledge contents and their text chunks in the runtime's SQLite file.
- * Stores what it is given: reading, chunking, ranking and HTTP shapes live in the routes.
+ * Knowledge contents and their text chunks in the runtime database, read and written
+ * asynchronously through the query layer (database.ts, table.ts, page.ts). Stores what it is
+ * given: reading, chunking, ranking and HTTP shapes live in the routes.
  */
-import type { SqliteDatabase, SqliteStatement } from '../../store/sqlite.js';
+import type { RowOf, RuntimeDatabase } from '../../store/database.js';
+import { equals, pageOf } from '../../store/page.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** Where a content is in its processing. */
 export type ContentStatus = 'processing' | 'completed' | 'failed';
@@ -39,23 +42,29 @@ export interface ChunkRecord {
   text: string;
 }
 
+/** The columns GET /knowledge/content may sort by. */
+export const CONTENT_SORTS = ['created_at', 'updated_at', 'name'] as const;
+
+/** A sort column of {@link CONTENT_SORTS}. */
+export type ContentSort = (typeof CONTENT_SORTS)[number];
+
 /** A page request of {@link KnowledgeStore.list}. */
 export interface ContentQuery {
   readonly page: number;
   readonly limit: number;
-  readonly sortBy: 'created_at' | 'updated_at' | 'name';
+  readonly sortBy: ContentSort;
   readonly sortOrder: 'asc' | 'desc';
 }
 
 /** The knowledge tables of the runtime store. */
 export interface KnowledgeStore {
   /** One page of an instance's contents and how many it has. */
-  list(knowledgeId: string, query: ContentQuery): { rows: ContentRecord[]; total: number };
-  get(id: string): ContentRecord | null;
+  list(knowledgeId: string, query: ContentQuery): Promise<{ rows: ContentRecord[]; total: number }>;
+  get(id: string): Promise<ContentRecord | null>;
   /** Insert, or replace by id (keeping `created_at` and dropping the old chunks). */
-  put(content: ContentRecord): void;
+  put(content: ContentRecord): Promise<void>;
   /** Rewrites a content's name, description, metadata, reader and `updated_at` (chunks kept). */
-  update(content: ContentRecord): void;
+  update(content: ContentRecord): Promise<void>;
   /**
    * Stores the chunks and marks the content completed with its type and size, in one
    * transaction; false, and nothing written, when the content was deleted meanwhile.
@@ -64,160 +73,173 @@ export interface KnowledgeStore {
     id: string,
     read: { type: string; size: number; chunks: readonly string[] },
     at: number,
-  ): boolean;
+  ): Promise<boolean>;
   /** Marks the content failed with `message`; nothing when it was deleted meanwhile. */
-  fail(id: string, message: string, at: number): void;
+  fail(id: string, message: string, at: number): Promise<void>;
   /** Marks every content still `processing` failed with `message` (a stopped runtime's). */
-  failProcessing(message: string, at: number): number;
+  failProcessing(message: string, at: number): Promise<number>;
   /** Every chunk of the instance's contents (what its search index is built from). */
-  chunks(knowledgeId: string): ChunkRecord[];
+  chunks(knowledgeId: string): Promise<ChunkRecord[]>;
   /** The distinct top-level metadata keys of the instance's contents, sorted. */
-  metadataKeys(knowledgeId: string): string[];
+  metadataKeys(knowledgeId: string): Promise<string[]>;
   /** Deletes the instance's content `id` (and its chunks); false when it has none. */
-  delete(knowledgeId: string, id: string): boolean;
+  delete(knowledgeId: string, id: string): Promise<boolean>;
   /** Deletes every content of the instance; how many. */
-  deleteAll(knowledgeId: string): number;
+  deleteAll(knowledgeId: string): Promise<number>;
 }
 
-interface ContentRow extends Omit<ContentRecord, 'metadata'> {
-  metadata: string | null;
-}
+/** The `knowledge_contents` table: metadata is JSON, times epoch seconds. */
+const CONTENTS: TableSpec<ContentRecord> = {
+  name: 'knowledge_contents',
+  key: 'id',
+  columns: [
+    'id',
+    'knowledge_id',
+    'name',
+    'description',
+    'type',
+    'size',
+    'metadata',
+    'status',
+    'status_message',
+    'reader_id',
+    'chunker',
+    'chunk_size',
+    'chunk_overlap',
+    'origin',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['metadata'],
+  seconds: ['created_at', 'updated_at'],
+  keepOnUpdate: ['created_at'],
+};
 
-const COLUMNS = [
-  'id',
-  'knowledge_id',
-  'name',
-  'description',
-  'type',
-  'size',
-  'metadata',
-  'status',
-  'status_message',
-  'reader_id',
-  'chunker',
-  'chunk_size',
-  'chunk_overlap',
-  'origin',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof ContentRow)[];
+/** The `knowledge_chunks` table, written in bulk (its key is the content id and the number). */
+const CHUNKS: TableSpec<ChunkRecord> = {
+  name: 'knowledge_chunks',
+  key: 'content_id',
+  columns: ['content_id', 'seq', 'text'],
+};
 
-const SORTS = ['created_at', 'updated_at', 'name'] as const;
-
-const fromRow = (row: ContentRow): ContentRecord => ({
-  ...row,
-  metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-});
-
-/** Prepares the knowledge statements on an open, migrated database. */
-export function createKnowledgeStore(db: SqliteDatabase): KnowledgeStore {
-  // One statement per order, so the SQL text never depends on a request value.
-  const pages = new Map<string, SqliteStatement>();
-  for (const sort of SORTS) {
-    for (const order of ['asc', 'desc'] as const) {
-      pages.set(
-        `${sort} ${order}`,
-        db.prepare(
-          `SELECT * FROM knowledge_contents WHERE knowledge_id = @knowledgeId
-           ORDER BY ${sort} ${order}, id ${order} LIMIT @limit OFFSET @offset`,
-        ),
-      );
-    }
+declare module '../../store/database.js' {
+  interface Database {
+    knowledge_contents: RowOf<ContentRecord, 'metadata'>;
+    knowledge_chunks: ChunkRecord;
   }
-  const count = db.prepare('SELECT count(*) AS n FROM knowledge_contents WHERE knowledge_id = ?');
-  const get = db.prepare('SELECT * FROM knowledge_contents WHERE id = ?');
-  const updates = COLUMNS.filter((c) => c !== 'id' && c !== 'created_at')
-    .map((c) => `${c} = excluded.${c}`)
-    .join(', ');
-  const put = db.prepare(
-    `INSERT INTO knowledge_contents (${COLUMNS.join(', ')})
-     VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})
-     ON CONFLICT (id) DO UPDATE SET ${updates}`,
-  );
-  const update = db.prepare(
-    `UPDATE knowledge_contents SET name = @name, description = @description,
-       metadata = @metadata, reader_id = @reader_id, updated_at = @updated_at WHERE id = @id`,
-  );
-  const dropChunks = db.prepare('DELETE FROM knowledge_chunks WHERE content_id = ?');
-  const addChunk = db.prepare(
-    'INSERT INTO knowledge_chunks (content_id, seq, text) VALUES (?, ?, ?)',
-  );
-  const markCompleted = db.prepare(
-    `UPDATE knowledge_contents SET status = 'completed', status_message = NULL, type = @type,
-       size = @size, updated_at = @at WHERE id = @id`,
-  );
-  const markFailed = db.prepare(
-    `UPDATE knowledge_contents SET status = 'failed', status_message = ?, updated_at = ?
-     WHERE id = ?`,
-  );
-  const markProcessingFailed = db.prepare(
-    `UPDATE knowledge_contents SET status = 'failed', status_message = ?, updated_at = ?
-     WHERE status = 'processing'`,
-  );
-  const chunks = db.prepare(
-    `SELECT c.content_id, c.seq, c.text FROM knowledge_chunks c
-     JOIN knowledge_contents k ON k.id = c.content_id
-     WHERE k.knowledge_id = ? ORDER BY c.content_id, c.seq`,
-  );
-  const keys = db.prepare(
-    `SELECT DISTINCT j.key AS key FROM knowledge_contents k, json_each(k.metadata) j
-     WHERE k.knowledge_id = ? AND k.metadata IS NOT NULL ORDER BY j.key`,
-  );
-  const remove = db.prepare('DELETE FROM knowledge_contents WHERE id = ? AND knowledge_id = ?');
-  const removeAll = db.prepare('DELETE FROM knowledge_contents WHERE knowledge_id = ?');
+}
 
-  const complete = db.transaction(
-    (id: string, read: { type: string; size: number; chunks: readonly string[] }, at: number) => {
-      if (get.get(id) === undefined) return false;
-      dropChunks.run(id);
-      read.chunks.forEach((text, seq) => addChunk.run(id, seq, text));
-      markCompleted.run({ id, type: read.type, size: read.size, at });
-      return true;
-    },
-  );
-  const replace = db.transaction((content: ContentRecord) => {
-    dropChunks.run(content.id);
-    put.run({
-      ...content,
-      metadata: content.metadata === null ? null : JSON.stringify(content.metadata),
-    });
+/** The filters of {@link KnowledgeStore.list}. */
+interface ContentFilters {
+  knowledgeId?: string;
+}
+
+/** The knowledge store on an open, migrated database. */
+export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore {
+  const { db, dialect } = database;
+  const contents = tableOf(database, CONTENTS);
+  const chunks = tableOf(database, CHUNKS);
+  const pages = pageOf<ContentRecord, ContentFilters, ContentSort>(database, contents, {
+    table: 'knowledge_contents',
+    filters: { knowledgeId: equals('knowledge_id') },
+    sorts: CONTENT_SORTS,
+    tieBreak: 'id',
   });
+  /** Marks the content `id` failed; how many were (0 or 1; every `processing` one without id). */
+  const fail = async (id: string | null, message: string, at: number): Promise<number> => {
+    const result = await db
+      .updateTable('knowledge_contents')
+      .set({ status: 'failed', status_message: message, updated_at: at })
+      .$if(id === null, (qb) => qb.where('status', '=', 'processing'))
+      .$if(id !== null, (qb) => qb.where('id', '=', id as string))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  };
 
   return Object.freeze({
-    list(knowledgeId, query) {
-      const statement = pages.get(`${query.sortBy} ${query.sortOrder}`) as SqliteStatement;
-      const rows = statement.all({
-        knowledgeId,
-        limit: query.limit,
-        offset: (query.page - 1) * query.limit,
-      }) as ContentRow[];
-      const { n } = count.get(knowledgeId) as { n: number };
-      return { rows: rows.map(fromRow), total: n };
+    list: (knowledgeId, query) => pages.page({ ...query, filters: { knowledgeId } }),
+    get: (id) => contents.get(id),
+    put: (content) =>
+      db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('knowledge_chunks').where('content_id', '=', content.id).execute();
+        await contents.in(trx).put(content);
+      }),
+    async update(content) {
+      const row = contents.toRow(content);
+      await db
+        .updateTable('knowledge_contents')
+        .set({
+          name: content.name,
+          description: content.description,
+          metadata: row.metadata as string | null,
+          reader_id: content.reader_id,
+          updated_at: content.updated_at,
+        })
+        .where('id', '=', content.id)
+        .execute();
     },
-    get(id) {
-      const row = get.get(id) as ContentRow | undefined;
-      return row === undefined ? null : fromRow(row);
+    complete: (id, read, at) =>
+      db.transaction().execute(async (trx) => {
+        // Conditional on the row: a content deleted meanwhile stays deleted, with no chunks.
+        const marked = await trx
+          .updateTable('knowledge_contents')
+          .set({
+            status: 'completed',
+            status_message: null,
+            type: read.type,
+            size: read.size,
+            updated_at: at,
+          })
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (marked.numUpdatedRows === 0n) return false;
+        await trx.deleteFrom('knowledge_chunks').where('content_id', '=', id).execute();
+        await chunks
+          .in(trx)
+          .insertAll(read.chunks.map((text, seq) => ({ content_id: id, seq, text })));
+        return true;
+      }),
+    async fail(id, message, at) {
+      await fail(id, message, at);
     },
-    put: (content) => replace(content),
-    update(content) {
-      update.run({
-        id: content.id,
-        name: content.name,
-        description: content.description,
-        metadata: content.metadata === null ? null : JSON.stringify(content.metadata),
-        reader_id: content.reader_id,
-        updated_at: content.updated_at,
-      });
+    failProcessing: (message, at) => fail(null, message, at),
+    async chunks(knowledgeId) {
+      const rows = await db
+        .selectFrom('knowledge_chunks as c')
+        .innerJoin('knowledge_contents as k', 'k.id', 'c.content_id')
+        .select(['c.content_id', 'c.seq', 'c.text'])
+        .where('k.knowledge_id', '=', knowledgeId)
+        .orderBy('c.content_id')
+        .orderBy('c.seq')
+        .execute();
+      return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
     },
-    complete: (id, read, at) => complete(id, read, at),
-    fail(id, message, at) {
-      markFailed.run(message, at, id);
+    async metadataKeys(knowledgeId) {
+      const rows = await db
+        .selectFrom(['knowledge_contents as k', dialect.jsonObjectKeys('k.metadata', 'j')])
+        .select('j.key as key')
+        .distinct()
+        .where('k.knowledge_id', '=', knowledgeId)
+        .where('k.metadata', 'is not', null)
+        .orderBy('key')
+        .execute();
+      return rows.map((row) => row.key);
     },
-    failProcessing: (message, at) => markProcessingFailed.run(message, at).changes,
-    chunks: (knowledgeId) => chunks.all(knowledgeId) as ChunkRecord[],
-    metadataKeys: (knowledgeId) =>
-      (keys.all(knowledgeId) as { key: string }[]).map((row) => row.key),
-    delete: (knowledgeId, id) => remove.run(id, knowledgeId).changes > 0,
-    deleteAll: (knowledgeId) => removeAll.run(knowledgeId).changes,
+    async delete(knowledgeId, id) {
+      // The chunks go with their content (ON DELETE CASCADE).
+      const result = await db
+        .deleteFrom('knowledge_contents')
+        .where('id', '=', id)
+        .where('knowledge_id', '=', knowledgeId)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+    async deleteAll(knowledgeId) {
+      const result = await db
+        .deleteFrom('knowledge_contents')
+        .where('knowledge_id', '=', knowledgeId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
   } satisfies KnowledgeStore);
 }

@@ -43,9 +43,9 @@ export function registerMetricsRoutes(
   clock: Clock,
 ): void {
   /** Every failure is a 500 `Error getting metrics: …`, as Agno answers (even a bad db_id). */
-  function guarded<T>(fn: () => T): T {
+  async function guarded<T>(fn: () => Promise<T>): Promise<T> {
     try {
-      return fn();
+      return await fn();
     } catch (error) {
       throw new HttpError(500, `Error getting metrics: ${(error as Error).message}`);
     }
@@ -63,10 +63,10 @@ export function registerMetricsRoutes(
     response: { 200: ok('Daily metrics', metricsResponse), ...errors('422', '500') },
   };
   app.get<{ Querystring: RawQuery }>('/metrics', { schema: listSchema }, async (request) =>
-    guarded(() => {
+    guarded(async () => {
       const q = scalarQuery(request.query);
       checkDb(q.db_id);
-      const days = store.dailyMetrics.list(
+      const days = await store.dailyMetrics.list(
         dateQuery(q.starting_date, 'starting_date'),
         dateQuery(q.ending_date, 'ending_date'),
       );
@@ -88,9 +88,9 @@ export function registerMetricsRoutes(
     '/metrics/refresh',
     { schema: refreshSchema },
     async (request) =>
-      guarded(() => {
+      guarded(async () => {
         checkDb(scalarQuery(request.query).db_id);
-        return store.dailyMetrics.refresh(clock.now()).map(dayOf);
+        return (await store.dailyMetrics.refresh(clock.now())).map(dayOf);
       }),
   );
 }

@@ -1,11 +1,14 @@
 /**
- * Daily metrics: per-UTC-day aggregates of the stored sessions and runs, kept in
- * the runtime's SQLite file. `refresh` recomputes them from the sessions and runs tables; `list`
- * reads what the last refresh stored. Never builds HTTP shapes.
+ * Daily metrics: per-UTC-day aggregates of the stored sessions and runs, kept in the runtime
+ * database and read and written asynchronously through the query layer (database.ts,
+ * table.ts). `refresh` recomputes them from the sessions and runs tables; `list` reads what the
+ * last refresh stored. Never builds HTTP shapes.
  */
 import { createHash } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { RowOf, RuntimeDatabase } from '../../store/database.js';
 import type { SessionType } from '../../store/records.js';
-import type { SqliteDatabase } from '../../store/sqlite.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** Summed run token metrics, under Agno's metrics names. */
 export type TokenMetrics = Readonly<Record<(typeof TOKEN_SOURCES)[number][0], number>>;
@@ -45,9 +48,9 @@ export interface DailyMetricsStore {
    * Recomputes every day that has sessions or runs, stores them (a day left without any is
    * dropped) and returns them, oldest first.
    */
-  refresh(nowMs: number): DailyMetricsRecord[];
+  refresh(nowMs: number): Promise<DailyMetricsRecord[]>;
   /** The stored days between two dates (inclusive; null = unbounded), oldest first. */
-  list(from: string | null, to: string | null): DailyMetricsRecord[];
+  list(from: string | null, to: string | null): Promise<DailyMetricsRecord[]>;
 }
 
 /** Each day metric and the run `metrics` field it sums. */
@@ -77,133 +80,164 @@ function dayIdOf(date: string): string {
   ].join('-');
 }
 
-interface DayRow extends Omit<DailyMetricsRecord, 'token_metrics' | 'model_metrics'> {
-  token_metrics: string;
-  model_metrics: string;
+/** The `daily_metrics` table: keyed by day; token and model metrics are JSON, times epoch ms. */
+const DAILY_METRICS: TableSpec<DailyMetricsRecord> = {
+  name: 'daily_metrics',
+  key: 'date',
+  columns: [
+    'date',
+    'id',
+    'agent_runs_count',
+    'agent_sessions_count',
+    'team_runs_count',
+    'team_sessions_count',
+    'workflow_runs_count',
+    'workflow_sessions_count',
+    'users_count',
+    'token_metrics',
+    'model_metrics',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['token_metrics', 'model_metrics'],
+  keepOnUpdate: ['id', 'created_at'],
+};
+
+declare module '../../store/database.js' {
+  interface Database {
+    daily_metrics: RowOf<DailyMetricsRecord, 'token_metrics' | 'model_metrics'>;
+  }
 }
 
-const fromDayRow = (row: DayRow): DailyMetricsRecord => ({
-  ...row,
-  token_metrics: JSON.parse(row.token_metrics) as TokenMetrics,
-  model_metrics: JSON.parse(row.model_metrics) as ModelCount[],
-});
+/** The daily metrics store on an open, migrated database. */
+export function createDailyMetricsStore(database: RuntimeDatabase): DailyMetricsStore {
+  const { db, dialect } = database;
+  const table = tableOf(database, DAILY_METRICS);
+  const day = dialect.dayOfSeconds('created_at');
 
-const DAY = `date(created_at, 'unixepoch')`;
-
-/** Prepares the daily metrics statements on an open, migrated database. */
-export function createDailyMetricsStore(db: SqliteDatabase): DailyMetricsStore {
-  const sessions = db.prepare(
-    `SELECT ${DAY} AS day, session_type AS kind, count(*) AS n FROM sessions GROUP BY day, kind`,
-  );
-  const sums = TOKEN_SOURCES.map(
-    ([name, source]) =>
-      `CAST(total(json_extract(output, '$.metrics.${source}')) AS INTEGER) AS ${name}`,
-  );
-  const runs = db.prepare(
-    `SELECT ${DAY} AS day, session_type AS kind, count(*) AS n, ${sums.join(', ')}
-     FROM runs GROUP BY day, kind`,
-  );
-  const users = db.prepare(
-    `SELECT day, count(DISTINCT user_id) AS n FROM (
-       SELECT ${DAY} AS day, user_id FROM sessions UNION ALL SELECT ${DAY} AS day, user_id FROM runs
-     ) WHERE user_id IS NOT NULL GROUP BY day`,
-  );
-  const models = db.prepare(
-    `SELECT ${DAY} AS day, json_extract(output, '$.model') AS model_id,
-       json_extract(output, '$.model_provider') AS model_provider, count(*) AS count
-     FROM runs WHERE json_extract(output, '$.model') IS NOT NULL
-     GROUP BY day, model_id, model_provider ORDER BY day, count DESC, model_id`,
-  );
-  const createdAt = db.prepare('SELECT date, created_at FROM daily_metrics');
-  const put = db.prepare(
-    `INSERT INTO daily_metrics (date, id, agent_runs_count, agent_sessions_count, team_runs_count,
-       team_sessions_count, workflow_runs_count, workflow_sessions_count, users_count,
-       token_metrics, model_metrics, created_at, updated_at)
-     VALUES (@date, @id, @agent_runs_count, @agent_sessions_count, @team_runs_count,
-       @team_sessions_count, @workflow_runs_count, @workflow_sessions_count, @users_count,
-       @token_metrics, @model_metrics, @created_at, @updated_at)
-     ON CONFLICT (date) DO UPDATE SET agent_runs_count = excluded.agent_runs_count,
-       agent_sessions_count = excluded.agent_sessions_count,
-       team_runs_count = excluded.team_runs_count,
-       team_sessions_count = excluded.team_sessions_count,
-       workflow_runs_count = excluded.workflow_runs_count,
-       workflow_sessions_count = excluded.workflow_sessions_count,
-       users_count = excluded.users_count, token_metrics = excluded.token_metrics,
-       model_metrics = excluded.model_metrics, updated_at = excluded.updated_at`,
-  );
-  const dropOthers = db.prepare(
-    'DELETE FROM daily_metrics WHERE date NOT IN (SELECT value FROM json_each(?))',
-  );
-  const list = db.prepare(
-    `SELECT * FROM daily_metrics WHERE (@from IS NULL OR date >= @from)
-       AND (@to IS NULL OR date <= @to) ORDER BY date`,
-  );
-
-  const refresh = db.transaction((nowMs: number): DailyMetricsRecord[] => {
-    const created = new Map(
-      (createdAt.all() as { date: string; created_at: number }[]).map((r) => [
-        r.date,
-        r.created_at,
-      ]),
-    );
-    const days = new Map<string, Record<string, unknown>>();
-    const dayOf = (date: string): Record<string, unknown> => {
-      let day = days.get(date);
-      if (day === undefined) {
-        day = {
-          id: dayIdOf(date),
-          date,
-          ...Object.fromEntries(
-            KINDS.flatMap((k) => [
-              [`${k}_runs_count`, 0],
-              [`${k}_sessions_count`, 0],
-            ]),
+  const refresh = (nowMs: number) =>
+    db.transaction().execute(async (typed) => {
+      // The sessions and runs tables belong to the session store: read here untyped, by name.
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const trx = typed as unknown as Kysely<any>;
+      const created = new Map(
+        (await trx.selectFrom('daily_metrics').select(['date', 'created_at']).execute()).map(
+          (r) => [r.date as string, Number(r.created_at)],
+        ),
+      );
+      const days = new Map<string, Record<string, unknown>>();
+      const dayOf = (date: string): Record<string, unknown> => {
+        let found = days.get(date);
+        if (found === undefined) {
+          found = {
+            id: dayIdOf(date),
+            date,
+            ...Object.fromEntries(
+              KINDS.flatMap((k) => [
+                [`${k}_runs_count`, 0],
+                [`${k}_sessions_count`, 0],
+              ]),
+            ),
+            users_count: 0,
+            token_metrics: Object.fromEntries(TOKEN_SOURCES.map(([name]) => [name, 0])),
+            model_metrics: [] as ModelCount[],
+            created_at: created.get(date) ?? nowMs,
+            updated_at: nowMs,
+          };
+          days.set(date, found);
+        }
+        return found;
+      };
+      const sessions = await trx
+        .selectFrom('sessions')
+        .select((eb) => [day.as('day'), 'session_type as kind', eb.fn.countAll().as('n')])
+        .groupBy(['day', 'kind'])
+        .execute();
+      for (const row of sessions) dayOf(row.day)[`${row.kind}_sessions_count`] = Number(row.n);
+      const runs = await trx
+        .selectFrom('runs')
+        .select((eb) => [
+          day.as('day'),
+          'session_type as kind',
+          eb.fn.countAll().as('n'),
+          ...TOKEN_SOURCES.map(([name, source]) =>
+            sql<number>`CAST(coalesce(sum(${dialect.jsonNumberAt('output', ['metrics', source])}), 0) AS BIGINT)`.as(
+              name,
+            ),
           ),
-          users_count: 0,
-          token_metrics: Object.fromEntries(TOKEN_SOURCES.map(([name]) => [name, 0])),
-          model_metrics: [] as ModelCount[],
-          created_at: created.get(date) ?? nowMs,
-          updated_at: nowMs,
-        };
-        days.set(date, day);
+        ])
+        .groupBy(['day', 'kind'])
+        .execute();
+      for (const row of runs) {
+        const found = dayOf(row.day);
+        found[`${row.kind}_runs_count`] = Number(row.n);
+        const tokens = found.token_metrics as Record<string, number>;
+        for (const [name] of TOKEN_SOURCES)
+          tokens[name] = (tokens[name] as number) + Number(row[name]);
       }
-      return day;
-    };
-    for (const row of sessions.all() as { day: string; kind: SessionType; n: number }[]) {
-      dayOf(row.day)[`${row.kind}_sessions_count`] = row.n;
-    }
-    for (const row of runs.all() as ({ day: string; kind: SessionType; n: number } & Record<
-      string,
-      number
-    >)[]) {
-      const day = dayOf(row.day);
-      day[`${row.kind}_runs_count`] = row.n;
-      const tokens = day.token_metrics as Record<string, number>;
-      for (const [name] of TOKEN_SOURCES)
-        tokens[name] = (tokens[name] as number) + (row[name] as number);
-    }
-    for (const row of users.all() as { day: string; n: number }[])
-      dayOf(row.day).users_count = row.n;
-    for (const row of models.all() as (ModelCount & { day: string })[]) {
-      const { day, ...count } = row;
-      (dayOf(day).model_metrics as ModelCount[]).push(count);
-    }
-    const records = [...days.values()]
-      .map((day) => day as unknown as DailyMetricsRecord)
-      .sort((a, b) => a.date.localeCompare(b.date));
-    for (const record of records) {
-      put.run({
-        ...record,
-        token_metrics: JSON.stringify(record.token_metrics),
-        model_metrics: JSON.stringify(record.model_metrics),
-      });
-    }
-    dropOthers.run(JSON.stringify(records.map((r) => r.date)));
-    return records;
-  });
+      const owners = trx
+        .selectFrom('sessions')
+        .select([day.as('day'), 'user_id'])
+        .unionAll(trx.selectFrom('runs').select([day.as('day'), 'user_id']))
+        .as('owners');
+      const users = await trx
+        .selectFrom(owners)
+        .select((eb) => ['day', eb.fn.count('user_id').distinct().as('n')])
+        .where('user_id', 'is not', null)
+        .groupBy('day')
+        .execute();
+      for (const row of users) dayOf(row.day as string).users_count = Number(row.n);
+      const model = dialect.jsonTextAt('output', ['model']);
+      const models = await trx
+        .selectFrom('runs')
+        .select((eb) => [
+          day.as('day'),
+          model.as('model_id'),
+          dialect.jsonTextAt('output', ['model_provider']).as('model_provider'),
+          eb.fn.countAll().as('count'),
+        ])
+        .where(model, 'is not', null)
+        .groupBy(['day', 'model_id', 'model_provider'])
+        .orderBy('day')
+        .orderBy('count', 'desc')
+        .orderBy('model_id')
+        .execute();
+      for (const { day: date, model_id, model_provider, count } of models) {
+        (dayOf(date).model_metrics as ModelCount[]).push({
+          model_id: model_id as string,
+          model_provider,
+          count: Number(count),
+        });
+      }
+      const records = [...days.values()]
+        .map((found) => found as unknown as DailyMetricsRecord)
+        .sort((a, b) => a.date.localeCompare(b.date));
+      // An upsert on the day: a refresh running at the same time elsewhere leaves one row a day.
+      for (const record of records) await table.in(typed).put(record);
+      await trx
+        .deleteFrom('daily_metrics')
+        .$if(records.length > 0, (qb) =>
+          qb.where(
+            'date',
+            'not in',
+            records.map((r) => r.date),
+          ),
+        )
+        .execute();
+      return records;
+    });
 
   return Object.freeze({
-    refresh: (nowMs) => refresh(nowMs),
-    list: (from, to) => (list.all({ from, to }) as DayRow[]).map(fromDayRow),
+    refresh,
+    async list(from, to) {
+      const rows = await db
+        .selectFrom('daily_metrics')
+        .selectAll()
+        .$if(from !== null, (qb) => qb.where('date', '>=', from as string))
+        .$if(to !== null, (qb) => qb.where('date', '<=', to as string))
+        .orderBy('date')
+        .execute();
+      return rows.map((row) => table.fromRow(row));
+    },
   } satisfies DailyMetricsStore);
 }

@@ -1,8 +1,12 @@
 /**
- * The trace filter DSL of `POST /traces/search`, checked and compiled to a
- * parameterised SQL condition over a whitelist of keys: a key only ever selects a column name
- * written below, and every value is a bound parameter, never part of the SQL text. Pure.
+ * The trace filter DSL of `POST /traces/search`, checked and compiled to a condition over the
+ * `traces` columns and a whitelist of keys: a key only ever selects a column name written below,
+ * and every value is a bound parameter, never part of the SQL text. The condition is built with
+ * the query builder and the dialect's own terms, so it reads the same in every dialect. Pure.
  */
+import type { Expression, SqlBool } from 'kysely';
+import type { SqlDialect } from '../../store/database.js';
+import type { FilterBuilder } from '../../store/page.js';
 
 /** A field's kind, which decides its operators and values. */
 export type FieldType = 'string' | 'enum' | 'number' | 'datetime';
@@ -16,11 +20,8 @@ export interface FilterField {
   readonly values?: readonly string[];
 }
 
-/** A compiled condition: SQL over the `traces` columns and its positional parameters. */
-export interface SqlFilter {
-  readonly sql: string;
-  readonly params: readonly (string | number | null)[];
-}
+/** A compiled condition: the WHERE term over the `traces` columns, in a dialect. */
+export type TraceCondition = (eb: FilterBuilder, dialect: SqlDialect) => Expression<SqlBool>;
 
 /** A filter that is not a valid expression; the message names the part at fault. */
 export class FilterError extends Error {}
@@ -71,14 +72,15 @@ export const FILTER_FIELDS: readonly FilterField[] = Object.freeze([
 
 const FIELDS = new Map(FILTER_FIELDS.map((f) => [f.key, f]));
 
-const COMPARISONS: Readonly<Record<string, string>> = {
-  EQ: 'IS',
-  NEQ: 'IS NOT',
+// EQ and NEQ treat NULL as a value (a missing id equals null), unlike `=`.
+const COMPARISONS = {
+  EQ: 'is not distinct from',
+  NEQ: 'is distinct from',
   GT: '>',
   GTE: '>=',
   LT: '<',
   LTE: '<=',
-};
+} as const;
 
 const ALL_OPS = [...Object.keys(COMPARISONS), 'IN', 'CONTAINS', 'STARTSWITH', 'AND', 'OR', 'NOT'];
 
@@ -105,11 +107,10 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  *
  * @throws {FilterError} for anything else, naming what is wrong
  */
-export function compileFilter(expression: unknown): SqlFilter {
-  const params: (string | number | null)[] = [];
+export function compileFilter(expression: unknown): TraceCondition {
   let nodes = 0;
 
-  function compile(node: unknown, depth: number): string {
+  function compile(node: unknown, depth: number): TraceCondition {
     if (!isObject(node)) throw new FilterError('each condition must be an object');
     if (depth > MAX_DEPTH) throw new FilterError(`nesting is deeper than ${MAX_DEPTH} levels`);
     if (++nodes > MAX_NODES) throw new FilterError(`more than ${MAX_NODES} conditions`);
@@ -122,13 +123,18 @@ export function compileFilter(expression: unknown): SqlFilter {
       if (!Array.isArray(conditions) || conditions.length === 0) {
         throw new FilterError(`'conditions' of ${op} must be a non-empty list`);
       }
-      return `(${conditions.map((c) => compile(c, depth + 1)).join(` ${op} `)})`;
+      const parts = conditions.map((c) => compile(c, depth + 1));
+      const combine = op === 'AND' ? 'and' : 'or';
+      return (eb, dialect) => eb[combine](parts.map((part) => part(eb, dialect)));
     }
-    if (op === 'NOT') return `(NOT ${compile(node.condition, depth + 1)})`;
+    if (op === 'NOT') {
+      const inner = compile(node.condition, depth + 1);
+      return (eb, dialect) => eb.not(inner(eb, dialect));
+    }
     return leaf(op, node);
   }
 
-  function leaf(op: string, node: Record<string, unknown>): string {
+  function leaf(op: string, node: Record<string, unknown>): TraceCondition {
     const key = node.key;
     const spec = typeof key === 'string' ? FIELDS.get(key) : undefined;
     if (spec === undefined) throw new FilterError(`unknown key ${JSON.stringify(key)}`);
@@ -144,25 +150,24 @@ export function compileFilter(expression: unknown): SqlFilter {
           `'value' of IN on '${column}' must be a list of 1 to ${MAX_IN_VALUES} values`,
         );
       }
-      for (const value of values) params.push(valueOf(spec, value, false));
-      return `${column} IN (${values.map(() => '?').join(', ')})`;
+      const checked = values.map((value) => valueOf(spec, value, false));
+      return (eb) => eb(column, 'in', checked);
     }
     if (op === 'CONTAINS') {
-      params.push(valueOf(spec, node.value, false));
-      return `instr(lower(${column}), lower(?)) > 0`;
+      const needle = valueOf(spec, node.value, false) as string;
+      return (_eb, dialect) => dialect.containsFolded(column, needle);
     }
     if (op === 'STARTSWITH') {
-      const prefix = valueOf(spec, node.value, false);
-      params.push(prefix, prefix);
-      return `substr(${column}, 1, length(?)) = ?`;
+      const prefix = valueOf(spec, node.value, false) as string;
+      return (_eb, dialect) => dialect.startsWith(column, prefix);
     }
-    params.push(valueOf(spec, node.value, op === 'EQ' || op === 'NEQ'));
-    return `${column} ${COMPARISONS[op] as string} ?`;
+    const value = valueOf(spec, node.value, op === 'EQ' || op === 'NEQ');
+    const comparison = COMPARISONS[op as keyof typeof COMPARISONS];
+    return (eb) => eb(column, comparison, value);
   }
 
-  if (expression === null) return { sql: '1', params: [] };
-  const sql = compile(expression, 1);
-  return { sql, params };
+  if (expression === null) return (eb) => eb.and([]);
+  return compile(expression, 1);
 }
 
 /** A leaf's value as the column stores it; `nullable` lets EQ/NEQ match a missing id. */

@@ -42,7 +42,8 @@ export async function* recordTrace(
     clock,
   );
   // Counted when the trace is stored, so a continue that follows gets the next ordinal.
-  const traceId = (): string => traceIdOf(run.run_id, traces.countForRun(run.run_id));
+  const traceId = async (): Promise<string> =>
+    traceIdOf(run.run_id, await traces.countForRun(run.run_id));
   let step: IteratorResult<RunEvent, RunResult>;
   try {
     step = await source.next();
@@ -52,9 +53,9 @@ export async function* recordTrace(
       step = await source.next();
     }
   } catch (error) {
-    traces.put(builder.fail(String(error), traceId()));
+    await traces.put(builder.fail(String(error), await traceId()));
     throw error;
   }
-  traces.put(builder.finish(step.value, traceId()));
+  await traces.put(builder.finish(step.value, await traceId()));
   return step.value;
 }

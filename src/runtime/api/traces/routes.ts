@@ -11,8 +11,13 @@ import { z } from 'zod';
 import { callerOf, type Caller } from '../../http/caller.js';
 import { HttpError } from '../../http/errors.js';
 import type { RuntimeStore } from '../../store/store.js';
-import type { TraceCondition } from './table.js';
-import { compileFilter, FILTER_FIELDS, FilterError, parseZonedTime } from './filter.js';
+import {
+  compileFilter,
+  FILTER_FIELDS,
+  FilterError,
+  parseZonedTime,
+  type TraceCondition,
+} from './filter.js';
 import { sessionStats, traceDetail, traceNode, traceSummary } from './render.js';
 import { paginated } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
@@ -109,7 +114,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
       'status',
     ];
     const where = confined(callerOf(request), queryExpression(q, keys));
-    const { rows, total } = traces.list(where, page, limit);
+    const { rows, total } = await traces.list(where, page, limit);
     return paginated(rows.map(traceSummary), page, limit, total);
   });
 
@@ -144,7 +149,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
     async (request) => {
       const q = request.query;
       const caller = callerOf(request);
-      const trace = traces.get(request.params.trace_id);
+      const trace = await traces.get(request.params.trace_id);
       // Another user's trace, or an ownerless one, looks missing to a confined caller.
       if (
         trace === null ||
@@ -154,13 +159,13 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
         throw new HttpError(404, 'Trace not found');
       }
       if (q.span_id !== undefined) {
-        const span = traces.span(q.span_id);
+        const span = await traces.span(q.span_id);
         if (span === null || span.trace_id !== trace.trace_id) {
           throw new HttpError(404, 'Span not found');
         }
         return traceNode(span);
       }
-      return traceDetail(trace, traces.spans(trace.trace_id));
+      return traceDetail(trace, await traces.spans(trace.trace_id));
     },
   );
 
@@ -182,7 +187,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
       const { page, limit } = paging(q);
       const keys: (keyof typeof q)[] = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
       const where = confined(callerOf(request), queryExpression(q, keys));
-      const { rows, total } = traces.sessionStats(where, page, limit);
+      const { rows, total } = await traces.sessionStats(where, page, limit);
       return paginated(rows.map(sessionStats), page, limit, total);
     },
   );
@@ -210,11 +215,12 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
       const page = Math.max(search.page, 1);
       const where = confined(callerOf(request), filter ?? null);
       if (groupBy === 'session') {
-        const { rows, total } = traces.sessionStats(where, page, limit);
+        const { rows, total } = await traces.sessionStats(where, page, limit);
         return paginated(rows.map(sessionStats), page, limit, total);
       }
-      const { rows, total } = traces.list(where, page, limit);
-      const data = rows.map((trace) => traceDetail(trace, traces.spans(trace.trace_id)));
+      const { rows, total } = await traces.list(where, page, limit);
+      const data: ReturnType<typeof traceDetail>[] = [];
+      for (const trace of rows) data.push(traceDetail(trace, await traces.spans(trace.trace_id)));
       return paginated(data, page, limit, total);
     },
   );

@@ -1,17 +1,16 @@
 /**
- * Run traces and their spans in the runtime's SQLite file. Stores what it is
- * given and lists by a condition compiled elsewhere (traces/filter.ts): it never filters by
- * caller identity on its own, never builds HTTP shapes, and never puts a value into SQL text.
+ * Run traces and their spans in the runtime database, read and written asynchronously through
+ * the query layer (database.ts, table.ts, page.ts). Stores what it is given and lists by a
+ * condition compiled elsewhere (filter.ts): it never filters by caller identity on its own,
+ * never builds HTTP shapes, and never puts a value into SQL text.
  */
-import { LRUCache } from 'lru-cache';
+import type { RowOf, RuntimeDatabase } from '../../store/database.js';
+import { pageOf } from '../../store/page.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
+import type { TraceCondition } from './filter.js';
 import type { SpanRecord, TraceRecord } from './records.js';
-import type { SqliteDatabase, SqliteStatement } from '../../store/sqlite.js';
 
-/** A condition over the `traces` columns with its positional parameters. */
-export interface TraceCondition {
-  readonly sql: string;
-  readonly params: readonly (string | number | null)[];
-}
+export type { TraceCondition } from './filter.js';
 
 /** A stored trace without its spans, and how many it has. */
 export type StoredTrace = Omit<TraceRecord, 'spans'> & { readonly total_spans: number };
@@ -38,171 +37,205 @@ export interface TracePage<T> {
 /** The traces of the runtime store. */
 export interface TraceStore {
   /** Stores a finished trace with its spans, in one transaction. */
-  put(trace: TraceRecord): void;
+  put(trace: TraceRecord): Promise<void>;
   /** How many traces a run has (one per start or continue). */
-  countForRun(runId: string): number;
-  get(traceId: string): StoredTrace | null;
+  countForRun(runId: string): Promise<number>;
+  get(traceId: string): Promise<StoredTrace | null>;
   /** The trace's spans, root first, in the order they started. */
-  spans(traceId: string): SpanRecord[];
-  span(spanId: string): SpanRecord | null;
+  spans(traceId: string): Promise<SpanRecord[]>;
+  span(spanId: string): Promise<SpanRecord | null>;
   /** One page of the matching traces, newest first. `page` is 1-based. */
-  list(where: TraceCondition, page: number, limit: number): TracePage<StoredTrace>;
+  list(where: TraceCondition, page: number, limit: number): Promise<TracePage<StoredTrace>>;
   /** One page of per-session counts over the matching traces, latest session first. */
   sessionStats(
     where: TraceCondition,
     page: number,
     limit: number,
-  ): TracePage<TraceSessionStatsRecord>;
+  ): Promise<TracePage<TraceSessionStatsRecord>>;
 }
 
-interface TraceRow extends Omit<StoredTrace, 'start_ms' | 'end_ms'> {
-  start_time: number;
-  end_time: number;
-  duration_ms: number;
-  created_at: number;
+/** A `traces` row as a record: the trace's fields, its duration and when it was stored. */
+interface TraceEntry extends StoredTrace {
+  readonly duration_ms: number;
+  /** The trace's start (epoch ms). */
+  readonly created_at: number;
 }
 
-interface SpanRow extends Omit<SpanRecord, 'start_ms' | 'end_ms' | 'metadata'> {
-  start_time: number;
-  end_time: number;
-  position: number;
-  metadata: string;
+/** A `trace_spans` row as a record: the span and its place in the trace. */
+interface SpanEntry extends SpanRecord {
+  readonly position: number;
 }
 
-function fromTraceRow(row: TraceRow): StoredTrace {
-  return {
-    trace_id: row.trace_id,
-    name: row.name,
-    status: row.status,
-    start_ms: row.start_time,
-    end_ms: row.end_time,
-    total_spans: row.total_spans,
-    error_count: row.error_count,
-    input: row.input,
-    output: row.output,
-    error: row.error,
-    run_id: row.run_id,
-    session_id: row.session_id,
-    user_id: row.user_id,
-    agent_id: row.agent_id,
-    team_id: row.team_id,
-    workflow_id: row.workflow_id,
-  };
+/** Times in epoch ms: start and end stored as `start_time` and `end_time`. */
+const TIMES = { start_ms: 'start_time', end_ms: 'end_time' } as const;
+
+/** The `traces` table. */
+const TRACES: TableSpec<TraceEntry> = {
+  name: 'traces',
+  key: 'trace_id',
+  columns: [
+    'trace_id',
+    'name',
+    'status',
+    'start_ms',
+    'end_ms',
+    'duration_ms',
+    'total_spans',
+    'error_count',
+    'input',
+    'output',
+    'error',
+    'run_id',
+    'session_id',
+    'user_id',
+    'agent_id',
+    'team_id',
+    'workflow_id',
+    'created_at',
+  ],
+  columnNames: TIMES,
+};
+
+/** The `trace_spans` table: metadata is JSON, `null` included. */
+const SPANS: TableSpec<SpanEntry> = {
+  name: 'trace_spans',
+  key: 'span_id',
+  columns: [
+    'span_id',
+    'trace_id',
+    'position',
+    'parent_span_id',
+    'name',
+    'type',
+    'status',
+    'start_ms',
+    'end_ms',
+    'input',
+    'output',
+    'error',
+    'step_type',
+    'metadata',
+  ],
+  jsonNull: ['metadata'],
+  columnNames: TIMES,
+};
+
+/** Renames `start_ms` and `end_ms` to their columns. */
+type Timed<R> = Omit<R, 'start_ms' | 'end_ms'> & { start_time: number; end_time: number };
+
+declare module '../../store/database.js' {
+  interface Database {
+    traces: RowOf<Timed<TraceEntry>>;
+    trace_spans: RowOf<Timed<SpanEntry>, 'metadata'>;
+  }
 }
 
-function fromSpanRow(row: SpanRow): SpanRecord {
-  return {
-    span_id: row.span_id,
-    trace_id: row.trace_id,
-    parent_span_id: row.parent_span_id,
-    name: row.name,
-    type: row.type,
-    status: row.status,
-    start_ms: row.start_time,
-    end_ms: row.end_time,
-    input: row.input,
-    output: row.output,
-    error: row.error,
-    step_type: row.step_type,
-    metadata: JSON.parse(row.metadata) as Record<string, unknown> | null,
-  };
+/** A stored trace, without what only the table keeps. */
+function storedTrace(entry: TraceEntry): StoredTrace {
+  const { duration_ms: _duration, created_at: _created, ...trace } = entry;
+  return trace;
 }
 
-/** Statements whose text depends on a filter's shape, kept for reuse (bounded). */
-const MAX_CACHED_STATEMENTS = 256;
+/** A stored span, without its place. */
+function storedSpan(entry: SpanEntry): SpanRecord {
+  const { position: _position, ...span } = entry;
+  return span;
+}
 
-/** Prepares the trace statements on an open, migrated database. */
-export function createTraceStore(db: SqliteDatabase): TraceStore {
-  const putTrace = db.prepare(
-    `INSERT INTO traces (trace_id, name, status, start_time, end_time, duration_ms, total_spans,
-       error_count, input, output, error, run_id, session_id, user_id, agent_id, team_id,
-       workflow_id, created_at)
-     VALUES (@trace_id, @name, @status, @start_ms, @end_ms, @duration_ms, @total_spans,
-       @error_count, @input, @output, @error, @run_id, @session_id, @user_id, @agent_id, @team_id,
-       @workflow_id, @start_ms)`,
-  );
-  const putSpan = db.prepare(
-    `INSERT INTO trace_spans (span_id, trace_id, position, parent_span_id, name, type, status,
-       start_time, end_time, input, output, error, step_type, metadata)
-     VALUES (@span_id, @trace_id, @position, @parent_span_id, @name, @type, @status, @start_ms,
-       @end_ms, @input, @output, @error, @step_type, @metadata)`,
-  );
-  const countForRun = db.prepare('SELECT count(*) AS n FROM traces WHERE run_id = ?');
-  const get = db.prepare('SELECT * FROM traces WHERE trace_id = ?');
-  const spans = db.prepare('SELECT * FROM trace_spans WHERE trace_id = ? ORDER BY position');
-  const span = db.prepare('SELECT * FROM trace_spans WHERE span_id = ?');
-  const cache = new LRUCache<string, SqliteStatement>({ max: MAX_CACHED_STATEMENTS });
-  const prepared = (sql: string): SqliteStatement => {
-    let statement = cache.get(sql);
-    if (statement === undefined) {
-      statement = db.prepare(sql);
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
-
-  const insert = db.transaction((trace: TraceRecord) => {
-    const { spans: all, ...rest } = trace;
-    putTrace.run({
-      ...rest,
-      duration_ms: trace.end_ms - trace.start_ms,
-      total_spans: all.length,
-    });
-    all.forEach((s, position) => {
-      putSpan.run({
-        ...s,
-        position,
-        // JSON `null` for none: the column is always JSON.
-        metadata: JSON.stringify(s.metadata),
-      });
-    });
+/** The trace store on an open, migrated database. */
+export function createTraceStore(database: RuntimeDatabase): TraceStore {
+  const { db, dialect } = database;
+  const traces = tableOf(database, TRACES);
+  const spans = tableOf(database, SPANS);
+  const pages = pageOf<TraceEntry, { where?: TraceCondition }, 'start_time'>(database, traces, {
+    table: 'traces',
+    filters: { where: (where, eb) => where(eb, dialect) },
+    sorts: ['start_time'],
+    tieBreak: 'trace_id',
   });
-
-  // One read transaction for rows and count, so `total` always matches the page.
-  const page = db.transaction(
-    (rowsSql: string, countSql: string, where: TraceCondition, p: number, limit: number) => ({
-      rows: prepared(rowsSql).all(...where.params, limit, (Math.max(p, 1) - 1) * limit),
-      total: (prepared(countSql).get(...where.params) as { n: number }).n,
-    }),
-  );
-
   return Object.freeze({
-    put: (trace) => insert(trace),
-    countForRun: (runId) => (countForRun.get(runId) as { n: number }).n,
-    get(traceId) {
-      const row = get.get(traceId) as TraceRow | undefined;
-      return row === undefined ? null : fromTraceRow(row);
+    put: ({ spans: all, ...trace }) =>
+      db.transaction().execute(async (trx) => {
+        await traces.in(trx).insertAll([
+          {
+            ...trace,
+            duration_ms: trace.end_ms - trace.start_ms,
+            total_spans: all.length,
+            created_at: trace.start_ms,
+          },
+        ]);
+        await spans.in(trx).insertAll(all.map((span, position) => ({ ...span, position })));
+      }),
+    async countForRun(runId) {
+      const { n } = await db
+        .selectFrom('traces')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('run_id', '=', runId)
+        .executeTakeFirstOrThrow();
+      return Number(n);
     },
-    spans: (traceId) => (spans.all(traceId) as SpanRow[]).map(fromSpanRow),
-    span(spanId) {
-      const row = span.get(spanId) as SpanRow | undefined;
-      return row === undefined ? null : fromSpanRow(row);
+    async get(traceId) {
+      const entry = await traces.get(traceId);
+      return entry === null ? null : storedTrace(entry);
     },
-    list(where, p, limit) {
-      const { rows, total } = page(
-        `SELECT * FROM traces WHERE ${where.sql}
-         ORDER BY start_time DESC, trace_id DESC LIMIT ? OFFSET ?`,
-        `SELECT count(*) AS n FROM traces WHERE ${where.sql}`,
-        where,
-        p,
+    async spans(traceId) {
+      const rows = await db
+        .selectFrom('trace_spans')
+        .selectAll()
+        .where('trace_id', '=', traceId)
+        .orderBy('position')
+        .execute();
+      return rows.map((row) => storedSpan(spans.fromRow(row)));
+    },
+    async span(spanId) {
+      const entry = await spans.get(spanId);
+      return entry === null ? null : storedSpan(entry);
+    },
+    async list(where, page, limit) {
+      const found = await pages.page({
+        filters: { where },
+        sortBy: 'start_time',
+        sortOrder: 'desc',
+        page,
         limit,
-      );
-      return { rows: (rows as TraceRow[]).map(fromTraceRow), total };
+      });
+      return { rows: found.rows.map(storedTrace), total: found.total };
     },
-    sessionStats(where, p, limit) {
-      const scope = `session_id IS NOT NULL AND (${where.sql})`;
-      const { rows, total } = page(
-        `SELECT session_id, max(user_id) AS user_id, max(agent_id) AS agent_id,
-           max(team_id) AS team_id, max(workflow_id) AS workflow_id, count(*) AS total_traces,
-           min(start_time) AS first_trace_ms, max(start_time) AS last_trace_ms
-         FROM traces WHERE ${scope} GROUP BY session_id
-         ORDER BY last_trace_ms DESC, session_id DESC LIMIT ? OFFSET ?`,
-        `SELECT count(DISTINCT session_id) AS n FROM traces WHERE ${scope}`,
-        where,
-        p,
-        limit,
-      );
-      return { rows: rows as TraceSessionStatsRecord[], total };
-    },
+    sessionStats: (where, page, limit) =>
+      db.transaction().execute(async (trx) => {
+        const scoped = trx
+          .selectFrom('traces')
+          .where((eb) => eb.and([eb('session_id', 'is not', null), where(eb, dialect)]));
+        const rows = await scoped
+          .select((eb) => [
+            'session_id',
+            eb.fn.max('user_id').as('user_id'),
+            eb.fn.max('agent_id').as('agent_id'),
+            eb.fn.max('team_id').as('team_id'),
+            eb.fn.max('workflow_id').as('workflow_id'),
+            eb.fn.countAll().as('total_traces'),
+            eb.fn.min('start_time').as('first_trace_ms'),
+            eb.fn.max('start_time').as('last_trace_ms'),
+          ])
+          .groupBy('session_id')
+          .orderBy('last_trace_ms', 'desc')
+          .orderBy('session_id', 'desc')
+          .limit(limit)
+          .offset((Math.max(page, 1) - 1) * limit)
+          .execute();
+        const { n } = await scoped
+          .select((eb) => eb.fn.count('session_id').distinct().as('n'))
+          .executeTakeFirstOrThrow();
+        return {
+          rows: rows.map((row) => ({
+            ...row,
+            session_id: row.session_id as string,
+            total_traces: Number(row.total_traces),
+            first_trace_ms: Number(row.first_trace_ms),
+            last_trace_ms: Number(row.last_trace_ms),
+          })),
+          total: Number(n),
+        };
+      }),
   } satisfies TraceStore);
 }

@@ -483,7 +483,7 @@ t.test('POST body validation: pydantic 422 entries', async (t) => {
 });
 
 /** An app with four stored eval runs, created at TEST_NOW + 0..3. */
-function seeded(t: Test) {
+async function seeded(t: Test) {
   const rt = runtimeApp(t);
   const runs = [
     evalRun({ run_id: 'acc', name: 'b', created_at: TEST_NOW }),
@@ -511,7 +511,7 @@ function seeded(t: Test) {
       created_at: TEST_NOW + 3,
     }),
   ];
-  for (const run of runs) rt.store.evals.put(run);
+  for (const run of runs) await rt.store.evals.put(run);
   return rt;
 }
 
@@ -522,7 +522,7 @@ const listIds = async (app: App, query: string, headers: Record<string, string> 
 };
 
 t.test('GET /eval-runs: filters', async (t) => {
-  const { app } = seeded(t);
+  const { app } = await seeded(t);
   const rows: [query: string, expected: string[]][] = [
     ['', ['judge', 'rel', 'perf', 'acc']],
     ['?agent_id=a1', ['perf', 'acc']],
@@ -542,7 +542,7 @@ t.test('GET /eval-runs: filters', async (t) => {
 });
 
 t.test('GET /eval-runs: bad parameters', async (t) => {
-  const { app } = seeded(t);
+  const { app } = await seeded(t);
   const badType = await app.inject({ method: 'GET', url: '/eval-runs?eval_types=accuracy,vibes' });
   t.same(
     [badType.statusCode, badType.json()],
@@ -592,7 +592,7 @@ t.test('GET /eval-runs: bad parameters', async (t) => {
 });
 
 t.test('GET /eval-runs: pagination envelope and sorting', async (t) => {
-  const { app } = seeded(t);
+  const { app } = await seeded(t);
   const res = await app.inject({
     method: 'GET',
     url: '/eval-runs?limit=3&page=2&db_id=runtime-db',
@@ -615,7 +615,7 @@ t.test('GET /eval-runs: pagination envelope and sorting', async (t) => {
 });
 
 t.test('eval runs are not user-owned: a confined caller sees every one', async (t) => {
-  const { app } = seeded(t);
+  const { app } = await seeded(t);
   const headers = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
   t.same(await listIds(app, '', headers), ['judge', 'rel', 'perf', 'acc']);
   const one = await app.inject({ method: 'GET', url: '/eval-runs/acc', headers });
@@ -623,7 +623,7 @@ t.test('eval runs are not user-owned: a confined caller sees every one', async (
 });
 
 t.test('GET /eval-runs/{id}: 404 in Agno words; db_id checked', async (t) => {
-  const { app } = seeded(t);
+  const { app } = await seeded(t);
   const missing = await app.inject({ method: 'GET', url: '/eval-runs/nope' });
   t.same(
     [missing.statusCode, missing.json()],
@@ -634,7 +634,7 @@ t.test('GET /eval-runs/{id}: 404 in Agno words; db_id checked', async (t) => {
 });
 
 t.test('PATCH /eval-runs/{id}: renames and stamps updated_at', async (t) => {
-  const { app, clock } = seeded(t);
+  const { app, clock } = await seeded(t);
   clock.advance(60_000);
   const res = await app.inject({
     method: 'PATCH',
@@ -689,7 +689,7 @@ t.test('PATCH /eval-runs/{id}: renames and stamps updated_at', async (t) => {
 });
 
 t.test('DELETE /eval-runs: 204, unknown ids skipped; validation', async (t) => {
-  const { app, store } = seeded(t);
+  const { app, store } = await seeded(t);
   const res = await app.inject({
     method: 'DELETE',
     url: '/eval-runs',
@@ -697,7 +697,7 @@ t.test('DELETE /eval-runs: 204, unknown ids skipped; validation', async (t) => {
   });
   t.equal(res.statusCode, 204);
   t.equal(res.body, '');
-  t.equal(store.evals.get('acc'), null);
+  t.equal(await store.evals.get('acc'), null);
   t.same(await listIds(app, ''), ['judge', 'perf']);
   const empty = await app.inject({
     method: 'DELETE',
@@ -736,5 +736,5 @@ t.test('DELETE /eval-runs: 204, unknown ids skipped; validation', async (t) => {
     payload: { eval_run_ids: ['perf'] },
   });
   t.equal(db.statusCode, 404);
-  t.not(store.evals.get('perf'), null);
+  t.not(await store.evals.get('perf'), null);
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { EvalQuery, EvalRunRecord } from '../../../../src/runtime/api/evals/table.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
+import { call, runtimeApp } from '../../fixtures/runtime.js';
 
 function fileStore(t: Test): RuntimeStore {
   const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
@@ -41,17 +42,17 @@ const query = (overrides: Partial<EvalQuery> = {}): EvalQuery => ({
   ...overrides,
 });
 
-const ids = (store: RuntimeStore, q: Partial<EvalQuery> = {}): string[] =>
-  store.evals.list(query(q)).rows.map((r) => r.run_id);
+const ids = async (store: RuntimeStore, q: Partial<EvalQuery> = {}): Promise<string[]> =>
+  (await store.evals.list(query(q))).rows.map((r) => r.run_id);
 
 t.test('round trip keeps JSON and nulls; put replaces by id', async (t) => {
   const store = fileStore(t);
   const record = evalRun({ eval_input: null, model_id: null, name: 'ünïcode' });
-  store.evals.put(record);
-  t.same(store.evals.get('e-1'), record);
-  t.equal(store.evals.get('nope'), null);
-  store.evals.put({ ...record, eval_data: { eval_status: 'PASSED' }, updated_at: 200 });
-  t.same(store.evals.get('e-1'), {
+  await store.evals.put(record);
+  t.same(await store.evals.get('e-1'), record);
+  t.equal(await store.evals.get('nope'), null);
+  await store.evals.put({ ...record, eval_data: { eval_status: 'PASSED' }, updated_at: 200 });
+  t.same(await store.evals.get('e-1'), {
     ...record,
     eval_data: { eval_status: 'PASSED' },
     updated_at: 200,
@@ -60,11 +61,11 @@ t.test('round trip keeps JSON and nulls; put replaces by id', async (t) => {
 
 t.test('filters: each alone and together', async (t) => {
   const store = fileStore(t);
-  store.evals.put(evalRun({ run_id: 'acc', created_at: 1 }));
-  store.evals.put(
+  await store.evals.put(evalRun({ run_id: 'acc', created_at: 1 }));
+  await store.evals.put(
     evalRun({ run_id: 'perf', eval_type: 'performance', model_id: 'm2', created_at: 2 }),
   );
-  store.evals.put(
+  await store.evals.put(
     evalRun({
       run_id: 'team',
       agent_id: null,
@@ -73,7 +74,7 @@ t.test('filters: each alone and together', async (t) => {
       created_at: 3,
     }),
   );
-  store.evals.put(
+  await store.evals.put(
     evalRun({
       run_id: 'flow',
       agent_id: null,
@@ -96,32 +97,32 @@ t.test('filters: each alone and together', async (t) => {
     ['together', { agentId: 'a1', evalTypes: ['performance'], modelId: 'm2' }, ['perf']],
     ['a filter that matches nothing', { agentId: 'a9' }, []],
   ];
-  for (const [name, q, expected] of rows) t.same(ids(store, q), expected, name);
+  for (const [name, q, expected] of rows) t.same(await ids(store, q), expected, name);
 });
 
 t.test('sorts, with run_id breaking ties; pages with a matching total', async (t) => {
   const store = fileStore(t);
-  store.evals.put(
+  await store.evals.put(
     evalRun({ run_id: 'b', name: 'zeta', eval_type: 'reliability', created_at: 5, updated_at: 9 }),
   );
-  store.evals.put(
+  await store.evals.put(
     evalRun({ run_id: 'a', name: 'alpha', eval_type: 'accuracy', created_at: 5, updated_at: 7 }),
   );
-  store.evals.put(
+  await store.evals.put(
     evalRun({ run_id: 'c', name: 'mid', eval_type: 'performance', created_at: 6, updated_at: 8 }),
   );
-  t.same(ids(store, { sortOrder: 'asc' }), ['a', 'b', 'c'], 'created_at asc, ties by id');
-  t.same(ids(store), ['c', 'b', 'a'], 'created_at desc');
-  t.same(ids(store, { sortBy: 'updated_at', sortOrder: 'asc' }), ['a', 'c', 'b']);
-  t.same(ids(store, { sortBy: 'name', sortOrder: 'asc' }), ['a', 'c', 'b']);
-  t.same(ids(store, { sortBy: 'eval_type', sortOrder: 'desc' }), ['b', 'c', 'a']);
+  t.same(await ids(store, { sortOrder: 'asc' }), ['a', 'b', 'c'], 'created_at asc, ties by id');
+  t.same(await ids(store), ['c', 'b', 'a'], 'created_at desc');
+  t.same(await ids(store, { sortBy: 'updated_at', sortOrder: 'asc' }), ['a', 'c', 'b']);
+  t.same(await ids(store, { sortBy: 'name', sortOrder: 'asc' }), ['a', 'c', 'b']);
+  t.same(await ids(store, { sortBy: 'eval_type', sortOrder: 'desc' }), ['b', 'c', 'a']);
 
-  t.same(store.evals.list(query({ limit: 2, page: 1 })).total, 3);
-  t.same(ids(store, { limit: 2, page: 2 }), ['a']);
-  t.same(ids(store, { limit: 2, page: 0 }), ['c', 'b'], 'page 0 is the first page');
-  t.same(ids(store, { limit: 2, page: 3 }), [], 'past the end');
+  t.same((await store.evals.list(query({ limit: 2, page: 1 }))).total, 3);
+  t.same(await ids(store, { limit: 2, page: 2 }), ['a']);
+  t.same(await ids(store, { limit: 2, page: 0 }), ['c', 'b'], 'page 0 is the first page');
+  t.same(await ids(store, { limit: 2, page: 3 }), [], 'past the end');
   t.same(
-    ids(store, { limit: 1, page: Number.MAX_SAFE_INTEGER }),
+    await ids(store, { limit: 1, page: Number.MAX_SAFE_INTEGER }),
     [],
     'an absurd page is past the end',
   );
@@ -133,22 +134,49 @@ t.test('sorts, with run_id breaking ties; pages with a matching total', async (t
 
 t.test('rename stamps updated_at; unknown ids are null', async (t) => {
   const store = fileStore(t);
-  store.evals.put(evalRun());
-  t.same(store.evals.rename('e-1', 'Renamed', 500), evalRun({ name: 'Renamed', updated_at: 500 }));
-  t.equal(store.evals.rename('nope', 'x', 500), null);
+  await store.evals.put(evalRun());
+  t.same(
+    await store.evals.rename('e-1', 'Renamed', 500),
+    evalRun({ name: 'Renamed', updated_at: 500 }),
+  );
+  t.equal(await store.evals.rename('nope', 'x', 500), null);
 });
 
 t.test('delete removes the named runs, skips unknown ids, counts what went', async (t) => {
   const store = fileStore(t);
-  for (const id of ['x', 'y', 'z']) store.evals.put(evalRun({ run_id: id }));
-  t.equal(store.evals.delete(['x', 'nope', 'z', 'x']), 2);
-  t.same(ids(store), ['y']);
-  t.equal(store.evals.delete([]), 0);
+  for (const id of ['x', 'y', 'z']) await store.evals.put(evalRun({ run_id: id }));
+  t.equal(await store.evals.delete(['x', 'nope', 'z', 'x']), 2);
+  t.same(await ids(store), ['y']);
+  t.equal(await store.evals.delete([]), 0);
 });
 
 t.test('the table refuses an unknown eval type (CHECK)', async (t) => {
   const store = fileStore(t);
-  t.throws(() => store.evals.put(evalRun({ eval_type: 'vibes' as 'accuracy' })), {
+  await t.rejects(store.evals.put(evalRun({ eval_type: 'vibes' as 'accuracy' })), {
     code: 'SQLITE_CONSTRAINT_CHECK',
   });
+});
+
+t.test('a bulk delete of 1,201 ids is one count', async (t) => {
+  const store = fileStore(t);
+  const many = Array.from({ length: 1201 }, (_, i) => `e${i}`);
+  for (const id of many) await store.evals.put(evalRun({ run_id: id }));
+  t.equal(await store.evals.delete([...many, 'nope']), 1201);
+  t.same(await ids(store), []);
+});
+
+t.test('a closed store: the eval routes answer 500, never a 200', async (t) => {
+  const rt = runtimeApp(t);
+  rt.store.close();
+  const rows: [name: string, url: string][] = [
+    ['GET /eval-runs', '/eval-runs'],
+    ['GET /eval-runs/{id}', '/eval-runs/e-1'],
+  ];
+  for (const [name, url] of rows) {
+    t.same(
+      await call(rt, 'GET', url),
+      { status: 500, body: { detail: 'Internal runtime error' } },
+      name,
+    );
+  }
 });

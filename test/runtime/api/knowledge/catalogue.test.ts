@@ -154,7 +154,7 @@ t.test("contents of an earlier instance name are not this instance's", async (t)
   });
   const deleted = await renamed.app.inject({ method: 'DELETE', url: `/knowledge/content/${id}` });
   t.same(deleted.json(), { id });
-  t.match(first.store.knowledge.get(id), { name: 'cranes' }, 'left in place');
+  t.match(await first.store.knowledge.get(id), { name: 'cranes' }, 'left in place');
   const found = await first.search({ query: 'cranes' });
   t.match(found.json(), { data: [{ content_id: id }] });
 });

@@ -44,10 +44,10 @@ const job = (fields: Partial<ProcessingJob> = {}): ProcessingJob => ({
 });
 
 /** A store holding CONTENT (processing), its index and a processor over them. */
-function setup(t: Test, closeStore = true) {
+async function setup(t: Test, closeStore = true) {
   const store = openRuntimeStore(':memory:');
   if (closeStore) t.teardown(() => store.close());
-  store.knowledge.put(CONTENT);
+  await store.knowledge.put(CONTENT);
   const index = createKnowledgeIndex(() => store.knowledge.chunks('kb'));
   const outbound = createOutboundGuard({ allowHosts: ['127.0.0.1'] });
   t.teardown(() => outbound.close());
@@ -59,43 +59,43 @@ function setup(t: Test, closeStore = true) {
     // The content server is on loopback: opened on purpose.
     outbound: outbound.dispatcher,
   });
-  const found = () => index.search('moles', () => true).map((hit) => hit.id);
+  const found = async () => (await index.search('moles', () => true)).map((hit) => hit.id);
   return { store, index, processor, found };
 }
 
 t.test('a job runs after the current turn and indexes what it stored', async (t) => {
-  const { store, processor, found } = setup(t);
-  t.same(found(), [], 'the index is built (empty) before the job');
+  const { store, processor, found } = await setup(t);
+  t.same(await found(), [], 'the index is built (empty) before the job');
   processor.enqueue(job());
-  t.equal(store.knowledge.get('c-1')?.status, 'processing', 'not yet');
+  t.equal((await store.knowledge.get('c-1'))?.status, 'processing', 'not yet');
   await processor.idle();
-  t.match(store.knowledge.get('c-1'), { status: 'completed', type: 'text/plain', size: 12 });
-  t.same(found(), ['c-1_0'], 'the built index was kept current');
+  t.match(await store.knowledge.get('c-1'), { status: 'completed', type: 'text/plain', size: 12 });
+  t.same(await found(), ['c-1_0'], 'the built index was kept current');
 });
 
 t.test('a content deleted before its job finishes stays deleted and unindexed', async (t) => {
-  const { store, processor, found } = setup(t);
-  t.same(found(), []);
+  const { store, processor, found } = await setup(t);
+  t.same(await found(), []);
   processor.enqueue(job());
-  store.knowledge.delete('kb', 'c-1');
+  await store.knowledge.delete('kb', 'c-1');
   await processor.idle();
-  t.equal(store.knowledge.get('c-1'), null);
-  t.same(store.knowledge.chunks('kb'), []);
-  t.same(found(), []);
+  t.equal(await store.knowledge.get('c-1'), null);
+  t.same(await store.knowledge.chunks('kb'), []);
+  t.same(await found(), []);
 });
 
 t.test('a job that cannot chunk fails its content with the reason', async (t) => {
-  const { store, processor } = setup(t);
+  const { store, processor } = await setup(t);
   processor.enqueue(job({ chunkSize: 4, chunkOverlap: 4 }));
   await processor.idle();
-  t.match(store.knowledge.get('c-1'), {
+  t.match(await store.knowledge.get('c-1'), {
     status: 'failed',
     status_message: 'Processing failed: bad chunking: size 4, overlap 4',
   });
 });
 
 t.test('a store closed under a job does not crash the process', async (t) => {
-  const { store, processor } = setup(t, false);
+  const { store, processor } = await setup(t, false);
   processor.enqueue(job());
   store.close();
   await processor.idle();
@@ -104,13 +104,13 @@ t.test('a store closed under a job does not crash the process', async (t) => {
 
 t.test('close cancels a running fetch; its content fails', async (t) => {
   const server = await contentServer(t, { '/slow': stall });
-  const { store, processor } = setup(t);
+  const { store, processor } = await setup(t);
   processor.enqueue(job({ source: { kind: 'urls', urls: [new URL(`${server.url}/slow`)] } }));
   while (server.hits.get('/slow') === undefined) {
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   await processor.close();
-  t.match(store.knowledge.get('c-1'), {
+  t.match(await store.knowledge.get('c-1'), {
     status: 'failed',
     status_message: `Fetching ${server.url}/slow was cancelled: the runtime stopped`,
   });

@@ -671,7 +671,7 @@ t.test('DELETE one content, then all of them', async (t) => {
 
 t.test('a restart marks contents left processing as failed', async (t) => {
   const store = openRuntimeStore(':memory:');
-  store.knowledge.put({
+  await store.knowledge.put({
     id: 'c-1',
     knowledge_id: 'k',
     name: null,
@@ -690,6 +690,6 @@ t.test('a restart marks contents left processing as failed', async (t) => {
     updated_at: 1,
   });
   runtimeApp(t, { store });
-  t.match(store.knowledge.get('c-1'), { status: 'failed', status_message: INTERRUPTED });
+  t.match(await store.knowledge.get('c-1'), { status: 'failed', status_message: INTERRUPTED });
   t.equal(INTERRUPTED, 'Processing was interrupted: the runtime stopped before it finished');
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { ContentRecord } from '../../../../src/runtime/api/knowledge/table.js';
 import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
+import { call, runtimeApp } from '../../fixtures/runtime.js';
 
 const content = (fields: Partial<ContentRecord> = {}): ContentRecord => ({
   id: 'c-1',
@@ -36,33 +37,38 @@ function open(t: Test) {
 
 t.test('complete stores chunks; put replaces by id, keeping created_at', async (t) => {
   const k = open(t);
-  k.put(content({ metadata: { a: 1 } }));
-  t.equal(k.complete('c-1', { type: 'text/csv', size: 7, chunks: ['ab', 'cd'] }, 200), true);
-  t.same(k.get('c-1'), {
+  await k.put(content({ metadata: { a: 1 } }));
+  t.equal(await k.complete('c-1', { type: 'text/csv', size: 7, chunks: ['ab', 'cd'] }, 200), true);
+  t.same(await k.get('c-1'), {
     ...content({ metadata: { a: 1 } }),
     type: 'text/csv',
     size: 7,
     status: 'completed',
     updated_at: 200,
   });
-  t.same(k.chunks('kb'), [
+  t.same(await k.chunks('kb'), [
     { content_id: 'c-1', seq: 0, text: 'ab' },
     { content_id: 'c-1', seq: 1, text: 'cd' },
   ]);
-  t.same(k.chunks('other'), [], 'chunks of one instance only');
-  k.put(content({ name: 'again', created_at: 300, updated_at: 300 }));
-  t.match(k.get('c-1'), { name: 'again', created_at: 100, updated_at: 300, status: 'processing' });
-  t.same(k.chunks('kb'), [], 'a replaced content loses its chunks');
-  t.equal(k.complete('c-9', { type: 'text/plain', size: 0, chunks: [] }, 1), false);
-  t.equal(k.get('c-9'), null);
+  t.same(await k.chunks('other'), [], 'chunks of one instance only');
+  await k.put(content({ name: 'again', created_at: 300, updated_at: 300 }));
+  t.match(await k.get('c-1'), {
+    name: 'again',
+    created_at: 100,
+    updated_at: 300,
+    status: 'processing',
+  });
+  t.same(await k.chunks('kb'), [], 'a replaced content loses its chunks');
+  t.equal(await k.complete('c-9', { type: 'text/plain', size: 0, chunks: [] }, 1), false);
+  t.equal(await k.get('c-9'), null);
 });
 
 t.test('update, fail and the failures of a restart', async (t) => {
   const k = open(t);
-  k.put(content());
-  k.put(content({ id: 'c-2' }));
-  k.complete('c-2', { type: 'text/plain', size: 1, chunks: ['x'] }, 150);
-  k.update({
+  await k.put(content());
+  await k.put(content({ id: 'c-2' }));
+  await k.complete('c-2', { type: 'text/plain', size: 1, chunks: ['x'] }, 150);
+  await k.update({
     ...content(),
     name: 'renamed',
     description: 'd',
@@ -71,7 +77,7 @@ t.test('update, fail and the failures of a restart', async (t) => {
     status: 'failed',
     updated_at: 160,
   });
-  t.match(k.get('c-1'), {
+  t.match(await k.get('c-1'), {
     name: 'renamed',
     description: 'd',
     metadata: { b: true },
@@ -79,34 +85,55 @@ t.test('update, fail and the failures of a restart', async (t) => {
     status: 'processing',
     updated_at: 160,
   });
-  t.equal(k.failProcessing('stopped', 170), 1, 'only processing contents');
-  t.match(k.get('c-1'), { status: 'failed', status_message: 'stopped', updated_at: 170 });
-  t.match(k.get('c-2'), { status: 'completed' });
-  k.fail('c-2', 'broken', 180);
-  t.match(k.get('c-2'), { status: 'failed', status_message: 'broken', updated_at: 180 });
-  k.update({ ...content(), metadata: null, updated_at: 190 });
-  t.equal(k.get('c-1')?.metadata, null);
+  t.equal(await k.failProcessing('stopped', 170), 1, 'only processing contents');
+  t.match(await k.get('c-1'), { status: 'failed', status_message: 'stopped', updated_at: 170 });
+  t.match(await k.get('c-2'), { status: 'completed' });
+  await k.fail('c-2', 'broken', 180);
+  t.match(await k.get('c-2'), { status: 'failed', status_message: 'broken', updated_at: 180 });
+  await k.update({ ...content(), metadata: null, updated_at: 190 });
+  t.equal((await k.get('c-1'))?.metadata, null);
 });
 
 t.test('list pages in each order; metadata keys; deletes', async (t) => {
   const k = open(t);
-  k.put(content({ id: 'a', name: 'z', created_at: 1, updated_at: 9, metadata: { x: 1, y: 2 } }));
-  k.put(content({ id: 'b', name: 'y', created_at: 2, updated_at: 8, metadata: { y: 3 } }));
-  k.put(content({ id: 'c', name: 'x', created_at: 3, updated_at: 7 }));
-  k.put(content({ id: 'd', knowledge_id: 'other', metadata: { w: 1 } }));
-  const ids = (sortBy: 'created_at' | 'updated_at' | 'name', sortOrder: 'asc' | 'desc') =>
-    k.list('kb', { page: 1, limit: 10, sortBy, sortOrder }).rows.map((r) => r.id);
-  t.same(ids('created_at', 'desc'), ['c', 'b', 'a']);
-  t.same(ids('created_at', 'asc'), ['a', 'b', 'c']);
-  t.same(ids('updated_at', 'asc'), ['c', 'b', 'a']);
-  t.same(ids('name', 'asc'), ['c', 'b', 'a']);
-  const page = k.list('kb', { page: 2, limit: 2, sortBy: 'created_at', sortOrder: 'asc' });
+  await k.put(
+    content({ id: 'a', name: 'z', created_at: 1, updated_at: 9, metadata: { x: 1, y: 2 } }),
+  );
+  await k.put(content({ id: 'b', name: 'y', created_at: 2, updated_at: 8, metadata: { y: 3 } }));
+  await k.put(content({ id: 'c', name: 'x', created_at: 3, updated_at: 7 }));
+  await k.put(content({ id: 'd', knowledge_id: 'other', metadata: { w: 1 } }));
+  const ids = async (sortBy: 'created_at' | 'updated_at' | 'name', sortOrder: 'asc' | 'desc') =>
+    (await k.list('kb', { page: 1, limit: 10, sortBy, sortOrder })).rows.map((r) => r.id);
+  t.same(await ids('created_at', 'desc'), ['c', 'b', 'a']);
+  t.same(await ids('created_at', 'asc'), ['a', 'b', 'c']);
+  t.same(await ids('updated_at', 'asc'), ['c', 'b', 'a']);
+  t.same(await ids('name', 'asc'), ['c', 'b', 'a']);
+  const page = await k.list('kb', { page: 2, limit: 2, sortBy: 'created_at', sortOrder: 'asc' });
   t.same({ ids: page.rows.map((r) => r.id), total: page.total }, { ids: ['c'], total: 3 });
-  t.same(k.metadataKeys('kb'), ['x', 'y']);
-  t.equal(k.delete('other', 'a'), false, 'not of that instance');
-  t.equal(k.delete('kb', 'a'), true);
-  t.equal(k.delete('kb', 'a'), false);
-  t.equal(k.deleteAll('kb'), 2);
-  t.same(k.list('kb', { page: 1, limit: 10, sortBy: 'name', sortOrder: 'desc' }).total, 0);
-  t.match(k.get('d'), { knowledge_id: 'other' }, 'another instance is untouched');
+  t.same(await k.metadataKeys('kb'), ['x', 'y']);
+  t.equal(await k.delete('other', 'a'), false, 'not of that instance');
+  t.equal(await k.delete('kb', 'a'), true);
+  t.equal(await k.delete('kb', 'a'), false);
+  t.equal(await k.deleteAll('kb'), 2);
+  t.same((await k.list('kb', { page: 1, limit: 10, sortBy: 'name', sortOrder: 'desc' })).total, 0);
+  t.match(await k.get('d'), { knowledge_id: 'other' }, 'another instance is untouched');
+});
+
+t.test('a closed store: the knowledge routes answer 500, never a 200', async (t) => {
+  const rt = runtimeApp(t);
+  rt.store.close();
+  const rows: [name: string, method: 'GET' | 'POST', url: string, json?: unknown][] = [
+    ['GET /knowledge/content', 'GET', '/knowledge/content'],
+    ['GET /knowledge/content/{id}', 'GET', '/knowledge/content/c-1'],
+    ['GET /knowledge/content/{id}/status', 'GET', '/knowledge/content/c-1/status'],
+    ['GET /knowledge/config', 'GET', '/knowledge/config'],
+    ['POST /knowledge/search', 'POST', '/knowledge/search', { query: 'x' }],
+  ];
+  for (const [name, method, url, json] of rows) {
+    t.same(
+      await call(rt, method, url, json === undefined ? {} : { json }),
+      { status: 500, body: { detail: 'Internal runtime error' } },
+      name,
+    );
+  }
 });
