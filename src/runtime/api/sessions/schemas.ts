@@ -34,6 +34,12 @@ export const sessionRunParams = sessionParams.extend({
 
 const TYPE = KIND.optional().meta({ description: 'Session kind' });
 
+const PAGE_FROM_1 = {
+  type: 'greater_than_equal',
+  msg: 'Input should be greater than or equal to 1',
+  ctx: { ge: 1 },
+};
+
 /** The query of `GET /sessions`. */
 export const listSessionsQuery = z.object({
   type: TYPE,
@@ -41,6 +47,13 @@ export const listSessionsQuery = z.object({
   user_id: USER_ID,
   session_name: QUERY_STRING.meta({ description: 'Substring of the name' }),
   ...sortedPageQuery(20, 100, 'created_at'),
+  // The listing counts pages from 1 and reads 0 as 1: below that, the words of `ge 1`.
+  page: z
+    .int()
+    .max(1_000_000)
+    .refine((page) => page >= 0, { message: PAGE_FROM_1.msg, params: PAGE_FROM_1 })
+    .default(1)
+    .meta({ description: 'Page (1-based)', minimum: 0 }),
   ...DB_QUERY,
 });
 
@@ -103,13 +116,18 @@ const nested = <S extends z.ZodObject>(schema: S) =>
  * a JSON object (an array, a string, a form) is the 422 `model_attributes_type` at `["body"]`;
  * no body is left to `schema` (the `missing` body, or none where the body is optional).
  */
-const model = <S extends z.ZodObject>(schema: S) =>
-  z.preprocess((value, ctx) => {
+function model<S extends z.ZodObject>(schema: S) {
+  const body = z.preprocess((value, ctx) => {
     if (value === undefined) return value;
     if (isJsonObject(value)) return fieldsOf(value, schema.shape);
     ctx.issues.push(pydanticIssue(value === NOT_JSON ? null : value, MODEL_ATTRIBUTES));
     return z.NEVER;
   }, schema);
+  // A pipe takes its first step's optionality, and a preprocess step accepts anything: the body
+  // is as required as `schema` (the document's `requestBody.required` reads it).
+  Object.defineProperty(body._zod, 'optin', { value: schema._zod.optin });
+  return body;
+}
 
 /** Accepted `updated_at` strings: an ISO-8601 date, optionally with a time and an offset. */
 const ISO_DATETIME =
@@ -194,6 +212,8 @@ export const renameSessionBody = z.preprocess(
   (value) => (isJsonObject(value) && value['session_name'] !== null ? value : {}),
   z.object({ session_name: z.string() }).meta({ id: 'SessionRename' }),
 );
+// Required, as `model` says of a body.
+Object.defineProperty(renameSessionBody._zod, 'optin', { value: undefined });
 
 /** `PATCH /sessions/{session_id}`: given fields replace; `null` leaves one as stored. */
 export const updateSessionBody = model(
