@@ -102,7 +102,8 @@ function fieldsOf(value: Json, shape: z.ZodRawShape): Json {
   const fields: Json = {};
   for (const [key, field] of Object.entries(value)) if (field !== null) fields[key] = field;
   for (const [key, field] of Object.entries(shape)) {
-    if (fields[key] === undefined && field._zod.optin !== 'optional') fields[key] = new Absent(value);
+    if (fields[key] === undefined && field._zod.optin !== 'optional')
+      fields[key] = new Absent(value);
   }
   return fields;
 }
