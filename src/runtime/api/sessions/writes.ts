@@ -123,7 +123,7 @@ export function registerSessionWriteRoutes(
     scope.addHook('preValidation', async (request) => {
       const body = request.body;
       if (body === undefined || body === null || typeof body === 'string') return;
-      if (!JSON_TYPE.test(request.headers['content-type'] ?? '')) request.body = NOT_JSON;
+      if (!JSON_TYPE.test(String(request.headers['content-type']))) request.body = NOT_JSON;
     });
 
     const createSchema = {
