@@ -108,6 +108,15 @@ function fieldsOf(value: Json, shape: z.ZodRawShape): Json {
   return fields;
 }
 
+/**
+ * `pipe` as required as `schema`: a pipe takes its first step's optionality, and a preprocess
+ * step accepts anything, where the document's `requestBody.required` reads it.
+ */
+function requiredAs<P extends z.ZodType>(pipe: P, schema: z.ZodType): P {
+  Object.defineProperty(pipe._zod, 'optin', { value: schema._zod.optin });
+  return pipe;
+}
+
 /** An object inside a body, its fields read as {@link fieldsOf} says. */
 const nested = <S extends z.ZodObject>(schema: S) =>
   z.preprocess((value) => (isJsonObject(value) ? fieldsOf(value, schema.shape) : value), schema);
@@ -124,10 +133,7 @@ function model<S extends z.ZodObject>(schema: S) {
     ctx.issues.push(pydanticIssue(value === NOT_JSON ? null : value, MODEL_ATTRIBUTES));
     return z.NEVER;
   }, schema);
-  // A pipe takes its first step's optionality, and a preprocess step accepts anything: the body
-  // is as required as `schema` (the document's `requestBody.required` reads it).
-  Object.defineProperty(body._zod, 'optin', { value: schema._zod.optin });
-  return body;
+  return requiredAs(body, schema);
 }
 
 /** Accepted `updated_at` strings: an ISO-8601 date, optionally with a time and an offset. */
@@ -204,17 +210,20 @@ export const createSessionBody = model(
     .meta({ id: 'SessionCreate' }),
 ).optional();
 
+const RENAME = z.object({ session_name: z.string() }).meta({ id: 'SessionRename' });
+
 /**
  * `POST /sessions/{session_id}/rename`: `{"session_name": "…"}` (FastAPI `Body(embed=True)`).
  * A body that is not a JSON object has no `session_name`, so it is the same 422 `missing`
  * as leaving the field out.
  */
-export const renameSessionBody = z.preprocess(
-  (value) => (isJsonObject(value) && value['session_name'] !== null ? value : {}),
-  z.object({ session_name: z.string() }).meta({ id: 'SessionRename' }),
+export const renameSessionBody = requiredAs(
+  z.preprocess(
+    (value) => (isJsonObject(value) && value['session_name'] !== null ? value : {}),
+    RENAME,
+  ),
+  RENAME,
 );
-// Required, as `model` says of a body.
-Object.defineProperty(renameSessionBody._zod, 'optin', { value: undefined });
 
 /** `PATCH /sessions/{session_id}`: given fields replace; `null` leaves one as stored. */
 export const updateSessionBody = model(
