@@ -19,6 +19,34 @@ export interface ValidationIssue {
   readonly ctx?: Readonly<Record<string, string | number>>;
 }
 
+/**
+ * pydantic's words for a rule zod cannot state itself: a schema's refinement or transform
+ * reports a zod `custom` issue whose `params` are these words ({@link pydanticIssue}), and the
+ * entry says them as given.
+ */
+export interface PydanticWords {
+  readonly type: string;
+  readonly msg: string;
+  readonly ctx?: Readonly<Record<string, string | number>>;
+}
+
+/** The zod issue a refinement reports for `input`, said in pydantic's `words`. */
+export function pydanticIssue(input: unknown, words: PydanticWords): z.core.$ZodRawIssue {
+  return { code: 'custom', input, message: words.msg, params: { ...words } };
+}
+
+/**
+ * What a schema reads in place of a required field left out of `parent`: pydantic's `missing`
+ * entry names the object the field is missing from as its input, where zod has none.
+ */
+export class Absent {
+  readonly parent: unknown;
+
+  constructor(parent: unknown) {
+    this.parent = parent;
+  }
+}
+
 /** pydantic's type and message for a value of the wrong type, by the type zod expected. */
 const WRONG_TYPE: Readonly<Record<string, readonly [string, string]>> = {
   string: ['string_type', 'Input should be a valid string'],
@@ -37,6 +65,9 @@ export function validationIssues(
 ): ValidationIssue[] {
   return issues.flatMap((issue): ValidationIssue[] => {
     const loc = [where, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+    if (issue.input instanceof Absent) {
+      return [{ type: 'missing', loc, msg: 'Field required', input: issue.input.parent }];
+    }
     const input = issue.input === undefined ? null : issue.input;
     switch (issue.code) {
       case 'invalid_type': {
@@ -72,6 +103,14 @@ export function validationIssues(
           msg: 'Extra inputs are not permitted',
           input: (issue.input as Record<string, unknown>)[key],
         }));
+      case 'custom': {
+        const words = issue.params as Partial<PydanticWords> | undefined;
+        if (words?.type === undefined || words.msg === undefined) {
+          return [{ type: issue.code, loc, msg: issue.message, input }];
+        }
+        const { type, msg, ctx } = words;
+        return [{ type, loc, msg, input, ...(ctx === undefined ? {} : { ctx }) }];
+      }
       default:
         return [{ type: issue.code, loc, msg: issue.message, input }];
     }

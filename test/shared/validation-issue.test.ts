@@ -5,7 +5,7 @@ import t from 'tap';
 import { z } from 'zod';
 import { HttpError } from '../../src/runtime/http/errors.js';
 import { parseBody } from '../../src/runtime/http/validation.js';
-import { validationIssues } from '../../src/shared/validation-issue.js';
+import { Absent, pydanticIssue, validationIssues } from '../../src/shared/validation-issue.js';
 
 const schema = z.strictObject({
   s: z.string().optional(),
@@ -216,3 +216,44 @@ t.test('a required enum that is absent is missing', async (t) => {
     { type: 'missing', loc: ['body', 'kind'], msg: 'Field required', input: null },
   ]);
 });
+
+t.test(
+  'a refinement in pydantic’s words is said as given; one without, as zod says it',
+  async (t) => {
+    const at = z.unknown().superRefine((value, ctx) => {
+      if (value === 'words') {
+        ctx.addIssue(pydanticIssue(value, { type: 'value_error', msg: 'Value error, no' }));
+      } else if (value === 'ctx') {
+        const words = { type: 'datetime_parsing', msg: 'Bad', ctx: { error: 'bad' } };
+        ctx.addIssue(pydanticIssue(value, words));
+      } else {
+        ctx.addIssue({ code: 'custom', message: 'Plain' });
+      }
+    });
+    const issues = (value: unknown) =>
+      validationIssues('body', at.safeParse(value, { reportInput: true }).error?.issues ?? []);
+    t.same(issues('words'), [
+      { type: 'value_error', loc: ['body'], msg: 'Value error, no', input: 'words' },
+    ]);
+    t.same(issues('ctx'), [
+      { type: 'datetime_parsing', loc: ['body'], msg: 'Bad', input: 'ctx', ctx: { error: 'bad' } },
+    ]);
+    t.same(issues(1), [{ type: 'custom', loc: ['body'], msg: 'Plain', input: 1 }]);
+  },
+);
+
+t.test(
+  'a required field read as Absent is missing, naming the object it is missing from',
+  async (t) => {
+    const parent = { other: 1 };
+    const schema = z.object({ list: z.array(z.string()), kind: z.enum(['a', 'b']) });
+    const result = schema.safeParse(
+      { list: new Absent(parent), kind: new Absent(parent) },
+      { reportInput: true },
+    );
+    t.same(validationIssues('body', result.error?.issues ?? []), [
+      { type: 'missing', loc: ['body', 'list'], msg: 'Field required', input: parent },
+      { type: 'missing', loc: ['body', 'kind'], msg: 'Field required', input: parent },
+    ]);
+  },
+);

@@ -1,36 +1,10 @@
 /**
- * What the session routes share: their query parameters (the one database id, the `type` enum,
- * integers, refused with pydantic's words) and finding one session as the caller may see it.
- * Reads the store; never writes it or builds a response.
+ * What the session routes share: whose sessions a request may touch, and finding one session as
+ * the caller may see it. Reads the store; never writes it or builds a response.
  */
 import type { Caller } from '../../http/caller.js';
-import { HttpError } from '../../http/errors.js';
 import type { SessionRecord, SessionType } from '../../store/records.js';
 import type { RuntimeStore } from '../../store/store.js';
-import { type ValidationIssue } from '../../../shared/validation-issue.js';
-
-const TYPES: ReadonlySet<string> = new Set<SessionType>(['agent', 'team', 'workflow']);
-
-/** Whether `value` names a session kind. */
-export const isSessionType = (value: unknown): value is SessionType =>
-  typeof value === 'string' && TYPES.has(value);
-
-/** The 422 entry of a value outside `agent|team|workflow`. */
-export function typeEnumDetail(loc: readonly (string | number)[], input: unknown): ValidationIssue {
-  return {
-    type: 'enum',
-    loc,
-    msg: "Input should be 'agent', 'team' or 'workflow'",
-    input,
-    ctx: { expected: "'agent', 'team' or 'workflow'" },
-  };
-}
-
-/** The `type` query parameter: absent, or a session kind (else 422). */
-export function typeQuery(value: string | undefined): SessionType | undefined {
-  if (value === undefined || isSessionType(value)) return value;
-  throw new HttpError(422, [typeEnumDetail(['query', 'type'], value)]);
-}
 
 /**
  * Whose sessions a request may touch: a confined caller only its own, whatever it asks for;

@@ -1,8 +1,8 @@
 /**
  * Sessions: the list, one session, a session's runs and one of its runs, each
  * confined to the caller's `scoped_user_id` when the gateway set one; the write routes are
- * registered from session-writes.ts. Each route declares its document part (session-shapes.ts);
- * the handlers still check their own input. Never checks scopes: the gateway did.
+ * registered from writes.ts. Each route declares its input and answer (schemas.ts); the
+ * lifecycle checks the input before a handler runs. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -10,18 +10,10 @@ import { callerOf, type Caller } from '../../http/caller.js';
 import { HttpError } from '../../http/errors.js';
 import type { SessionRecord, SessionType } from '../../store/records.js';
 import type { RuntimeStore, SessionQuery } from '../../store/store.js';
-import { findSession, ownerOf, typeQuery } from './lookup.js';
-import {
-  scalarQuery,
-  type RawQuery,
-  boundedInt,
-  checkDatabase,
-  intQuery,
-  sortOrderQuery,
-} from '../../http/query.js';
+import { findSession, ownerOf } from './lookup.js';
 import { runSchema, sessionDetail, sessionSchema } from './render.js';
 import { registerSessionWriteRoutes, type SessionWriteDeps } from './writes.js';
-import { paginated } from '../../http/list-query.js';
+import { listOf, paginated } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
@@ -36,7 +28,7 @@ import {
   sessionSchemaSchema,
 } from './schemas.js';
 
-const SORTS = new Set(['created_at', 'updated_at', 'session_name']);
+const SORTS = ['created_at', 'updated_at', 'session_name'] as const;
 
 const LABELS: Readonly<Record<SessionType, string>> = {
   agent: 'Agent',
@@ -44,49 +36,45 @@ const LABELS: Readonly<Record<SessionType, string>> = {
   workflow: 'Workflow',
 };
 
-type OneSession = { Params: z.infer<typeof sessionParams>; Querystring: RawQuery };
+type Params = z.output<typeof sessionParams>;
+type OneSession = { Params: Params; Querystring: z.output<typeof oneSessionQuery> };
 
-/** Registers the session routes, reads and writes. */
+/**
+ * Registers the session routes, reads and writes. (`_dbId`: the one database's id is checked by
+ * the lifecycle; the parameter stays until the app stops passing it.)
+ */
 export function registerSessionRoutes(
   app: FastifyInstance,
   store: RuntimeStore,
-  dbId: string,
+  _dbId: string,
   deps: SessionWriteDeps,
 ): void {
   const listSchema = {
+    checked: true,
     tags: SESSION_TAGS,
     summary: 'List sessions',
     querystring: listSessionsQuery,
     response: { 200: ok('Sessions', paginatedOf(sessionSchemaSchema)), ...errors('404', '422') },
   };
-  app.get<{ Querystring: RawQuery }>('/sessions', { schema: listSchema }, async (request) => {
-    const caller = callerOf(request);
-    const q = scalarQuery(request.query);
-    const type = typeQuery(q.type);
-    const sortOrder = sortOrderQuery(q.sort_order);
-    const limit = boundedInt(q.limit, 'limit', 20, 100);
-    const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
-    checkDatabase(dbId, q.db_id);
-    const owner = ownerOf(caller, q.user_id);
+  type List = { Querystring: z.output<typeof listSessionsQuery> };
+  app.get<List>('/sessions', { schema: listSchema }, async (request) => {
+    const q = request.query;
+    const params = listOf(q, SORTS, 'created_at');
+    const owner = ownerOf(callerOf(request), q.user_id);
     const query: SessionQuery = {
-      ...(type === undefined ? {} : { type }),
+      ...(q.type === undefined ? {} : { type: q.type }),
       ...(q.component_id === undefined ? {} : { componentId: q.component_id }),
       // Confined callers see their own rows whatever they ask for.
       ...(owner === undefined ? {} : { userId: owner }),
       ...(q.session_name === undefined ? {} : { nameContains: q.session_name }),
-      page,
-      limit,
-      // An unknown sort column is ignored, as Agno does.
-      sortBy: (q.sort_by !== undefined && SORTS.has(q.sort_by)
-        ? q.sort_by
-        : 'created_at') as SessionQuery['sortBy'],
-      sortOrder,
+      ...params,
     };
     const { rows, total } = await store.listSessions(query);
-    return paginated(rows.map(sessionSchema), page, limit, total);
+    return paginated(rows.map(sessionSchema), params.page, params.limit, total);
   });
 
   const getSchema = {
+    checked: true,
     tags: SESSION_TAGS,
     summary: 'One session',
     params: sessionParams,
@@ -94,13 +82,11 @@ export function registerSessionRoutes(
     response: { 200: ok('The session', sessionDetailSchema), ...errors('404', '422') },
   };
   app.get<OneSession>('/sessions/:session_id', { schema: getSchema }, async (request) => {
-    const q = scalarQuery(request.query);
-    const type = typeQuery(q.type);
-    checkDatabase(dbId, q.db_id);
+    const { type, user_id: userId } = request.query;
     const id = request.params.session_id;
     const session = await findSession(store, id, {
       type,
-      owner: ownerOf(callerOf(request), q.user_id),
+      owner: ownerOf(callerOf(request), userId),
     });
     if (session === null) {
       const label = type === undefined ? '' : `${LABELS[type]} `;
@@ -115,33 +101,35 @@ export function registerSessionRoutes(
    */
   async function sessionOfRuns(
     id: string,
-    q: Readonly<Record<string, string | undefined>>,
+    q: { type?: SessionType | undefined; user_id?: string | undefined },
     caller: Caller,
   ): Promise<SessionRecord> {
-    const type = typeQuery(q.type);
-    checkDatabase(dbId, q.db_id);
-    const session = await findSession(store, id, { type, owner: ownerOf(caller, q.user_id) });
+    const session = await findSession(store, id, {
+      type: q.type,
+      owner: ownerOf(caller, q.user_id),
+    });
     if (session === null) throw new HttpError(404, `Session with ID ${id} not found`);
     return session;
   }
 
-  registerSessionWriteRoutes(app, store, dbId, deps);
+  registerSessionWriteRoutes(app, store, deps);
 
   // In a scope registered after the write routes' own, so the document lists the session paths
   // in the reference's order (rename before runs).
   void app.register(async (scope) => {
     const runsSchema = {
+      checked: true,
       tags: SESSION_TAGS,
       summary: "A session's runs",
       params: sessionParams,
       querystring: sessionRunsQuery,
       response: { 200: ok('Runs', z.array(runSchemaSchema)), ...errors('404', '422') },
     };
-    scope.get<OneSession>('/sessions/:session_id/runs', { schema: runsSchema }, async (request) => {
-      const q = scalarQuery(request.query);
+    type Runs = { Params: Params; Querystring: z.output<typeof sessionRunsQuery> };
+    scope.get<Runs>('/sessions/:session_id/runs', { schema: runsSchema }, async (request) => {
+      const q = request.query;
       // Epoch seconds, both ends included, as Agno filters.
-      const after = intQuery(q.created_after, 'created_after');
-      const before = intQuery(q.created_before, 'created_before');
+      const { created_after: after, created_before: before } = q;
       const session = await sessionOfRuns(request.params.session_id, q, callerOf(request));
       return (await store.listRuns(session.session_id))
         .filter(
@@ -153,18 +141,23 @@ export function registerSessionRoutes(
     });
 
     const runSchemaDoc = {
+      checked: true,
       tags: SESSION_TAGS,
       summary: 'One run of a session',
       params: sessionRunParams,
       querystring: oneSessionQuery,
       response: { 200: ok('The run', runSchemaSchema), ...errors('404', '422') },
     };
-    scope.get<{ Params: z.infer<typeof sessionRunParams>; Querystring: RawQuery }>(
+    type Run = {
+      Params: z.output<typeof sessionRunParams>;
+      Querystring: z.output<typeof oneSessionQuery>;
+    };
+    scope.get<Run>(
       '/sessions/:session_id/runs/:run_id',
       { schema: runSchemaDoc },
       async (request) => {
         const { session_id: id, run_id: runId } = request.params;
-        const session = await sessionOfRuns(id, scalarQuery(request.query), callerOf(request));
+        const session = await sessionOfRuns(id, request.query, callerOf(request));
         const run = await store.getRun(runId);
         // A run of another session is not found here, even one the caller may read elsewhere.
         if (run === null || run.session_id !== session.session_id) {

@@ -2,26 +2,19 @@
  * The session write routes: create, rename, update, delete one, delete many.
  * A confined caller (`scoped_user_id`) writes only its own sessions, and another user's
  * session looks missing: 404 to rename or update, a 204 that deletes nothing. Every write stamps
- * `updated_at` from the injected clock. Each route declares its document part
- * (session-shapes.ts); the handlers still check their own input. Never checks scopes: the
- * gateway did.
+ * `updated_at` from the injected clock. Each route declares its input and answer (schemas.ts);
+ * the lifecycle checks the input before a handler runs. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Clock } from '../../../shared/clock.js';
+import type { ValidationIssue } from '../../../shared/validation-issue.js';
 import { callerOf, isReservedUserId, runUserOf } from '../../http/caller.js';
 import { HttpError } from '../../http/errors.js';
 import type { SessionRecord, SessionType } from '../../store/records.js';
 import type { RuntimeStore } from '../../store/store.js';
-import {
-  parseBulkDeleteBody,
-  parseCreateBody,
-  parseRenameBody,
-  parseUpdateBody,
-} from './bodies.js';
-import { ownerOf, typeQuery } from './lookup.js';
+import { ownerOf } from './lookup.js';
 import type { SessionChanges } from './table.js';
-import { scalarQuery, type RawQuery, checkDatabase } from '../../http/query.js';
 import { sessionDetail } from './render.js';
 import { acceptEmptyJsonBody } from '../../http/json-body.js';
 import { empty, errors, ok } from '../../http/openapi.js';
@@ -30,6 +23,8 @@ import {
   createSessionQuery,
   deleteSessionsBody,
   deleteSessionsQuery,
+  JSON_TYPE,
+  NOT_JSON,
   oneSessionQuery,
   renameSessionBody,
   SESSION_TAGS,
@@ -45,8 +40,50 @@ export interface SessionWriteDeps {
   readonly newId: () => string;
 }
 
-type OneSession = { Params: z.infer<typeof sessionParams>; Querystring: RawQuery };
+type OneSession = {
+  Params: z.output<typeof sessionParams>;
+  Querystring: z.output<typeof oneSessionQuery>;
+};
 type Request = FastifyRequest<OneSession>;
+type CreateBody = z.output<typeof createSessionBody>;
+
+const ID_FIELD_OF = { agent: 'agent_id', team: 'team_id', workflow: 'workflow_id' } as const;
+
+/**
+ * (ours) The id of the session's agent, team or workflow: the id field of its kind is required
+ * and non-empty, and those of the other kinds must be left out: a session belongs to exactly
+ * one, so `{team_id}` without `?type=team` is refused rather than stored as an agent session of
+ * nobody. Else the 422 in pydantic's words, `sent` (the body as sent) named by `missing`.
+ */
+export function componentIdOf(body: CreateBody, type: SessionType, sent: unknown): string {
+  const problems: ValidationIssue[] = [];
+  for (const [kind, field] of Object.entries(ID_FIELD_OF)) {
+    const value = body?.[field];
+    const loc = ['body', field];
+    if (kind === type) {
+      if (value === undefined) {
+        problems.push({ type: 'missing', loc, msg: 'Field required', input: sent ?? null });
+      } else if (value === '') {
+        problems.push({
+          type: 'string_too_short',
+          loc,
+          msg: 'String should have at least 1 character',
+          input: value,
+          ctx: { min_length: 1 },
+        });
+      }
+    } else if (value !== undefined && value !== '') {
+      const error = `${field} does not apply to a session of type ${type}`;
+      const msg = `Value error, ${error}`;
+      problems.push({ type: 'value_error', loc, msg, input: value, ctx: { error } });
+    }
+  }
+  if (problems.length > 0) throw new HttpError(422, problems);
+  return body?.[ID_FIELD_OF[type]] as string;
+}
+
+/** The body each create request sent, before the lifecycle parsed it. */
+const sentBodies = new WeakMap<FastifyRequest, unknown>();
 
 /**
  * Registers the write routes in their own Fastify scope, whose JSON parser reads an empty body
@@ -56,7 +93,6 @@ type Request = FastifyRequest<OneSession>;
 export function registerSessionWriteRoutes(
   app: FastifyInstance,
   store: RuntimeStore,
-  dbId: string,
   deps: SessionWriteDeps,
 ): void {
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
@@ -64,19 +100,16 @@ export function registerSessionWriteRoutes(
   /**
    * Sets `changes` on the session a single-session write may change, in one conditional UPDATE
    * (a concurrent write of other fields is kept), and answers its detail; or the 404 Agno
-   * answers. Called after the body is checked: FastAPI refuses a bad request (422) before its
-   * handler looks anything up.
+   * answers.
    */
   async function changed(
     request: Request,
-    type: SessionType | undefined,
     changes: SessionChanges,
   ): Promise<Record<string, unknown>> {
-    const q = scalarQuery(request.query);
-    checkDatabase(dbId, q.db_id);
+    const { type } = request.query;
     const session = await store.updateSession(request.params.session_id, changes, {
       type,
-      owner: ownerOf(callerOf(request), q.user_id),
+      owner: ownerOf(callerOf(request), request.query.user_id),
     });
     if (session === null) {
       throw new HttpError(404, `Session with id '${request.params.session_id}' not found`);
@@ -86,36 +119,48 @@ export function registerSessionWriteRoutes(
 
   void app.register(async (scope) => {
     acceptEmptyJsonBody(scope);
+    // A body of another content type reaches pydantic as bytes: a form is not read as fields.
+    scope.addHook('preValidation', async (request) => {
+      const body = request.body;
+      if (body === undefined || body === null || typeof body === 'string') return;
+      if (!JSON_TYPE.test(String(request.headers['content-type']))) request.body = NOT_JSON;
+    });
 
     const createSchema = {
+      checked: true,
       tags: SESSION_TAGS,
       summary: 'Create a session',
       querystring: createSessionQuery,
-      body: createSessionBody.optional(),
+      body: createSessionBody,
       response: { 201: ok('Created', sessionDetailSchema), ...errors('400', '404', '422') },
     };
-    scope.post<{ Querystring: RawQuery }>(
+    type Create = { Querystring: z.output<typeof createSessionQuery>; Body: CreateBody };
+    scope.post<Create>(
       '/sessions',
-      { schema: createSchema },
+      {
+        schema: createSchema,
+        preValidation: async (request) => void sentBodies.set(request, request.body),
+      },
       async (request, reply) => {
-        const q = scalarQuery(request.query);
-        const type = typeQuery(q.type) ?? 'agent';
-        const body = parseCreateBody(request.body, request.headers['content-type'], type);
-        checkDatabase(dbId, q.db_id);
+        const type = request.query.type ?? 'agent';
+        const body = request.body;
+        const componentId = componentIdOf(body, type, sentBodies.get(request));
         const caller = callerOf(request);
-        if (body.userId !== null && !caller.authenticated && isReservedUserId(body.userId)) {
+        const userId = body?.user_id;
+        if (userId !== undefined && !caller.authenticated && isReservedUserId(userId)) {
           throw new HttpError(403, 'Client-supplied user_id may not claim a reserved principal');
         }
         const now = nowSeconds();
         const session: SessionRecord = {
-          session_id: body.sessionId ?? deps.newId(),
+          // None, or an empty one (as in Agno): the runtime picks one.
+          session_id: body?.session_id || deps.newId(),
           session_type: type,
-          component_id: body.componentId,
+          component_id: componentId,
           // The context's user wins: a confined caller cannot create a session for another.
-          user_id: runUserOf(caller, body.userId),
-          session_name: body.sessionName,
-          session_state: body.sessionState ?? {},
-          metadata: body.metadata,
+          user_id: runUserOf(caller, userId ?? null),
+          session_name: body?.session_name ?? null,
+          session_state: body?.session_state ?? {},
+          metadata: body?.metadata ?? null,
           session_summary: null,
           created_at: now,
           updated_at: now,
@@ -129,6 +174,7 @@ export function registerSessionWriteRoutes(
     );
 
     const renameSchema = {
+      checked: true,
       tags: SESSION_TAGS,
       summary: 'Rename a session',
       params: sessionParams,
@@ -136,17 +182,13 @@ export function registerSessionWriteRoutes(
       body: renameSessionBody,
       response: { 200: ok('Renamed', sessionDetailSchema), ...errors('404', '422') },
     };
-    scope.post<OneSession>(
-      '/sessions/:session_id/rename',
-      { schema: renameSchema },
-      async (request) => {
-        const type = typeQuery(scalarQuery(request.query).type);
-        const name = parseRenameBody(request.body, request.headers['content-type']);
-        return changed(request, type, { session_name: name, updated_at: nowSeconds() });
-      },
+    type Rename = OneSession & { Body: z.output<typeof renameSessionBody> };
+    scope.post<Rename>('/sessions/:session_id/rename', { schema: renameSchema }, async (request) =>
+      changed(request, { session_name: request.body.session_name, updated_at: nowSeconds() }),
     );
 
     const updateSchema = {
+      checked: true,
       tags: SESSION_TAGS,
       summary: 'Update a session (given fields replace)',
       params: sessionParams,
@@ -154,71 +196,73 @@ export function registerSessionWriteRoutes(
       body: updateSessionBody,
       response: { 200: ok('Updated', sessionDetailSchema), ...errors('404', '422') },
     };
-    scope.patch<OneSession>('/sessions/:session_id', { schema: updateSchema }, async (request) => {
-      const type = typeQuery(scalarQuery(request.query).type);
-      const body = parseUpdateBody(request.body, request.headers['content-type']);
+    type Update = OneSession & { Body: z.output<typeof updateSessionBody> };
+    scope.patch<Update>('/sessions/:session_id', { schema: updateSchema }, async (request) => {
+      const body = request.body;
       const now = nowSeconds();
       const { summary } = body;
       // Only the given fields are set; the others stay as stored.
-      return changed(request, type, {
-        session_name: body.sessionName,
-        session_state: body.sessionState,
+      return changed(request, {
+        session_name: body.session_name,
+        session_state: body.session_state,
         metadata: body.metadata,
         session_summary: summary && {
           summary: summary.summary,
-          topics: summary.topics,
-          updated_at: summary.updatedAt ?? now,
+          topics: summary.topics ?? null,
+          updated_at: summary.updated_at ?? now,
         },
         updated_at: now,
       });
     });
 
     const deleteOneSchema = {
+      checked: true,
       tags: SESSION_TAGS,
       summary: 'Delete a session',
       params: sessionParams,
       querystring: deleteSessionsQuery,
       response: { 204: empty('Deleted (also when unknown)') },
     };
-    scope.delete<OneSession>(
+    type DeleteOne = {
+      Params: z.output<typeof sessionParams>;
+      Querystring: z.output<typeof deleteSessionsQuery>;
+    };
+    scope.delete<DeleteOne>(
       '/sessions/:session_id',
       { schema: deleteOneSchema },
       async (request, reply) => {
-        const q = scalarQuery(request.query);
-        checkDatabase(dbId, q.db_id);
         // One conditional DELETE: another user's session is simply not matched (204, no-op).
         await store.deleteSessions(
           [{ sessionId: request.params.session_id }],
-          ownerOf(callerOf(request), q.user_id),
+          ownerOf(callerOf(request), request.query.user_id),
         );
         return reply.code(204).send();
       },
     );
 
     const deleteSchema = {
+      checked: true,
       tags: SESSION_TAGS,
       summary: 'Delete sessions',
       querystring: deleteSessionsQuery,
       body: deleteSessionsBody,
       response: { 204: empty('Deleted'), ...errors('400', '422') },
     };
-    scope.delete<{ Querystring: RawQuery }>(
-      '/sessions',
-      { schema: deleteSchema },
-      async (request, reply) => {
-        const q = scalarQuery(request.query);
-        const body = parseBulkDeleteBody(request.body, request.headers['content-type']);
-        if (body.sessionIds.length !== body.sessionTypes.length) {
-          throw new HttpError(400, 'Session IDs and session types must have the same length');
-        }
-        checkDatabase(dbId, q.db_id);
-        // Each id only with its own kind; all in one transaction, so a failure deletes none.
-        await store.deleteSessions(
-          body.sessionIds.map((sessionId, i) => ({ sessionId, type: body.sessionTypes[i] })),
-          ownerOf(callerOf(request), q.user_id),
-        );
-        return reply.code(204).send();
-      },
-    );
+    type Delete = {
+      Querystring: z.output<typeof deleteSessionsQuery>;
+      Body: z.output<typeof deleteSessionsBody>;
+    };
+    scope.delete<Delete>('/sessions', { schema: deleteSchema }, async (request, reply) => {
+      const { session_ids: ids, session_types: types } = request.body;
+      if (ids.length !== types.length) {
+        throw new HttpError(400, 'Session IDs and session types must have the same length');
+      }
+      // Each id only with its own kind; all in one transaction, so a failure deletes none.
+      await store.deleteSessions(
+        ids.map((sessionId, i) => ({ sessionId, type: types[i] })),
+        ownerOf(callerOf(request), request.query.user_id),
+      );
+      return reply.code(204).send();
+    });
   });
 }

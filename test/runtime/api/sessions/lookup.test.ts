@@ -5,11 +5,8 @@
 import t from 'tap';
 import { ANONYMOUS_CALLER, type Caller } from '../../../../src/runtime/http/caller.js';
 import type { HttpError } from '../../../../src/runtime/http/errors.js';
-import {
-  findSession,
-  isSessionType,
-  ownerOf,
-} from '../../../../src/runtime/api/sessions/lookup.js';
+import { findSession, ownerOf } from '../../../../src/runtime/api/sessions/lookup.js';
+import { listSessionsQuery } from '../../../../src/runtime/api/sessions/schemas.js';
 import { scalarQuery, intQuery } from '../../../../src/runtime/http/query.js';
 import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
 import { sessionRecord } from '../../fixtures/runtime.js';
@@ -34,7 +31,8 @@ t.test('intQuery: integers only, any sign', async (t) => {
   }
 });
 
-t.test('isSessionType: the three kinds, exactly', async (t) => {
+t.test('the type parameter: the three kinds, exactly', async (t) => {
+  const isSessionType = (type: unknown) => listSessionsQuery.safeParse({ type }).success;
   t.same(['agent', 'team', 'workflow', 'Agent', '', null, 1].map(isSessionType), [
     true,
     true,

@@ -1017,3 +1017,29 @@ t.test('a session created here runs, and a run keeps what PATCH set', async (t) 
   });
   t.equal(wrongKind.statusCode, 404, 'a session of a2 is not a1’s to run in');
 });
+
+t.test('a bad query and a bad body: one 422 with both, the query first', async (t) => {
+  const rt = await seeded(t);
+  const res = await call(rt, 'PATCH', '/sessions/s-alice?type=robot', {
+    json: { session_name: 1 },
+  });
+  t.equal(res.status, 422);
+  t.same(res.body, {
+    detail: [
+      {
+        type: 'enum',
+        loc: ['query', 'type'],
+        msg: "Input should be 'agent', 'team' or 'workflow'",
+        input: 'robot',
+        ctx: { expected: "'agent', 'team' or 'workflow'" },
+      },
+      {
+        type: 'string_type',
+        loc: ['body', 'session_name'],
+        msg: 'Input should be a valid string',
+        input: 1,
+      },
+    ],
+  });
+  t.equal((await rt.store.getSession('s-alice'))?.updated_at, TEST_NOW, 'nothing was written');
+});
