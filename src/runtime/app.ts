@@ -116,7 +116,7 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
   const runs = createRunService(parts.store, parts.deps);
   registerRunRoutes(app, catalogue, runs, parts.store);
   registerApprovalRoutes(app, { store: parts.store, runs, catalogue, clock: parts.deps.clock });
-  registerSessionRoutes(app, parts.store, DB_ID, parts.deps);
+  registerSessionRoutes(app, parts.store, parts.deps);
   registerMemoryRoutes(app, parts.store.memories, parts.deps);
   registerLearningRoutes(app, parts.store.learnings, parts.deps);
   registerTraceRoutes(app, parts.store);

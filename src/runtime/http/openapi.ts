@@ -290,7 +290,7 @@ function operation(route: CollectedRoute, schema: FastifySchema, components: Mut
       ? {}
       : {
           requestBody: {
-            required: body._zod.optin !== 'optional',
+            required: isRequired(body),
             content: bodyContent(schema.consumes, convert(body, 'input', components)),
           },
         }),
@@ -327,6 +327,18 @@ export function buildRoutePaths(routes: readonly CollectedRoute[]): GeneratedDoc
     };
   }
   return { paths, schemas: components };
+}
+
+/**
+ * Whether a body schema requires a body. A preprocess (a pipe whose first step is a transform,
+ * which accepts anything) is as required as the schema it feeds.
+ */
+function isRequired(schema: z.ZodType): boolean {
+  const def = schema._zod.def as { type: string; in?: z.ZodType; out?: z.ZodType };
+  if (def.type === 'pipe' && def.in?._zod.def.type === 'transform' && def.out !== undefined) {
+    return isRequired(def.out);
+  }
+  return schema._zod.optin !== 'optional';
 }
 
 /** A request body's content map: JSON, or each media type the route `consumes`. */

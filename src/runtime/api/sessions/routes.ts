@@ -39,14 +39,10 @@ const LABELS: Readonly<Record<SessionType, string>> = {
 type Params = z.output<typeof sessionParams>;
 type OneSession = { Params: Params; Querystring: z.output<typeof oneSessionQuery> };
 
-/**
- * Registers the session routes, reads and writes. (`_dbId`: the one database's id is checked by
- * the lifecycle; the parameter stays until the app stops passing it.)
- */
+/** Registers the session routes, reads and writes. */
 export function registerSessionRoutes(
   app: FastifyInstance,
   store: RuntimeStore,
-  _dbId: string,
   deps: SessionWriteDeps,
 ): void {
   const listSchema = {

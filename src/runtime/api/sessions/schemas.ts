@@ -108,15 +108,6 @@ function fieldsOf(value: Json, shape: z.ZodRawShape): Json {
   return fields;
 }
 
-/**
- * `pipe` as required as `schema`: a pipe takes its first step's optionality, and a preprocess
- * step accepts anything, where the document's `requestBody.required` reads it.
- */
-function requiredAs<P extends z.ZodType>(pipe: P, schema: z.ZodType): P {
-  Object.defineProperty(pipe._zod, 'optin', { value: schema._zod.optin });
-  return pipe;
-}
-
 /** An object inside a body, its fields read as {@link fieldsOf} says. */
 const nested = <S extends z.ZodObject>(schema: S) =>
   z.preprocess((value) => (isJsonObject(value) ? fieldsOf(value, schema.shape) : value), schema);
@@ -133,7 +124,7 @@ function model<S extends z.ZodObject>(schema: S) {
     ctx.issues.push(pydanticIssue(value === NOT_JSON ? null : value, MODEL_ATTRIBUTES));
     return z.NEVER;
   }, schema);
-  return requiredAs(body, schema);
+  return body;
 }
 
 /** Accepted `updated_at` strings: an ISO-8601 date, optionally with a time and an offset. */
@@ -217,11 +208,8 @@ const RENAME = z.object({ session_name: z.string() }).meta({ id: 'SessionRename'
  * A body that is not a JSON object has no `session_name`, so it is the same 422 `missing`
  * as leaving the field out.
  */
-export const renameSessionBody = requiredAs(
-  z.preprocess(
-    (value) => (isJsonObject(value) && value['session_name'] !== null ? value : {}),
-    RENAME,
-  ),
+export const renameSessionBody = z.preprocess(
+  (value) => (isJsonObject(value) && value['session_name'] !== null ? value : {}),
   RENAME,
 );
 
