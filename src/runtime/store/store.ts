@@ -276,7 +276,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     dailyMetrics: createDailyMetricsStore(db),
     evals: createEvalStore(db),
     approvals: createApprovalStore(db),
-    schedules: createScheduleStore(db),
+    schedules: createScheduleStore(database),
     knowledge: createKnowledgeStore(db),
     getSession(sessionId) {
       const row = getSession.get(sessionId) as SessionRow | undefined;
