@@ -275,7 +275,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     traces: createTraceStore(db),
     dailyMetrics: createDailyMetricsStore(db),
     evals: createEvalStore(db),
-    approvals: createApprovalStore(db),
+    approvals: createApprovalStore(database),
     schedules: createScheduleStore(database),
     knowledge: createKnowledgeStore(db),
     getSession(sessionId) {

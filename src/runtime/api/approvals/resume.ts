@@ -65,7 +65,7 @@ export async function resumeResolvedRun(
     approval.resolution_data,
   );
   if (answers === null) return;
-  const active = o.runs.continue(
+  const active = await o.runs.continue(
     { entity, caller, runId: run.run_id, sessionId: run.session_id },
     answers,
   );

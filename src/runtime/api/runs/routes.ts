@@ -150,7 +150,7 @@ export function registerRunRoutes(
         const entity = entityOf(request);
         const form = readForm(request);
         const stream = formBoolean(form, 'stream', true);
-        const run = runs.continue(
+        const run = await runs.continue(
           {
             entity,
             caller: callerOf(request),
@@ -168,7 +168,7 @@ export function registerRunRoutes(
       { schema: docs.cancel },
       async (request) => {
         const entity = entityOf(request);
-        runs.cancel({
+        await runs.cancel({
           entity,
           caller: callerOf(request),
           runId: request.params['run_id'] as string,

@@ -99,7 +99,7 @@ export interface RunService {
    * @throws {HttpError} 400 without a session id or with a pending call left unsettled; 404 for
    *   a run the caller may not see; 409 when the run is not paused
    */
-  continue(ref: RunRef, results: readonly ToolAnswer[]): ActiveRun;
+  continue(ref: RunRef, results: readonly ToolAnswer[]): Promise<ActiveRun>;
   /**
    * Records the intent to cancel: a live run stops at its next delta, a paused one is stored as
    * CANCELLED, and a run not started yet starts cancelled. Unknown runs are not an error.
@@ -107,7 +107,7 @@ export interface RunService {
    * @throws {HttpError} 400 when a confined caller gives no session id; 404 for a run such a
    *   caller does not own
    */
-  cancel(ref: RunRef): void;
+  cancel(ref: RunRef): Promise<void>;
   /**
    * The stored run, as the caller may see it.
    *
@@ -177,13 +177,14 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         updated_at: now,
       };
       store.putRun(stored);
-      recordRunApprovals(store, stored, entity.name, now);
       store.putSession({
         ...current,
         session_name: current.session_name ?? record.input.slice(0, 100),
         session_state: result.sessionState,
         updated_at: now,
       });
+      // After the session write, so no await falls between reading the session and writing it.
+      await recordRunApprovals(store, stored, entity.name, now);
       return result;
     } finally {
       live.delete(record.run_id);
@@ -208,6 +209,19 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         cancel.cancelled = true;
       },
     };
+  }
+
+  /** The 409 of continuing a run that is not paused. */
+  function refuseUnlessPaused(run: RunRecord): void {
+    if (run.status === 'CANCELLED') {
+      throw new HttpError(409, `Cannot continue run ${run.run_id}: run is cancelled`);
+    }
+    if (run.status !== 'PAUSED') {
+      throw new HttpError(
+        409,
+        `Cannot continue run ${run.run_id}: run is ${run.status.toLowerCase()}, not paused`,
+      );
+    }
   }
 
   /** The stored run named by `ref` if the caller may see it; null when there is none. */
@@ -282,22 +296,14 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       return activeRun(record, session, spanned(source, span), cancel, entity);
     },
 
-    continue(ref, results) {
+    async continue(ref, results) {
       if (ref.sessionId === null)
         throw new HttpError(400, 'session_id is required for this action');
       const run = visibleRun(ref);
       if (run === null) throw new HttpError(404, `No runs found for run ID ${ref.runId}`);
-      if (run.status === 'CANCELLED') {
-        throw new HttpError(409, `Cannot continue run ${run.run_id}: run is cancelled`);
-      }
-      if (run.status !== 'PAUSED') {
-        throw new HttpError(
-          409,
-          `Cannot continue run ${run.run_id}: run is ${run.status.toLowerCase()}, not paused`,
-        );
-      }
+      refuseUnlessPaused(run);
       // A required approval is settled by an approver, not by whoever may run the entity.
-      if (store.approvals.pendingForRun(run.run_id) !== null && !mayApprove(ref.caller)) {
+      if ((await store.approvals.pendingForRun(run.run_id)) !== null && !mayApprove(ref.caller)) {
         throw new HttpError(403, 'This run requires admin approval before it can be continued');
       }
       const pending = heldCallsOf(run.checkpoint);
@@ -308,7 +314,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         if (reason !== null) throw new HttpError(400, reason);
       }
       const answers = pending.map((call) => byId.get(call.toolCallId) as ToolAnswer);
-      resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
+      await resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
+      // Read again after the awaits: a continue of the same pause that got here first has set
+      // it RUNNING, and this one is refused as a second continue is.
+      refuseUnlessPaused(store.getRun(run.run_id) ?? run);
       const session = store.getSession(run.session_id) as SessionRecord;
       const cancel = { cancelled: intents.has(run.run_id) };
       // RUNNING at once, so a second continue of the same pause is refused (409).
@@ -330,7 +339,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       return activeRun(record, session, source, cancel, ref.entity);
     },
 
-    cancel(ref) {
+    async cancel(ref) {
       if (ref.caller.scopedUserId !== null && ref.sessionId === null) {
         throw new HttpError(400, 'session_id is required for this action');
       }
@@ -350,7 +359,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
           updated_at: nowSeconds(),
         });
         // Nothing is left to approve: the run's pending approval is cancelled with it.
-        store.approvals.setRunStatus(run.run_id, 'CANCELLED', nowSeconds());
+        await store.approvals.setRunStatus(run.run_id, 'CANCELLED', nowSeconds());
       }
     },
 

@@ -65,7 +65,7 @@ async function answerCall(
         ...base,
         version: call.version,
         backgroundOk: true,
-        run: deps.tasks.start(base),
+        run: await deps.tasks.start(base),
       };
       return call.op === 'send'
         ? answerSend(reply, deps, exchange)
@@ -95,7 +95,7 @@ async function answerCall(
       const task =
         call.op === 'get'
           ? deps.tasks.taskOf(deps.tasks.find(entity, caller, taskId))
-          : deps.tasks.cancel(entity, caller, taskId);
+          : await deps.tasks.cancel(entity, caller, taskId);
       return jsonRpcResult(call.id, v1 ? v1Task(task) : task);
     }
     case 'subscribe':

@@ -144,7 +144,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         if (caller.scopedUserId !== null && contextId === null) {
           throw new HttpError(400, 'contextId is required to cancel a task');
         }
-        runs.cancel({ entity, caller, runId: taskId, sessionId: contextId });
+        await runs.cancel({ entity, caller, runId: taskId, sessionId: contextId });
         // Always canceled once past validation, like REST cancel.
         const sessionId = contextId ?? store.getRun(taskId)?.session_id ?? null;
         return jsonRpcResult(id, {
@@ -202,7 +202,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         const match = /^(.+):cancel$/.exec(request.params.task_id);
         if (match === null) return reply.code(404).send({ detail: 'Not Found' });
         const run = ownRun(request, entity, match[1] as string);
-        runs.cancel({
+        await runs.cancel({
           entity,
           caller: callerOf(request),
           runId: run.run_id,

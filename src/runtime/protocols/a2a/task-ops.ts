@@ -32,7 +32,7 @@ export interface TaskOps {
   /** The task as a Task. */
   taskOf(run: RunRecord): RunTask;
   /** Cancels a task that has not ended; TASK_NOT_CANCELABLE for one that has. */
-  cancel(entity: Entity, caller: Caller, taskId: string): RunTask;
+  cancel(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
   /** The caller's tasks of `entity` in a context (session), newest last. */
   list(entity: Entity, caller: Caller, contextId: string): RunTask[];
   /**
@@ -44,7 +44,7 @@ export interface TaskOps {
     readonly caller: Caller;
     readonly clientUserId: string | null;
     readonly request: MessageRequest;
-  }): ActiveRun;
+  }): Promise<ActiveRun>;
 }
 
 /** Builds the task operations. */
@@ -77,7 +77,7 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
   return {
     find,
     taskOf: asTask,
-    cancel(entity, caller, taskId) {
+    async cancel(entity, caller, taskId) {
       const run = find(entity, caller, taskId);
       if (TERMINAL.has(run.status)) {
         throw new A2AProtocolError(
@@ -85,7 +85,7 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
           `Task ${taskId} is ${run.status.toLowerCase()} and cannot be canceled`,
         );
       }
-      runs.cancel({ entity, caller, runId: run.run_id, sessionId: run.session_id });
+      await runs.cancel({ entity, caller, runId: run.run_id, sessionId: run.session_id });
       return bareTask(run.run_id, run.session_id, 'canceled');
     },
     list(entity, caller, contextId) {
@@ -102,7 +102,7 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
         .filter((run) => run.parent_run_id === null)
         .map(asTask);
     },
-    start({ entity, caller, clientUserId, request }) {
+    async start({ entity, caller, clientUserId, request }) {
       if (request.taskId === null) {
         return runs.start({
           entity,

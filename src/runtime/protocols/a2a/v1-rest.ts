@@ -72,7 +72,7 @@ export async function answerRestMessage(
       ...base,
       version: '1.0' as const,
       backgroundOk: true,
-      run: deps.tasks.start(base),
+      run: await deps.tasks.start(base),
     };
     return await (op === 'send'
       ? answerSend(reply, deps, exchange)
@@ -99,19 +99,20 @@ export function answerRestGetTask(
 }
 
 /** `POST …/v1/tasks/{id}:cancel` and `:subscribe` in HTTP+JSON 1.0. */
-export function answerRestTaskAction(
+export async function answerRestTaskAction(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: RestV1Deps,
   entity: Entity,
   taskId: string,
   action: 'cancel' | 'subscribe',
-): FastifyReply {
+): Promise<FastifyReply> {
   try {
     if (action === 'subscribe') {
       throw new A2AProtocolError('UNSUPPORTED_OPERATION', 'Subscribing to a task is not supported');
     }
-    return reply.type(A2A_JSON).send(v1Task(deps.tasks.cancel(entity, callerOf(request), taskId)));
+    const task = await deps.tasks.cancel(entity, callerOf(request), taskId);
+    return reply.type(A2A_JSON).send(v1Task(task));
   } catch (error) {
     return sendRestError(reply, error);
   }

@@ -121,7 +121,7 @@ async function streamAgui(reply: FastifyReply, routes: AguiRoutes, call: AguiCal
     for (const event of events) res.write(encoder.encodeSSE(event));
   };
   const { input } = call;
-  const launch = launchRun(routes, call, requestOf(input));
+  const launch = await launchRun(routes, call, requestOf(input));
   const mapper = new AguiEventMapper({
     threadId: input.threadId,
     runId: input.runId,
@@ -154,7 +154,11 @@ async function streamAgui(reply: FastifyReply, routes: AguiRoutes, call: AguiCal
 }
 
 /** Starts the fresh run, or continues the paused run the request answers. */
-function launchRun(routes: AguiRoutes, call: AguiCall, request: AguiRequest): Launch {
+async function launchRun(
+  routes: AguiRoutes,
+  call: AguiCall,
+  request: AguiRequest,
+): Promise<Launch> {
   const { entity, runs, store } = routes;
   const { input, caller, clientUserId } = call;
   const sessionId = caller.sessionId ?? input.threadId;
@@ -210,7 +214,10 @@ function launchRun(routes: AguiRoutes, call: AguiCall, request: AguiRequest): La
   const answers = resultsFor(runs.pendingCalls(paused), request);
   if (!answers.ok) return { error: answers.message, state };
   try {
-    const run = runs.continue({ entity, caller, runId: paused.run_id, sessionId }, answers.results);
+    const run = await runs.continue(
+      { entity, caller, runId: paused.run_id, sessionId },
+      answers.results,
+    );
     return { run, state };
   } catch (error) {
     return { error: refusal(error, sessionId), state };

@@ -58,7 +58,7 @@ t.test('a run id chosen by the client is used once (409 after)', async (t) => {
 
 t.test('a cancel before the run starts makes it start cancelled', async (t) => {
   const { runs, agent, store } = setup(t);
-  runs.cancel({ entity: agent, caller: ANONYMOUS_CALLER, runId: 'later', sessionId: null });
+  await runs.cancel({ entity: agent, caller: ANONYMOUS_CALLER, runId: 'later', sessionId: null });
   const run = runs.start({
     entity: agent,
     caller: ANONYMOUS_CALLER,
@@ -155,7 +155,7 @@ t.test('an engine that throws leaves the run stored as ERROR, not RUNNING', asyn
   checkpoint.run.runId = 'someone-else';
   store.putRun({ ...paused, checkpoint });
   const [call] = runs.pendingCalls(store.getRun(run.runId)!);
-  const resumed = runs.continue(
+  const resumed = await runs.continue(
     { entity: agent, caller: ANONYMOUS_CALLER, runId: run.runId, sessionId: 's' },
     [{ toolCallId: call!.toolCallId, content: 'red', error: false }],
   );
@@ -170,7 +170,7 @@ t.test('an engine that throws leaves the run stored as ERROR, not RUNNING', asyn
   });
   // And when the session went away in the meantime, nothing is written back.
   store.putRun({ ...paused, checkpoint });
-  const again = runs.continue(
+  const again = await runs.continue(
     { entity: agent, caller: ANONYMOUS_CALLER, runId: run.runId, sessionId: 's' },
     [{ toolCallId: call!.toolCallId, content: 'red', error: false }],
   );
