@@ -316,8 +316,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       const answers = pending.map((call) => byId.get(call.toolCallId) as ToolAnswer);
       await resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
       // Read again after the awaits: a continue of the same pause that got here first has set
-      // it RUNNING, and this one is refused as a second continue is.
-      refuseUnlessPaused(store.getRun(run.run_id) ?? run);
+      // it RUNNING (this one is refused as a second continue is), or it was deleted meanwhile.
+      const current = store.getRun(run.run_id);
+      if (current === null) throw new HttpError(404, `No runs found for run ID ${ref.runId}`);
+      refuseUnlessPaused(current);
       const session = store.getSession(run.session_id) as SessionRecord;
       const cancel = { cancelled: intents.has(run.run_id) };
       // RUNNING at once, so a second continue of the same pause is refused (409).
