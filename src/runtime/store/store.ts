@@ -269,7 +269,7 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
 
   return Object.freeze({
     path,
-    components: createComponentStore(db),
+    components: createComponentStore(database),
     memories: createMemoryStore(database),
     learnings: createLearningStore(database),
     traces: createTraceStore(db),
