@@ -16,7 +16,7 @@ import { registerApprovalRoutes } from './api/approvals/routes.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerIdentityCheck } from './http/identity-check.js';
 import type { IdentityTokenCheck } from './http/identity-token.js';
-import { createLiveCatalogue } from './catalogue/live.js';
+import { liveCatalogueOf } from './catalogue/live.js';
 import { createOutboundGuard, type OutboundGuard } from './outbound/guard.js';
 import { registerRouteDocs } from './http/openapi.js';
 import { registerValidation } from './http/validation.js';
@@ -102,7 +102,9 @@ export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
       : reply.code(404).send({ detail: 'Not Found' });
   });
   // The configured entities plus the components stored through the API, kept current.
-  const live = createLiveCatalogue(parts.settings, parts.store.components);
+  const live = liveCatalogueOf(parts.settings, parts.store.components);
+  // The stored components are read before the first request any route sees (once).
+  app.addHook('onRequest', () => live.load());
   const { catalogue } = live;
   registerCatalogueRoutes(app, catalogue, DB_ID, live);
   registerComponentRoutes(app, live, parts.store.components, parts.deps.clock);

@@ -29,6 +29,7 @@ import type {
   ComponentConfigRecord,
   ComponentRecord,
   ComponentStore,
+  ComponentTables,
   ComponentType,
 } from '../api/components/table.js';
 
@@ -47,12 +48,17 @@ export interface LiveCatalogue {
   /** The stored component behind a listed entity; null for a configured one or an unknown id. */
   componentOf(type: ComponentType, id: string): ComponentInUse | null;
   /**
-   * Runs `fn` (writes to the component store) in one transaction, then re-resolves. A change that
-   * leaves a reference dangling or a config that does not parse is rolled back.
+   * Reads the stored components and resolves them (once; again after a failed read). Every
+   * request waits for it, so the catalogue is complete before any route reads it.
+   */
+  load(): Promise<void>;
+  /**
+   * Runs `fn` (writes to the component tables it is given) in one transaction, then re-resolves.
+   * A change that leaves a reference dangling or a config that does not parse is rolled back.
    *
    * @throws {HttpError} 400 naming every new problem
    */
-  change<T>(fn: () => T): T;
+  change<T>(fn: (components: ComponentTables) => Promise<T>): Promise<T>;
   /** Stored components left out because they do not resolve (at start, or broken since). */
   readonly skipped: readonly string[];
 }
@@ -60,20 +66,33 @@ export interface LiveCatalogue {
 const SCHEMAS = { agent: agentSchema, team: teamSchema, workflow: workflowSchema } as const;
 
 /** The config version a component runs with: the current one, else its latest. */
-export function configInUse(
-  components: ComponentStore,
+export async function configInUse(
+  components: ComponentTables,
   component: ComponentRecord,
-): ComponentConfigRecord | null {
+): Promise<ComponentConfigRecord | null> {
   const { component_id: id, current_version: current } = component;
   return (
-    (current === null ? null : components.config(id, current)) ??
-    components.configs(id).at(-1) ??
+    (current === null ? null : await components.config(id, current)) ??
+    (await components.configs(id)).at(-1) ??
     null
   );
 }
 
-/** Builds the live catalogue over the settings' entities and the stored components. */
-export function createLiveCatalogue(
+/** The live catalogue over the settings' entities and the stored components, loaded. */
+export async function createLiveCatalogue(
+  settings: RuntimeSettings,
+  components: ComponentStore,
+): Promise<LiveCatalogue> {
+  const live = liveCatalogueOf(settings, components);
+  await live.load();
+  return live;
+}
+
+/**
+ * The live catalogue over the settings' entities and the stored components: the configured
+ * entities at once, the stored ones once {@link LiveCatalogue.load} has read them.
+ */
+export function liveCatalogueOf(
   settings: RuntimeSettings,
   components: ComponentStore,
 ): LiveCatalogue {
@@ -90,12 +109,23 @@ export function createLiveCatalogue(
   const inUse = new Map<string, ComponentInUse>();
   let skipped: string[] = [];
 
-  /** Resolves everything; the problems of components that had to be left out. */
-  function resolve(): { problems: string[]; apply: () => void } {
-    const stored = components
-      .all()
-      .map((component) => ({ component, config: configInUse(components, component) }))
+  /** Resolves everything stored in `tables`; the problems of components left out. */
+  async function resolve(
+    tables: ComponentTables,
+  ): Promise<{ problems: string[]; apply: () => void }> {
+    const all = await tables.all();
+    const configs = await Promise.all(all.map((component) => configInUse(tables, component)));
+    const stored = all
+      .map((component, at) => ({ component, config: configs[at] }))
       .filter((c): c is ComponentInUse => c.config !== null);
+    return resolveWith(stored);
+  }
+
+  /** Resolves the settings' entities with `stored`; the problems of components left out. */
+  function resolveWith(stored: readonly ComponentInUse[]): {
+    problems: string[];
+    apply: () => void;
+  } {
     const problems: string[] = [];
     const parsed: { use: ComponentInUse; where: string; entry: unknown }[] = [];
     for (const use of stored) {
@@ -150,20 +180,34 @@ export function createLiveCatalogue(
     }
   }
 
-  const first = resolve();
-  first.apply();
-  skipped = first.problems;
-  // Bound to a configured entity (checked when the settings were built), so it never changes.
+  // The configured entities at once; the agui entity is one of them (checked when the settings
+  // were built), so it never changes.
+  resolveWith([]).apply();
   const agui = aguiEntityOf(settings, agents, teams, []);
+  let loading: Promise<void> | null = null;
 
   return {
     catalogue: Object.freeze({ agents, teams, workflows, agui }),
     isConfigured: (type, id) => configured[type].has(id),
     componentOf: (type, id) => inUse.get(`${type}:${id}`) ?? null,
-    change(fn) {
-      const { value, next } = components.transaction(() => {
-        const result = fn();
-        const resolved = resolve();
+    load() {
+      loading ??= resolve(components).then(
+        (first) => {
+          first.apply();
+          skipped = first.problems;
+        },
+        (error: unknown) => {
+          // Read again by the next request rather than served without the stored components.
+          loading = null;
+          throw error;
+        },
+      );
+      return loading;
+    },
+    async change(fn) {
+      const { value, next } = await components.transaction(async (tables) => {
+        const result = await fn(tables);
+        const resolved = await resolve(tables);
         const before = new Set(skipped);
         const fresh = resolved.problems.filter((p) => !before.has(p));
         if (fresh.length > 0) {

@@ -30,6 +30,8 @@ export interface PageSpec<F, S extends string> {
   readonly nullable?: readonly S[];
   /** The unique column that breaks ties, so consecutive pages never overlap or skip a row. */
   readonly tieBreak: string;
+  /** The tie-break's own order, whatever the sort's (default: the sort's order). */
+  readonly tieBreakOrder?: 'asc' | 'desc';
 }
 
 /** One page request: only the filters with a value (not `undefined`) apply. */
@@ -134,7 +136,7 @@ export function pageOf<R, F, S extends string>(
             if (!nullable.has(request.sortBy)) return ordered;
             return request.sortOrder === 'asc' ? ordered.nullsFirst() : ordered.nullsLast();
           })
-          .orderBy(spec.tieBreak, request.sortOrder)
+          .orderBy(spec.tieBreak, spec.tieBreakOrder ?? request.sortOrder)
           .limit(request.limit)
           .offset(offset)
           .execute();

@@ -1,7 +1,8 @@
 /**
  * One table's row codec, declared once, and the single-row operations every table needs: read by
- * key, upsert, insert-if-new, update, delete. A declaration names the table's columns and which of
- * them hold JSON, booleans or epoch seconds; the dialect (database.ts) decides how those are
+ * key, upsert, insert-if-new, update, compare-and-set, delete. A declaration names the table's
+ * columns (and its key, one column or a composite) and which of them hold JSON, booleans or epoch
+ * seconds; the dialect (database.ts) decides how those are
  * stored. Only declared columns ever reach the SQL text; values are always bound parameters.
  * A write another process could race is a conditional UPDATE on the values it read (`expected`),
  * never a read followed by a write here.
@@ -17,8 +18,8 @@ type Column<R> = keyof R & string;
 export interface TableSpec<R> {
   /** The table's name in {@link Database}. */
   readonly name: keyof Database;
-  /** The primary-key column (a text key). */
-  readonly key: Column<R>;
+  /** The primary-key column, or the columns of a composite key in the key's order. */
+  readonly key: Column<R> | readonly Column<R>[];
   /** Every column, in the table's order. */
   readonly columns: readonly Column<R>[];
   /** Columns holding a JSON value (`null` stays SQL NULL). */
@@ -35,6 +36,9 @@ export interface TableSpec<R> {
   readonly columnNames?: Readonly<Partial<Record<Column<R>, string>>>;
 }
 
+/** A row's key: its value, or the values of a composite key in the declared order. */
+export type TableKey = string | number | readonly (string | number)[];
+
 /** One table on an open database, speaking in records. */
 export interface Table<R> {
   /** The record as its row is stored. */
@@ -42,10 +46,10 @@ export interface Table<R> {
   /** The stored row as its record (only the declared columns). */
   fromRow(row: Readonly<Record<string, unknown>>): R;
   /** The record of `key`, or `null`. */
-  get(key: string): Promise<R | null>;
+  get(key: TableKey): Promise<R | null>;
   /** Insert, or update every column but the key and `keepOnUpdate` when the key exists. */
   put(record: R): Promise<void>;
-  /** Insert a new record; `false`, and nothing written, when its key is taken. */
+  /** Insert a new record; `false`, and nothing written, when its key (or another unique column) is taken. */
   insert(record: R): Promise<boolean>;
   /** Insert new records in as few statements as the dialect's parameter limit allows. */
   insertAll(records: readonly R[]): Promise<void>;
@@ -61,9 +65,17 @@ export interface Table<R> {
    *
    * @returns the record as stored afterwards, or `null` when no record matched
    */
-  patch(key: string, changes: Partial<R>, expected?: Partial<R>): Promise<R | null>;
+  patch(key: TableKey, changes: Partial<R>, expected?: Partial<R>): Promise<R | null>;
+  /**
+   * Compare-and-set: set the fields of `set` on the record of `key`, only while it holds every
+   * value of `expected` (`null` matches NULL), in one UPDATE, so that of two writers that read the
+   * same value only one changes it.
+   *
+   * @returns `false`, and nothing written, when no record of `key` holds the expected values
+   */
+  change(key: TableKey, set: Partial<R>, expected?: Partial<R>): Promise<boolean>;
   /** Delete the record of `key`; `false` when there was none. */
-  delete(key: string): Promise<boolean>;
+  delete(key: TableKey): Promise<boolean>;
   /** The same operations inside the transaction `trx` (from `db.transaction().execute`). */
   in(trx: Kysely<Database>): Table<R>;
 }
@@ -138,10 +150,29 @@ function bind<R>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const db = executor as unknown as Kysely<any>;
   const table: string = spec.name;
-  const keyCodec = codecs.find((codec) => codec.field === spec.key) as ColumnCodec;
-  const key = keyCodec.name;
+  const keyFields: readonly string[] = typeof spec.key === 'string' ? [spec.key] : spec.key;
+  /** The key's stored columns, in the key's order. */
+  const keys = keyFields.map(
+    (field) => (codecs.find((codec) => codec.field === field) as ColumnCodec).name,
+  );
   const kept = new Set<string>(spec.keepOnUpdate);
-  const updated = codecs.filter((c) => c.name !== key && !kept.has(c.field)).map((c) => c.name);
+  const updated = codecs
+    .filter((c) => !keys.includes(c.name) && !kept.has(c.field))
+    .map((c) => c.name);
+  /** The WHERE terms naming the row of `id`. */
+  const byKey = (id: unknown): [string, unknown][] => {
+    const values: readonly unknown[] = Array.isArray(id) ? id : [id];
+    if (values.length !== keys.length) {
+      throw new RangeError(`${table} has a key of ${keys.length} column(s), got ${values.length}`);
+    }
+    return keys.map((name, at) => [name, values[at]]);
+  };
+  /** The key of a row. */
+  const keyOfRow = (row: Readonly<Record<string, unknown>>): unknown[] =>
+    keys.map((name) => row[name]);
+  /** The row without its key columns (what an update may set). */
+  const withoutKey = (row: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(row).filter(([name]) => !keys.includes(name)));
   /** The columns of the fields `record` gives (not `undefined`), encoded. */
   const columnsOf = (record: Partial<R>): Record<string, unknown> => {
     const row: Record<string, unknown> = {};
@@ -167,7 +198,7 @@ function bind<R>(
     (id: unknown, expected: Partial<R> = {}) =>
     (eb: FilterBuilder) =>
       eb.and([
-        eb(key, '=', id),
+        ...byKey(id).map(([column, value]) => eb(column, '=', value)),
         ...Object.entries(columnsOf(expected)).map(([column, value]) =>
           value === null ? eb(column, 'is', null) : eb(column, '=', value),
         ),
@@ -179,7 +210,7 @@ function bind<R>(
       const row = (await db
         .selectFrom(table)
         .selectAll()
-        .where(key, '=', id)
+        .where(matching(id))
         .executeTakeFirst()) as Record<string, unknown> | undefined;
       return row === undefined ? null : fromRow(row);
     },
@@ -189,7 +220,7 @@ function bind<R>(
         .values(toRow(record))
         .onConflict((conflict) =>
           conflict
-            .column(key)
+            .columns(keys)
             .doUpdateSet((eb) =>
               Object.fromEntries(updated.map((name) => [name, eb.ref(`excluded.${name}`)])),
             ),
@@ -200,7 +231,7 @@ function bind<R>(
       const result = await db
         .insertInto(table)
         .values(toRow(record))
-        .onConflict((conflict) => conflict.column(key).doNothing())
+        .onConflict((conflict) => conflict.doNothing())
         .executeTakeFirst();
       return result.numInsertedOrUpdatedRows === 1n;
     },
@@ -213,27 +244,34 @@ function bind<R>(
       }
     },
     async update(record, expected) {
-      const { [key]: id, ...row } = toRow(record);
+      const row = toRow(record);
       const result = await db
         .updateTable(table)
-        .set(row)
-        .where(matching(id, expected))
+        .set(withoutKey(row))
+        .where(matching(keyOfRow(row), expected))
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
     async patch(id, changes, expected) {
-      const { [key]: _ignored, ...row } = columnsOf(changes);
       const stored = (await db
         .updateTable(table)
-        .set(row)
+        .set(withoutKey(columnsOf(changes)))
         .where(matching(id, expected))
         .returningAll()
         .executeTakeFirst()) as Record<string, unknown> | undefined;
       return stored === undefined ? null : fromRow(stored);
     },
+    async change(id, set, expected) {
+      const result = await db
+        .updateTable(table)
+        .set(withoutKey(columnsOf(set)))
+        .where(matching(id, expected))
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
     in: (trx) => bind(trx, spec, codecs),
     async delete(id) {
-      const result = await db.deleteFrom(table).where(key, '=', id).executeTakeFirst();
+      const result = await db.deleteFrom(table).where(matching(id)).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
   } satisfies Table<R>);

@@ -183,3 +183,31 @@ t.test('equalsOrNull matches NULL for null; a nullable sort puts NULL lowest', a
     t.same(ids(await pages.page({ ...base, ...request })), expected, name);
   }
 });
+
+t.test('a tie-break with its own order keeps it whatever the sort order', async (t) => {
+  const { database } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  for (const [id, at] of [
+    ['a', 10],
+    ['b', 20],
+    ['c', 20],
+    ['d', 40],
+  ] as const) {
+    await items.put(item({ id, at }));
+  }
+  const pages = pageOf<Item, object, 'at'>(database, items, {
+    table: ITEMS.name,
+    filters: {},
+    sorts: ['at'],
+    tieBreak: 'id',
+    tieBreakOrder: 'asc',
+  });
+  const rows: [name: string, sortOrder: 'asc' | 'desc', expected: string[]][] = [
+    ['newest first, ties by ascending key', 'desc', ['d', 'b', 'c', 'a']],
+    ['oldest first, ties by ascending key', 'asc', ['a', 'b', 'c', 'd']],
+  ];
+  for (const [name, sortOrder, expected] of rows) {
+    const page = await pages.page({ filters: {}, sortBy: 'at', sortOrder, page: 1, limit: 10 });
+    t.same(ids(page), [expected, 4], name);
+  }
+});

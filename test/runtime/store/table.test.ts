@@ -4,6 +4,8 @@
  * delete say whether there was a row, a transaction rolls back, and a closed database fails.
  */
 import t from 'tap';
+import { openConnection } from '../../../src/runtime/store/connection.js';
+import { openDatabase, type Database } from '../../../src/runtime/store/database.js';
 import { tableOf } from '../../../src/runtime/store/table.js';
 import { ITEMS, item, itemsDatabase, type Item } from './fixtures/items.js';
 
@@ -227,4 +229,95 @@ t.test('insertAll: many rows in few statements, in a transaction all or none', a
     'a taken key fails the insert',
   );
   t.equal(await items.get('new'), null, 'nothing of it written');
+});
+
+t.test('change: a compare-and-set on the values read, one winner of two', async (t) => {
+  const { database, path } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  await items.put(item({ id: 'a', at: 1, tags: ['x'] }));
+  const rows: [name: string, run: () => Promise<boolean>, changed: boolean, after: Item][] = [
+    [
+      'the expected value holds: set',
+      () => items.change('a', { at: 2, tags: ['y'] }, { at: 1 }),
+      true,
+      item({ id: 'a', at: 2, tags: ['y'] }),
+    ],
+    [
+      'a stale expected value: nothing written',
+      () => items.change('a', { at: 3 }, { at: 1 }),
+      false,
+      item({ id: 'a', at: 2, tags: ['y'] }),
+    ],
+    [
+      'null expects NULL',
+      () => items.change('a', { done: true }, { done: null, tags: ['y'] }),
+      true,
+      item({ id: 'a', at: 2, tags: ['y'], done: true }),
+    ],
+    [
+      'no expectation: set unconditionally',
+      () => items.change('a', { name: 'n' }),
+      true,
+      item({ id: 'a', name: 'n', at: 2, tags: ['y'], done: true }),
+    ],
+    [
+      'an undeclared column never reaches the SQL',
+      () => items.change('a', { at: 4, ...({ 'x = 1; --': 5 } as Partial<Item>) }, { at: 2 }),
+      true,
+      item({ id: 'a', name: 'n', at: 4, tags: ['y'], done: true }),
+    ],
+    [
+      'an unknown key',
+      () => items.change('nope', { at: 9 }),
+      false,
+      item({ id: 'a', name: 'n', at: 4, tags: ['y'], done: true }),
+    ],
+  ];
+  for (const [name, run, changed, after] of rows) {
+    t.equal(await run(), changed, name);
+    t.same(await items.get('a'), after, `${name}: stored`);
+  }
+  // Two readers of one value on two connections to the same file: exactly one wins.
+  const second = openConnection(path);
+  t.teardown(() => second.close());
+  const other = tableOf(openDatabase(second), ITEMS);
+  const read = (await items.get('a')) as Item;
+  const won = await Promise.all([
+    items.change('a', { at: 10 }, { at: read.at }),
+    other.change('a', { at: 20 }, { at: read.at }),
+  ]);
+  t.same(won.filter(Boolean).length, 1, 'one of the two');
+  t.equal((await items.get('a'))?.at, won[0] ? 10 : 20, "the winner's value");
+});
+
+t.test('a composite key: get, put, update, change and delete by its values', async (t) => {
+  const { connection, database } = itemsDatabase(t);
+  connection.exec(
+    `CREATE TABLE pairs (
+       owner TEXT NOT NULL, n INTEGER NOT NULL, note TEXT NOT NULL, PRIMARY KEY (owner, n)
+     ) STRICT`,
+  );
+  interface Pair {
+    owner: string;
+    n: number;
+    note: string;
+  }
+  const pairs = tableOf<Pair>(database, {
+    name: 'pairs' as keyof Database,
+    key: ['owner', 'n'],
+    columns: ['owner', 'n', 'note'],
+  });
+  await pairs.put({ owner: 'a', n: 1, note: 'one' });
+  await pairs.put({ owner: 'a', n: 2, note: 'two' });
+  await pairs.put({ owner: 'a', n: 1, note: 'uno' });
+  t.same(await pairs.get(['a', 1]), { owner: 'a', n: 1, note: 'uno' }, 'upserted by both');
+  t.same(await pairs.get(['a', 2]), { owner: 'a', n: 2, note: 'two' }, 'the other kept');
+  t.equal(await pairs.insert({ owner: 'a', n: 2, note: 'x' }), false, 'a taken pair');
+  t.equal(await pairs.update({ owner: 'a', n: 2, note: 'dos' }), true);
+  t.equal(await pairs.change(['a', 2], { note: 'zwei' }, { note: 'dos' }), true);
+  t.same(await pairs.get(['a', 2]), { owner: 'a', n: 2, note: 'zwei' });
+  t.equal(await pairs.delete(['a', 1]), true);
+  t.equal(await pairs.get(['a', 1]), null);
+  t.equal(await pairs.get(['b', 2]), null, 'only the whole key matches');
+  await t.rejects(pairs.get('a'), new RangeError('pairs has a key of 2 column(s), got 1'));
 });

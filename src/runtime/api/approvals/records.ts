@@ -126,33 +126,33 @@ export function auditApprovalsOf(
  * After `run` was stored: opens the approval of its pause, records its audited calls (each
  * once: a continued run lists its earlier calls again) and mirrors its status into them all.
  */
-export function recordRunApprovals(
+export async function recordRunApprovals(
   store: RuntimeStore,
   run: RunRecord,
   sourceName: string,
   now: number,
-): void {
+): Promise<void> {
   const pending = pendingApprovalOf(run, sourceName, now);
-  if (pending !== null) store.approvals.insert(pending);
-  for (const audit of auditApprovalsOf(run, sourceName, now)) store.approvals.insert(audit);
-  store.approvals.setRunStatus(run.run_id, run.status, now);
+  if (pending !== null) await store.approvals.insert(pending);
+  for (const audit of auditApprovalsOf(run, sourceName, now)) await store.approvals.insert(audit);
+  await store.approvals.setRunStatus(run.run_id, run.status, now);
 }
 
 /**
  * Before a paused run continues with `answers` (one per held call): its pending approval, if
  * any, is resolved by them — `rejected` when any call is rejected, else `approved`.
  */
-export function resolveByAnswers(
+export async function resolveByAnswers(
   store: RuntimeStore,
   run: RunRecord,
   answers: readonly ToolAnswer[],
   resolvedBy: string | null,
   now: number,
-): void {
-  const pending = store.approvals.pendingForRun(run.run_id);
+): Promise<void> {
+  const pending = await store.approvals.pendingForRun(run.run_id);
   if (pending === null) return;
   const rejected = answers.some((answer) => 'confirmed' in answer && !answer.confirmed);
-  store.approvals.resolve(pending.id, {
+  await store.approvals.resolve(pending.id, {
     status: rejected ? 'rejected' : 'approved',
     resolvedBy,
     resolutionData: null,

@@ -33,6 +33,10 @@ const NOT_FOUND = 'Approval not found';
 
 type OneApproval = { Params: z.infer<typeof approvalParams> };
 
+/** The 409 of resolving an approval that is no longer pending. */
+const alreadyResolved = (approval: ApprovalRecord): HttpError =>
+  new HttpError(409, `Approval is already '${approval.status}' and cannot be resolved`);
+
 /** What the approval routes work on. */
 export interface ApprovalRouteDeps {
   readonly store: RuntimeStore;
@@ -45,8 +49,8 @@ export interface ApprovalRouteDeps {
 export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRouteDeps): void {
   const { store } = deps;
   /** The approval the caller may see: a confined caller only its own (others look missing). */
-  const visible = (id: string, scopedUserId: string | null): ApprovalRecord => {
-    const approval = store.approvals.get(id);
+  const visible = async (id: string, scopedUserId: string | null): Promise<ApprovalRecord> => {
+    const approval = await store.approvals.get(id);
     if (approval === null || (scopedUserId !== null && approval.user_id !== scopedUserId)) {
       throw new HttpError(404, NOT_FOUND);
     }
@@ -69,7 +73,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
       ...filters,
       user_id: callerOf(request).scopedUserId ?? userId,
     };
-    const { rows, total } = store.approvals.list(filter, page, limit);
+    const { rows, total } = await store.approvals.list(filter, page, limit);
     return paginated(rows.map(approvalResponse), page, limit, total);
   });
 
@@ -85,7 +89,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     { schema: countSchema },
     async (request) => {
       const owner = callerOf(request).scopedUserId ?? request.query.user_id;
-      return { count: store.approvals.countPending(owner) };
+      return { count: await store.approvals.countPending(owner) };
     },
   );
 
@@ -97,7 +101,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     response: { 200: ok('The approval', approvalSchema), ...errors('404', '503') },
   };
   app.get<OneApproval>('/approvals/:approval_id', { schema: getSchema }, async (request) =>
-    approvalResponse(visible(request.params.approval_id, callerOf(request).scopedUserId)),
+    approvalResponse(await visible(request.params.approval_id, callerOf(request).scopedUserId)),
   );
 
   const statusSchema = {
@@ -111,7 +115,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     '/approvals/:approval_id/status',
     { schema: statusSchema },
     async (request) => {
-      const a = visible(request.params.approval_id, callerOf(request).scopedUserId);
+      const a = await visible(request.params.approval_id, callerOf(request).scopedUserId);
       return {
         approval_id: a.id,
         status: a.status,
@@ -141,19 +145,19 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
       // Resolving is for admins: a confined caller cannot even tell the approval exists.
       if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
       const body = request.body;
-      const approval = visible(request.params.approval_id, null);
-      if (approval.status !== 'pending') {
-        throw new HttpError(409, `Approval is already '${approval.status}' and cannot be resolved`);
-      }
-      store.approvals.resolve(approval.id, {
+      const approval = await visible(request.params.approval_id, null);
+      if (approval.status !== 'pending') throw alreadyResolved(approval);
+      const resolved = await store.approvals.resolve(approval.id, {
         status: body.status,
         // The gateway's identity wins over what the body claims.
         resolvedBy: caller.userId ?? body.resolved_by ?? null,
         resolutionData: body.resolution_data ?? null,
         at: Math.floor(deps.clock.now() / 1000),
       });
-      await resumeResolvedRun(deps, visible(approval.id, null), caller);
-      return approvalResponse(visible(approval.id, null));
+      // Resolved by another request (or process) since it was read: answered as a second resolve.
+      if (!resolved) throw alreadyResolved(await visible(approval.id, null));
+      await resumeResolvedRun(deps, await visible(approval.id, null), caller);
+      return approvalResponse(await visible(approval.id, null));
     },
   );
 
@@ -170,7 +174,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     async (request, reply) => {
       // Deleting is for admins; a confined caller is told there is nothing.
       if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
-      if (!store.approvals.delete(request.params.approval_id)) {
+      if (!(await store.approvals.delete(request.params.approval_id))) {
         throw new HttpError(500, 'Failed to delete approval');
       }
       return reply.code(204).send();

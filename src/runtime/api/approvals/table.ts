@@ -1,10 +1,15 @@
 /**
- * Approvals in the runtime's SQLite file: records of runs paused on tools
- * that need one, and audit records of tool calls. Stores what it is given; it never filters by
- * caller identity on its own (routes pass the owner) and never builds HTTP shapes.
+ * Approvals in the runtime database, read and written asynchronously through the query layer
+ * (database.ts, table.ts, page.ts): records of runs paused on tools that need one, and audit
+ * records of tool calls. Resolving is one conditional UPDATE on the pending state, so of two
+ * resolutions (from two processes, or two requests) exactly one is written. Stores what it is
+ * given; it never filters by caller identity on its own (routes pass the owner) and never builds
+ * HTTP shapes.
  */
+import type { RowOf, RuntimeDatabase } from '../../store/database.js';
+import { equals, pageOf } from '../../store/page.js';
 import type { SessionType } from '../../store/records.js';
-import type { SqliteDatabase } from '../../store/sqlite.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** An approval's state; only `pending` ones can be resolved. */
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled';
@@ -65,178 +70,154 @@ export interface ApprovalResolution {
 /** The approvals of the runtime store. */
 export interface ApprovalStore {
   /** Inserts a new approval; false, and nothing written, when its id is taken. */
-  insert(approval: ApprovalRecord): boolean;
-  get(id: string): ApprovalRecord | null;
+  insert(approval: ApprovalRecord): Promise<boolean>;
+  get(id: string): Promise<ApprovalRecord | null>;
   /** One page of the approvals matching every filter, newest first, and how many match. */
   list(
     filter: ApprovalFilter,
     page: number,
     limit: number,
-  ): { rows: ApprovalRecord[]; total: number };
+  ): Promise<{ rows: ApprovalRecord[]; total: number }>;
   /** How many approvals are pending, of one user when `userId` is given. */
-  countPending(userId: string | undefined): number;
+  countPending(userId: string | undefined): Promise<number>;
   /** The run's pending approval, if it has one. */
-  pendingForRun(runId: string): ApprovalRecord | null;
-  /** Resolves the approval if it is still pending; false (nothing written) otherwise. */
-  resolve(id: string, resolution: ApprovalResolution): boolean;
+  pendingForRun(runId: string): Promise<ApprovalRecord | null>;
+  /**
+   * Resolves the approval if it is still pending (a compare-and-set on the status); false, and
+   * nothing written, when it is not (resolved meanwhile, or gone).
+   */
+  resolve(id: string, resolution: ApprovalResolution): Promise<boolean>;
   /**
    * Mirrors the run's status into its approvals; a CANCELLED run's pending approvals become
    * `cancelled`, since nothing is left to approve.
    */
-  setRunStatus(runId: string, runStatus: string, at: number): void;
+  setRunStatus(runId: string, runStatus: string, at: number): Promise<void>;
   /** False when there was none. */
-  delete(id: string): boolean;
+  delete(id: string): Promise<boolean>;
 }
 
-const COLUMNS = [
-  'id',
-  'run_id',
-  'session_id',
-  'status',
-  'source_type',
-  'approval_type',
-  'pause_type',
-  'tool_name',
-  'tool_args',
-  'expires_at',
-  'agent_id',
-  'team_id',
-  'workflow_id',
-  'user_id',
-  'schedule_id',
-  'schedule_run_id',
-  'source_name',
-  'requirements',
-  'context',
-  'resolution_data',
-  'resolved_by',
-  'resolved_at',
-  'run_status',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof ApprovalRecord)[];
+declare module '../../store/database.js' {
+  interface Database {
+    approvals: RowOf<ApprovalRecord, 'tool_args' | 'requirements' | 'context' | 'resolution_data'>;
+  }
+}
 
-/** The columns `GET /approvals` filters on, each `@col IS NULL OR col = @col`. */
-const FILTERS = [
-  'status',
-  'source_type',
-  'approval_type',
-  'pause_type',
-  'agent_id',
-  'team_id',
-  'workflow_id',
-  'user_id',
-  'schedule_id',
-  'run_id',
-] as const satisfies readonly (keyof ApprovalFilter)[];
-
-type ApprovalRow = Omit<
-  ApprovalRecord,
-  'tool_args' | 'requirements' | 'context' | 'resolution_data'
-> & {
-  tool_args: string | null;
-  requirements: string;
-  context: string;
-  resolution_data: string | null;
+/** The `approvals` table: the tool call, its context and the resolution are JSON. */
+const APPROVALS: TableSpec<ApprovalRecord> = {
+  name: 'approvals',
+  key: 'id',
+  columns: [
+    'id',
+    'run_id',
+    'session_id',
+    'status',
+    'source_type',
+    'approval_type',
+    'pause_type',
+    'tool_name',
+    'tool_args',
+    'expires_at',
+    'agent_id',
+    'team_id',
+    'workflow_id',
+    'user_id',
+    'schedule_id',
+    'schedule_run_id',
+    'source_name',
+    'requirements',
+    'context',
+    'resolution_data',
+    'resolved_by',
+    'resolved_at',
+    'run_status',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['tool_args', 'requirements', 'context', 'resolution_data'],
+  seconds: ['created_at', 'updated_at'],
 };
 
-const jsonOrNull = (value: unknown): string | null =>
-  value === null ? null : JSON.stringify(value);
-
-const parseOrNull = <T>(text: string | null): T | null =>
-  text === null ? null : (JSON.parse(text) as T);
-
-function fromRow(row: ApprovalRow): ApprovalRecord {
-  return {
-    ...row,
-    tool_args: parseOrNull(row.tool_args),
-    requirements: JSON.parse(row.requirements) as Record<string, unknown>[],
-    context: JSON.parse(row.context) as Record<string, unknown>,
-    resolution_data: parseOrNull(row.resolution_data),
-  };
-}
-
-/** Prepares the approval statements on an open, migrated database. */
-export function createApprovalStore(db: SqliteDatabase): ApprovalStore {
-  // One statement for every combination of filters: a NULL parameter switches its filter off,
-  // so the SQL text never depends on a value.
-  const where = FILTERS.map((c) => `(@${c} IS NULL OR ${c} = @${c})`).join(' AND ');
-  const page = db.prepare(
-    `SELECT * FROM approvals WHERE ${where} ORDER BY created_at DESC, id LIMIT @limit OFFSET @offset`,
-  );
-  const count = db.prepare(`SELECT count(*) AS n FROM approvals WHERE ${where}`);
-  const countPending = db.prepare(
-    `SELECT count(*) AS n FROM approvals WHERE status = 'pending' AND (@user IS NULL OR user_id = @user)`,
-  );
-  const insert = db.prepare(
-    `INSERT INTO approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})
-     ON CONFLICT (id) DO NOTHING`,
-  );
-  const get = db.prepare('SELECT * FROM approvals WHERE id = ?');
-  const pendingForRun = db.prepare(
-    `SELECT * FROM approvals WHERE run_id = ? AND status = 'pending' ORDER BY created_at DESC LIMIT 1`,
-  );
-  const resolve = db.prepare(
-    `UPDATE approvals SET status = @status, resolved_by = @resolvedBy,
-       resolution_data = @resolutionData, resolved_at = @at, updated_at = @at
-     WHERE id = @id AND status = 'pending'`,
-  );
-  const setRunStatus = db.prepare(
-    `UPDATE approvals SET run_status = @runStatus, updated_at = @at,
-       status = CASE WHEN status = 'pending' AND @runStatus = 'CANCELLED' THEN 'cancelled'
-                     ELSE status END
-     WHERE run_id = @runId`,
-  );
-  const remove = db.prepare('DELETE FROM approvals WHERE id = ?');
-  const filterParams = (filter: ApprovalFilter): Record<string, string | null> =>
-    Object.fromEntries(FILTERS.map((c) => [c, filter[c] ?? null]));
-
+/** The approval store on an open, migrated database. */
+export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
+  const { db } = database;
+  const approvals = tableOf(database, APPROVALS);
+  // Every filter of GET /approvals is an equality on the column of its name.
+  const pages = pageOf<ApprovalRecord, ApprovalFilter, 'created_at'>(database, approvals, {
+    table: 'approvals',
+    filters: {
+      status: equals('status'),
+      source_type: equals('source_type'),
+      approval_type: equals('approval_type'),
+      pause_type: equals('pause_type'),
+      agent_id: equals('agent_id'),
+      team_id: equals('team_id'),
+      workflow_id: equals('workflow_id'),
+      user_id: equals('user_id'),
+      schedule_id: equals('schedule_id'),
+      run_id: equals('run_id'),
+    },
+    sorts: ['created_at'],
+    tieBreak: 'id',
+    tieBreakOrder: 'asc',
+  });
   return Object.freeze({
-    insert(approval) {
-      const row: ApprovalRow = {
-        ...approval,
-        tool_args: jsonOrNull(approval.tool_args),
-        requirements: JSON.stringify(approval.requirements),
-        context: JSON.stringify(approval.context),
-        resolution_data: jsonOrNull(approval.resolution_data),
-      };
-      return insert.run(row).changes === 1;
+    insert: (approval) => approvals.insert(approval),
+    get: (id) => approvals.get(id),
+    list: (filters, page, limit) =>
+      pages.page({ filters, sortBy: 'created_at', sortOrder: 'desc', page, limit }),
+    async countPending(userId) {
+      const { n } = await db
+        .selectFrom('approvals')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'pending')
+        .$if(userId !== undefined, (qb) => qb.where('user_id', '=', userId as string))
+        .executeTakeFirstOrThrow();
+      return Number(n);
     },
-    get(id) {
-      const row = get.get(id) as ApprovalRow | undefined;
-      return row === undefined ? null : fromRow(row);
+    async pendingForRun(runId) {
+      const row = await db
+        .selectFrom('approvals')
+        .selectAll()
+        .where('run_id', '=', runId)
+        .where('status', '=', 'pending')
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row === undefined ? null : approvals.fromRow(row);
     },
-    list(filter, pageNumber, limit) {
-      const params = filterParams(filter);
-      const rows = page.all({
-        ...params,
-        limit,
-        offset: (pageNumber - 1) * limit,
-      }) as ApprovalRow[];
-      const { n } = count.get(params) as { n: number };
-      return { rows: rows.map(fromRow), total: n };
-    },
-    countPending(userId) {
-      return (countPending.get({ user: userId ?? null }) as { n: number }).n;
-    },
-    pendingForRun(runId) {
-      const row = pendingForRun.get(runId) as ApprovalRow | undefined;
-      return row === undefined ? null : fromRow(row);
-    },
-    resolve(id, resolution) {
-      return (
-        resolve.run({
-          id,
+    resolve: (id, resolution) =>
+      approvals.change(
+        id,
+        {
           status: resolution.status,
-          resolvedBy: resolution.resolvedBy,
-          resolutionData: jsonOrNull(resolution.resolutionData),
-          at: resolution.at,
-        }).changes === 1
-      );
+          resolved_by: resolution.resolvedBy,
+          resolution_data: resolution.resolutionData,
+          resolved_at: resolution.at,
+          updated_at: resolution.at,
+        },
+        { status: 'pending' },
+      ),
+    async setRunStatus(runId, runStatus, at) {
+      await db
+        .updateTable('approvals')
+        .set((eb) => ({
+          run_status: runStatus,
+          updated_at: at,
+          // One statement: a pending approval of a cancelled run is cancelled with it.
+          ...(runStatus === 'CANCELLED'
+            ? {
+                status: eb
+                  .case()
+                  .when('status', '=', 'pending')
+                  .then('cancelled' as const)
+                  .else(eb.ref('status'))
+                  .end(),
+              }
+            : {}),
+        }))
+        .where('run_id', '=', runId)
+        .execute();
     },
-    setRunStatus(runId, runStatus, at) {
-      setRunStatus.run({ runId, runStatus, at });
-    },
-    delete: (id) => remove.run(id).changes > 0,
+    delete: (id) => approvals.delete(id),
   } satisfies ApprovalStore);
 }

@@ -92,14 +92,14 @@ export function registerComponentRoutes(
   clock: { now(): number },
 ): void {
   const now = (): number => Math.floor(clock.now() / 1000);
-  const found = (id: string): ComponentRecord => {
-    const component = store.get(id);
+  const found = async (id: string): Promise<ComponentRecord> => {
+    const component = await store.get(id);
     if (component === null) throw new HttpError(404, `Component ${id} not found`);
     return component;
   };
 
   /** Creates a component with its version 1 config. */
-  function create(body: z.output<typeof createComponentBody>): ComponentRecord {
+  async function create(body: z.output<typeof createComponentBody>): Promise<ComponentRecord> {
     const id = body.component_id ?? componentIdOf(body.name);
     if (!COMPONENT_ID.test(id)) throw new HttpError(400, `Invalid component id '${id}'`);
     if (live.isConfigured(body.component_type, id)) {
@@ -108,7 +108,9 @@ export function registerComponentRoutes(
         `${LABELS[body.component_type]} '${id}' is defined in configuration and is read-only`,
       );
     }
-    if (store.get(id) !== null) throw new HttpError(400, `Component ${id} already exists`);
+    if ((await store.get(id)) !== null) {
+      throw new HttpError(400, `Component ${id} already exists`);
+    }
     const at = now();
     const component: ComponentRecord = {
       component_id: id,
@@ -120,9 +122,9 @@ export function registerComponentRoutes(
       created_at: at,
       updated_at: at,
     };
-    live.change(() => {
-      store.put(component);
-      store.putConfig({
+    await live.change(async (tables) => {
+      await tables.put(component);
+      await tables.putConfig({
         component_id: id,
         version: 1,
         label: body.label ?? null,
@@ -137,12 +139,12 @@ export function registerComponentRoutes(
   }
 
   /** Adds a config version (max + 1 unless given); current when asked or published. */
-  function addConfig(
+  async function addConfig(
     component: ComponentRecord,
     body: z.output<typeof createConfigBody>,
-  ): ComponentConfigRecord {
+  ): Promise<ComponentConfigRecord> {
     const id = component.component_id;
-    const existing = store.configs(id);
+    const existing = await store.configs(id);
     const version = body.version ?? (existing.at(-1)?.version ?? 0) + 1;
     if (existing.some((c) => c.version === version)) {
       throw new HttpError(400, `Config ${id} v${version} already exists`);
@@ -162,20 +164,20 @@ export function registerComponentRoutes(
       updated_at: at,
     };
     const current = body.set_current || body.stage === 'published';
-    live.change(() => {
-      store.putConfig(config);
-      if (current) store.put({ ...component, current_version: version, updated_at: at });
+    await live.change(async (tables) => {
+      await tables.putConfig(config);
+      if (current) await tables.put({ ...component, current_version: version, updated_at: at });
     });
     return config;
   }
 
   /** Applies a ComponentUpdate. */
-  function update(
+  async function update(
     component: ComponentRecord,
     body: z.output<typeof updateComponentFields>,
-  ): ComponentRecord {
+  ): Promise<ComponentRecord> {
     const id = component.component_id;
-    if (body.current_version != null && store.config(id, body.current_version) === null) {
+    if (body.current_version != null && (await store.config(id, body.current_version)) === null) {
       throw new HttpError(400, `Config ${id} v${body.current_version} not found`);
     }
     const next: ComponentRecord = {
@@ -187,9 +189,9 @@ export function registerComponentRoutes(
       ...(body.current_version === undefined ? {} : { current_version: body.current_version }),
       updated_at: now(),
     };
-    live.change(() => store.put(next));
+    await live.change((tables) => tables.put(next));
     if (body.config === undefined) return next;
-    addConfig(next, { config: body.config, stage: 'draft', set_current: true });
+    await addConfig(next, { config: body.config, stage: 'draft', set_current: true });
     return found(id);
   }
 
@@ -223,7 +225,11 @@ export function registerComponentRoutes(
       }
       const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
       const limit = boundedInt(q.limit, 'limit', 20, 100);
-      const { rows, total } = store.list((type as ComponentType | undefined) ?? null, page, limit);
+      const { rows, total } = await store.list(
+        (type as ComponentType | undefined) ?? null,
+        page,
+        limit,
+      );
       return paginated(rows.map(componentResponse), page, limit, total);
     },
   );
@@ -235,7 +241,7 @@ export function registerComponentRoutes(
     response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
   };
   app.post('/components', { schema: createSchema }, async (request, reply) => {
-    const component = create(parseBody(createComponentBody, request.body));
+    const component = await create(parseBody(createComponentBody, request.body));
     return reply.code(201).send(componentResponse(component));
   });
 
@@ -246,7 +252,7 @@ export function registerComponentRoutes(
     response: { 200: ok('The component', componentSchema), ...errors('404') },
   };
   app.get<OneComponent>('/components/:component_id', { schema: getSchema }, async (request) =>
-    componentResponse(found(request.params.component_id)),
+    componentResponse(await found(request.params.component_id)),
   );
 
   const updateSchema = {
@@ -261,7 +267,7 @@ export function registerComponentRoutes(
     { schema: updateSchema },
     async (request) => {
       const body = parseBody(updateComponentBody, request.body);
-      return componentResponse(update(found(request.params.component_id), body));
+      return componentResponse(await update(await found(request.params.component_id), body));
     },
   );
 
@@ -275,8 +281,8 @@ export function registerComponentRoutes(
     '/components/:component_id',
     { schema: deleteSchema },
     async (request, reply) => {
-      const component = found(request.params.component_id);
-      live.change(() => store.delete(component.component_id));
+      const component = await found(request.params.component_id);
+      await live.change((tables) => tables.delete(component.component_id));
       return reply.code(204).send();
     },
   );
@@ -292,9 +298,11 @@ export function registerComponentRoutes(
     '/components/:component_id/configs',
     { schema: configsSchema },
     async (request) => {
-      const component = found(request.params.component_id);
+      const component = await found(request.params.component_id);
       const withConfig = request.query.include_config !== 'false';
-      return store.configs(component.component_id).map((c) => configResponse(c, withConfig));
+      return (await store.configs(component.component_id)).map((c) =>
+        configResponse(c, withConfig),
+      );
     },
   );
 
@@ -310,9 +318,9 @@ export function registerComponentRoutes(
     { schema: addConfigSchema },
     async (request, reply) => {
       const id = request.params.component_id;
-      const component = store.get(id);
+      const component = await store.get(id);
       if (component === null) throw new HttpError(400, `Component ${id} not found`);
-      const config = addConfig(component, parseBody(createConfigBody, request.body));
+      const config = await addConfig(component, parseBody(createConfigBody, request.body));
       return reply.code(201).send(configResponse(config));
     },
   );
@@ -327,8 +335,8 @@ export function registerComponentRoutes(
     '/components/:component_id/configs/current',
     { schema: currentSchema },
     async (request) => {
-      const component = found(request.params.component_id);
-      const config = configInUse(store, component);
+      const component = await found(request.params.component_id);
+      const config = await configInUse(store, component);
       if (config === null)
         throw new HttpError(404, `No current config for ${component.component_id}`);
       return configResponse(config);
@@ -336,9 +344,9 @@ export function registerComponentRoutes(
   );
 
   /** The config `version` of `cid` (an integer path segment), or 404. */
-  const versionOf = (cid: string, raw: string): ComponentConfigRecord => {
+  const versionOf = async (cid: string, raw: string): Promise<ComponentConfigRecord> => {
     const version = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-    const config = Number.isNaN(version) ? null : store.config(cid, version);
+    const config = Number.isNaN(version) ? null : await store.config(cid, version);
     if (config === null) throw new HttpError(404, `Config ${cid} v${raw} not found`);
     return config;
   };
@@ -353,8 +361,8 @@ export function registerComponentRoutes(
     '/components/:component_id/configs/:version',
     { schema: versionSchema },
     async (request) => {
-      found(request.params.component_id);
-      return configResponse(versionOf(request.params.component_id, request.params.version));
+      await found(request.params.component_id);
+      return configResponse(await versionOf(request.params.component_id, request.params.version));
     },
   );
 
@@ -369,8 +377,8 @@ export function registerComponentRoutes(
     '/components/:component_id/configs/:version',
     { schema: updateConfigSchema },
     async (request) => {
-      const component = found(request.params.component_id);
-      const config = versionOf(component.component_id, request.params.version);
+      const component = await found(request.params.component_id);
+      const config = await versionOf(component.component_id, request.params.version);
       const body = parseBody(updateConfigBody, request.body);
       if (config.stage === 'published') {
         throw new HttpError(
@@ -386,11 +394,15 @@ export function registerComponentRoutes(
         ...(body.notes === undefined ? {} : { notes: body.notes }),
         updated_at: now(),
       };
-      live.change(() => {
-        store.putConfig(next);
+      await live.change(async (tables) => {
+        await tables.putConfig(next);
         // Publishing a version makes it the current one.
         if (next.stage === 'published') {
-          store.put({ ...component, current_version: next.version, updated_at: next.updated_at });
+          await tables.put({
+            ...component,
+            current_version: next.version,
+            updated_at: next.updated_at,
+          });
         }
       });
       return configResponse(next);
@@ -407,15 +419,15 @@ export function registerComponentRoutes(
     '/components/:component_id/configs/:version',
     { schema: deleteConfigSchema },
     async (request, reply) => {
-      const component = found(request.params.component_id);
-      const config = versionOf(component.component_id, request.params.version);
+      const component = await found(request.params.component_id);
+      const config = await versionOf(component.component_id, request.params.version);
       if (component.current_version === config.version) {
         throw new HttpError(
           400,
           `Cannot delete current config ${component.component_id} v${config.version}`,
         );
       }
-      live.change(() => store.deleteConfig(component.component_id, config.version));
+      await live.change((tables) => tables.deleteConfig(component.component_id, config.version));
       return reply.code(204).send();
     },
   );
@@ -431,13 +443,13 @@ export function registerComponentRoutes(
     { schema: setCurrentSchema },
     async (request) => {
       const { component_id: cid, version } = request.params;
-      const component = store.get(cid);
-      const config = component === null ? null : store.config(cid, Number(version));
+      const component = await store.get(cid);
+      const config = component === null ? null : await store.config(cid, Number(version));
       if (component === null || config === null || config.stage !== 'published') {
         throw new HttpError(404, `Component ${cid} or config version ${version} not found`);
       }
       const next = { ...component, current_version: config.version, updated_at: now() };
-      live.change(() => store.put(next));
+      await live.change((tables) => tables.put(next));
       return componentResponse(next);
     },
   );
@@ -445,14 +457,14 @@ export function registerComponentRoutes(
   // The aliases: the family's component with its type fixed (ours).
   for (const type of COMPONENT_TYPES) {
     const path = `/${type}s`;
-    const guard = (id: string): ComponentRecord => {
+    const guard = async (id: string): Promise<ComponentRecord> => {
       if (live.isConfigured(type, id)) {
         throw new HttpError(
           409,
           `${LABELS[type]} '${id}' is defined in configuration and is read-only`,
         );
       }
-      const component = store.get(id);
+      const component = await store.get(id);
       if (component === null || component.component_type !== type) {
         throw new HttpError(404, `${LABELS[type]} not found`);
       }
@@ -464,17 +476,17 @@ export function registerComponentRoutes(
     type One = { Params: Record<string, string> };
     app.post(path, { schema: docs.create }, async (request, reply) => {
       const body = parseBody(createComponentBody.omit({ component_type: true }), request.body);
-      const component = create({ ...body, component_type: type });
+      const component = await create({ ...body, component_type: type });
       return reply.code(201).send(componentResponse(component));
     });
     app.patch<One>(one, { schema: docs.update }, async (request) => {
-      const component = guard(request.params[`${type}_id`] as string);
+      const component = await guard(request.params[`${type}_id`] as string);
       const body = parseBody(updateComponentFields.omit({ component_type: true }), request.body);
-      return componentResponse(update(component, body));
+      return componentResponse(await update(component, body));
     });
     app.delete<One>(one, { schema: docs.delete }, async (request, reply) => {
-      const component = guard(request.params[`${type}_id`] as string);
-      live.change(() => store.delete(component.component_id));
+      const component = await guard(request.params[`${type}_id`] as string);
+      await live.change((tables) => tables.delete(component.component_id));
       return reply.code(204).send();
     });
   }

@@ -1,10 +1,14 @@
 /**
- * Components: agents, teams and workflows defined through the API, each
- * with numbered config versions, in the runtime's SQLite file. Stores what it is given; the
- * rules (ids, stages, the current version) live in the routes and the live catalogue.
+ * Components: agents, teams and workflows defined through the API, each with numbered config
+ * versions, in the runtime database, read and written asynchronously through the query layer
+ * (database.ts, table.ts, page.ts). Stores what it is given; the rules (ids, stages, the current
+ * version) live in the routes and the live catalogue.
  */
+import type { Kysely } from 'kysely';
+import type { Database, RowOf, RuntimeDatabase } from '../../store/database.js';
+import { equals, pageOf } from '../../store/page.js';
 import type { SessionType } from '../../store/records.js';
-import type { SqliteDatabase } from '../../store/sqlite.js';
+import { tableOf, type Table, type TableSpec } from '../../store/table.js';
 
 /** A component's kind. */
 export type ComponentType = SessionType;
@@ -42,116 +46,146 @@ export interface ComponentConfigRecord {
   updated_at: number;
 }
 
+/** The components and their configs, on the database or inside one transaction. */
+export interface ComponentTables {
+  /** Every component, oldest first (the order the catalogue lists them in). */
+  all(): Promise<ComponentRecord[]>;
+  get(componentId: string): Promise<ComponentRecord | null>;
+  /** Insert or replace by id (replacing keeps its configs and `created_at`). */
+  put(component: ComponentRecord): Promise<void>;
+  /** Delete the component and its configs; false when there was none. */
+  delete(componentId: string): Promise<boolean>;
+  /** Its configs, oldest version first. */
+  configs(componentId: string): Promise<ComponentConfigRecord[]>;
+  config(componentId: string, version: number): Promise<ComponentConfigRecord | null>;
+  /** Insert or replace by (component, version), keeping `created_at`. */
+  putConfig(config: ComponentConfigRecord): Promise<void>;
+  /** False when there was none. */
+  deleteConfig(componentId: string, version: number): Promise<boolean>;
+}
+
 /** The components of the runtime store. */
-export interface ComponentStore {
+export interface ComponentStore extends ComponentTables {
   /** One page of components, newest first, optionally of one type, and how many match. */
   list(
     type: ComponentType | null,
     page: number,
     limit: number,
-  ): { rows: ComponentRecord[]; total: number };
-  /** Every component, oldest first (the order the catalogue lists them in). */
-  all(): ComponentRecord[];
-  get(componentId: string): ComponentRecord | null;
-  /** Insert or replace by id (replacing keeps its configs). */
-  put(component: ComponentRecord): void;
-  /** Delete the component and its configs; false when there was none. */
-  delete(componentId: string): boolean;
-  /** Its configs, oldest version first. */
-  configs(componentId: string): ComponentConfigRecord[];
-  config(componentId: string, version: number): ComponentConfigRecord | null;
-  /** Insert or replace by (component, version). */
-  putConfig(config: ComponentConfigRecord): void;
-  /** False when there was none. */
-  deleteConfig(componentId: string, version: number): boolean;
-  /** Runs `fn` in one transaction: a throw rolls every write of it back. */
-  transaction<T>(fn: () => T): T;
+  ): Promise<{ rows: ComponentRecord[]; total: number }>;
+  /**
+   * Runs `fn` in one transaction on the tables it is given (only their reads and writes are in
+   * it; the store's own would wait for it to end): a throw rolls every write of it back.
+   */
+  transaction<T>(fn: (tables: ComponentTables) => Promise<T>): Promise<T>;
 }
 
-interface ComponentRow extends Omit<ComponentRecord, 'metadata'> {
-  metadata: string | null;
+declare module '../../store/database.js' {
+  interface Database {
+    components: RowOf<ComponentRecord, 'metadata'>;
+    component_configs: RowOf<ComponentConfigRecord, 'config'>;
+  }
 }
 
-interface ConfigRow extends Omit<ComponentConfigRecord, 'config'> {
-  config: string;
-}
+/** The `components` table: metadata is JSON; a replace keeps `created_at`. */
+const COMPONENTS: TableSpec<ComponentRecord> = {
+  name: 'components',
+  key: 'component_id',
+  columns: [
+    'component_id',
+    'component_type',
+    'name',
+    'description',
+    'current_version',
+    'metadata',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['metadata'],
+  seconds: ['created_at', 'updated_at'],
+  keepOnUpdate: ['created_at'],
+};
 
-const fromComponentRow = (row: ComponentRow): ComponentRecord => ({
-  ...row,
-  metadata: row.metadata === null ? null : (JSON.parse(row.metadata) as Record<string, unknown>),
-});
+/** The `component_configs` table, keyed by (component, version): the config is JSON. */
+const CONFIGS: TableSpec<ComponentConfigRecord> = {
+  name: 'component_configs',
+  key: ['component_id', 'version'],
+  columns: [
+    'component_id',
+    'version',
+    'label',
+    'stage',
+    'config',
+    'notes',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['config'],
+  seconds: ['created_at', 'updated_at'],
+  keepOnUpdate: ['created_at'],
+};
 
-const fromConfigRow = (row: ConfigRow): ComponentConfigRecord => ({
-  ...row,
-  config: JSON.parse(row.config) as Record<string, unknown>,
-});
-
-/** Prepares the component statements on an open, migrated database. */
-export function createComponentStore(db: SqliteDatabase): ComponentStore {
-  const page = db.prepare(
-    `SELECT * FROM components WHERE @type IS NULL OR component_type = @type
-     ORDER BY created_at DESC, component_id LIMIT @limit OFFSET @offset`,
-  );
-  const count = db.prepare(
-    'SELECT count(*) AS n FROM components WHERE @type IS NULL OR component_type = @type',
-  );
-  const all = db.prepare('SELECT * FROM components ORDER BY created_at, component_id');
-  const get = db.prepare('SELECT * FROM components WHERE component_id = ?');
-  const put = db.prepare(
-    `INSERT INTO components (component_id, component_type, name, description, current_version,
-       metadata, created_at, updated_at)
-     VALUES (@component_id, @component_type, @name, @description, @current_version, @metadata,
-       @created_at, @updated_at)
-     ON CONFLICT (component_id) DO UPDATE SET component_type = excluded.component_type,
-       name = excluded.name, description = excluded.description,
-       current_version = excluded.current_version, metadata = excluded.metadata,
-       updated_at = excluded.updated_at`,
-  );
-  const remove = db.prepare('DELETE FROM components WHERE component_id = ?');
-  const configs = db.prepare(
-    'SELECT * FROM component_configs WHERE component_id = ? ORDER BY version',
-  );
-  const config = db.prepare(
-    'SELECT * FROM component_configs WHERE component_id = ? AND version = ?',
-  );
-  const putConfig = db.prepare(
-    `INSERT INTO component_configs (component_id, version, label, stage, config, notes,
-       created_at, updated_at)
-     VALUES (@component_id, @version, @label, @stage, @config, @notes, @created_at, @updated_at)
-     ON CONFLICT (component_id, version) DO UPDATE SET label = excluded.label,
-       stage = excluded.stage, config = excluded.config, notes = excluded.notes,
-       updated_at = excluded.updated_at`,
-  );
-  const removeConfig = db.prepare(
-    'DELETE FROM component_configs WHERE component_id = ? AND version = ?',
+/** The component store on an open, migrated database. */
+export function createComponentStore(database: RuntimeDatabase): ComponentStore {
+  const components = tableOf(database, COMPONENTS);
+  const configs = tableOf(database, CONFIGS);
+  const pages = pageOf<ComponentRecord, { type?: ComponentType | undefined }, 'created_at'>(
+    database,
+    components,
+    {
+      table: 'components',
+      filters: { type: equals('component_type') },
+      sorts: ['created_at'],
+      tieBreak: 'component_id',
+      tieBreakOrder: 'asc',
+    },
   );
   return Object.freeze({
-    list(type, pageNumber, limit) {
-      const rows = page.all({ type, limit, offset: (pageNumber - 1) * limit }) as ComponentRow[];
-      const { n } = count.get({ type }) as { n: number };
-      return { rows: rows.map(fromComponentRow), total: n };
-    },
-    all: () => (all.all() as ComponentRow[]).map(fromComponentRow),
-    get(componentId) {
-      const row = get.get(componentId) as ComponentRow | undefined;
-      return row === undefined ? null : fromComponentRow(row);
-    },
-    put(component) {
-      put.run({
-        ...component,
-        metadata: component.metadata === null ? null : JSON.stringify(component.metadata),
-      });
-    },
-    delete: (componentId) => remove.run(componentId).changes > 0,
-    configs: (componentId) => (configs.all(componentId) as ConfigRow[]).map(fromConfigRow),
-    config(componentId, version) {
-      const row = config.get(componentId, version) as ConfigRow | undefined;
-      return row === undefined ? null : fromConfigRow(row);
-    },
-    putConfig(record) {
-      putConfig.run({ ...record, config: JSON.stringify(record.config) });
-    },
-    deleteConfig: (componentId, version) => removeConfig.run(componentId, version).changes > 0,
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    list: (type, page, limit) =>
+      pages.page({
+        filters: { type: type ?? undefined },
+        sortBy: 'created_at',
+        sortOrder: 'desc',
+        page,
+        limit,
+      }),
+    ...storeOn(database.db, components, configs),
+    transaction: (fn) =>
+      database.db
+        .transaction()
+        .execute((trx) => fn(storeOn(trx, components.in(trx), configs.in(trx)))),
   } satisfies ComponentStore);
+}
+
+/** The tables' operations run by `db` (the database, or one transaction on it). */
+function storeOn(
+  db: Kysely<Database>,
+  components: Table<ComponentRecord>,
+  configs: Table<ComponentConfigRecord>,
+): ComponentTables {
+  return Object.freeze({
+    async all() {
+      const rows = await db
+        .selectFrom('components')
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('component_id')
+        .execute();
+      return rows.map((row) => components.fromRow(row));
+    },
+    get: (componentId) => components.get(componentId),
+    put: (component) => components.put(component),
+    delete: (componentId) => components.delete(componentId),
+    async configs(componentId) {
+      const rows = await db
+        .selectFrom('component_configs')
+        .selectAll()
+        .where('component_id', '=', componentId)
+        .orderBy('version')
+        .execute();
+      return rows.map((row) => configs.fromRow(row));
+    },
+    config: (componentId, version) => configs.get([componentId, version]),
+    putConfig: (config) => configs.put(config),
+    deleteConfig: (componentId, version) => configs.delete([componentId, version]),
+  } satisfies ComponentTables);
 }

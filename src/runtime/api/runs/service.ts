@@ -174,13 +174,14 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       // Another request may have deleted the session (and its runs with it) while this run went
       // on: then there is nothing left to store the run in.
       if (!(await store.updateRun(stored))) return result;
-      recordRunApprovals(store, stored, entity.name, now);
       // Only the fields the run changes: a rename by another request meanwhile is kept.
       await store.updateAfterRun(record.session_id, {
         name: record.input.slice(0, 100),
         state: result.sessionState,
         at: now,
       });
+      // After the session write, so no await falls between reading the session and writing it.
+      await recordRunApprovals(store, stored, entity.name, now);
       return result;
     } finally {
       live.delete(record.run_id);
@@ -286,7 +287,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       const run = await visibleRun(ref);
       if (run?.status !== 'PAUSED') throw notContinuable(ref.runId, run);
       // A required approval is settled by an approver, not by whoever may run the entity.
-      if (store.approvals.pendingForRun(run.run_id) !== null && !mayApprove(ref.caller)) {
+      if ((await store.approvals.pendingForRun(run.run_id)) !== null && !mayApprove(ref.caller)) {
         throw new HttpError(403, 'This run requires admin approval before it can be continued');
       }
       const pending = heldCallsOf(run.checkpoint);
@@ -308,7 +309,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       if (!(await store.replaceRun(record, 'PAUSED'))) {
         throw notContinuable(ref.runId, await store.getRun(run.run_id));
       }
-      resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
+      await resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
       const cancel = { cancelled: intents.has(run.run_id) };
       const source = continueEntity(
         ref.entity,
@@ -350,7 +351,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         'PAUSED',
       );
       // Nothing is left to approve: the run's pending approval is cancelled with it.
-      if (cancelled) store.approvals.setRunStatus(run.run_id, 'CANCELLED', nowSeconds());
+      if (cancelled) await store.approvals.setRunStatus(run.run_id, 'CANCELLED', nowSeconds());
     },
 
     async getRun(ref) {

@@ -11,7 +11,7 @@ import type { Clock } from '../../../shared/clock.js';
 import { HttpError } from '../../http/errors.js';
 import { cronProblem, nextRunAfter, timezoneProblem } from './cron.js';
 import type { Scheduler } from './scheduler.js';
-import type { ScheduleRecord, ScheduleStore } from './table.js';
+import type { ScheduleChanges, ScheduleRecord, ScheduleStore } from './table.js';
 import { parseBody } from '../../http/validation.js';
 import { empty, errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
@@ -80,8 +80,8 @@ export function registerScheduleRoutes(
 ): void {
   const { store, scheduler, clock } = deps;
   const now = (): number => Math.floor(clock.now() / 1000);
-  const found = (id: string): ScheduleRecord => {
-    const schedule = store.get(id);
+  const found = async (id: string): Promise<ScheduleRecord> => {
+    const schedule = await store.get(id);
     if (schedule === null) throw new HttpError(404, 'Schedule not found');
     return schedule;
   };
@@ -99,7 +99,7 @@ export function registerScheduleRoutes(
     const enabled = enabledQuery(q.enabled);
     const limit = boundedInt(q.limit, 'limit', 100, 1000);
     const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
-    const { rows, total } = store.list(enabled, page, limit);
+    const { rows, total } = await store.list(enabled, page, limit);
     return paginated(rows.map(scheduleResponse), page, limit, total);
   });
 
@@ -130,7 +130,7 @@ export function registerScheduleRoutes(
       created_at: at,
       updated_at: at,
     };
-    if (!store.insert(schedule)) throw duplicate(body.name);
+    if (!(await store.insert(schedule))) throw duplicate(body.name);
     return reply.code(201).send(scheduleResponse(schedule));
   });
 
@@ -141,7 +141,7 @@ export function registerScheduleRoutes(
     response: { 200: ok('The schedule', scheduleSchema), ...errors('404', '503') },
   };
   app.get<OneSchedule>('/schedules/:schedule_id', { schema: getSchema }, async (request) =>
-    scheduleResponse(found(request.params.schedule_id)),
+    scheduleResponse(await found(request.params.schedule_id)),
   );
 
   const updateSchema = {
@@ -152,20 +152,24 @@ export function registerScheduleRoutes(
     response: { 200: ok('Updated', scheduleSchema), ...errors('404', '409', '422', '503') },
   };
   app.patch<OneSchedule>('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
-    const schedule = found(request.params.schedule_id);
+    const schedule = await found(request.params.schedule_id);
     const body = parseBody(updateScheduleBody, request.body);
-    const next: ScheduleRecord = { ...schedule };
+    const changes: ScheduleChanges = {};
     for (const [key, value] of Object.entries(body)) {
-      if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+      if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
     }
+    const next: ScheduleRecord = { ...schedule, ...changes };
     checkCron(next.cron_expr, next.timezone);
-    if (next.name !== schedule.name && store.byName(next.name) !== null) throw duplicate(next.name);
+    if (next.name !== schedule.name && (await store.byName(next.name)) !== null) {
+      throw duplicate(next.name);
+    }
     const at = now();
     if (next.cron_expr !== schedule.cron_expr || next.timezone !== schedule.timezone) {
-      next.next_run_at = nextRunAfter(next.cron_expr, next.timezone, at);
+      changes.next_run_at = next.next_run_at = nextRunAfter(next.cron_expr, next.timezone, at);
     }
-    next.updated_at = at;
-    store.update(next);
+    changes.updated_at = next.updated_at = at;
+    // Only what changed is written: a slot claimed meanwhile keeps its new next_run_at.
+    await store.update(schedule.id, changes);
     return scheduleResponse(next);
   });
 
@@ -179,7 +183,7 @@ export function registerScheduleRoutes(
     '/schedules/:schedule_id',
     { schema: deleteSchema },
     async (request, reply) => {
-      if (!store.delete(request.params.schedule_id)) {
+      if (!(await store.delete(request.params.schedule_id))) {
         throw new HttpError(404, 'Schedule not found');
       }
       return reply.code(204).send();
@@ -200,18 +204,18 @@ export function registerScheduleRoutes(
       `/schedules/:schedule_id/${enabled ? 'enable' : 'disable'}`,
       { schema: stateSchema },
       async (request) => {
-        const schedule = found(request.params.schedule_id);
+        const schedule = await found(request.params.schedule_id);
         const at = now();
         // Enabling counts from now: the ticks of a disabled schedule were not missed.
-        const next: ScheduleRecord = {
-          ...schedule,
-          enabled,
-          next_run_at: enabled
-            ? nextRunAfter(schedule.cron_expr, schedule.timezone, at)
-            : schedule.next_run_at,
-          updated_at: at,
-        };
-        store.update(next);
+        const changes: ScheduleChanges = enabled
+          ? {
+              enabled,
+              next_run_at: nextRunAfter(schedule.cron_expr, schedule.timezone, at),
+              updated_at: at,
+            }
+          : { enabled, updated_at: at };
+        const next: ScheduleRecord = { ...schedule, ...changes };
+        await store.update(schedule.id, changes);
         return {
           id: next.id,
           name: next.name,
@@ -233,7 +237,7 @@ export function registerScheduleRoutes(
     '/schedules/:schedule_id/trigger',
     { schema: triggerSchema },
     async (request) => {
-      const schedule = found(request.params.schedule_id);
+      const schedule = await found(request.params.schedule_id);
       if (!schedule.enabled) throw new HttpError(409, 'Schedule is disabled');
       if (!scheduler.canExecute) {
         throw new HttpError(
@@ -260,10 +264,10 @@ export function registerScheduleRoutes(
     '/schedules/:schedule_id/runs',
     { schema: runsSchema },
     async (request) => {
-      const schedule = found(request.params.schedule_id);
+      const schedule = await found(request.params.schedule_id);
       const limit = boundedInt(request.query.limit, 'limit', 100, 1000);
       const page = boundedInt(request.query.page, 'page', 1, Number.MAX_SAFE_INTEGER);
-      const { rows, total } = store.listRuns(schedule.id, page, limit);
+      const { rows, total } = await store.listRuns(schedule.id, page, limit);
       return paginated(rows.map(scheduleRunResponse), page, limit, total);
     },
   );
@@ -278,8 +282,8 @@ export function registerScheduleRoutes(
     '/schedules/:schedule_id/runs/:run_id',
     { schema: runSchema },
     async (request) => {
-      const schedule = found(request.params.schedule_id);
-      const run = store.getRun(schedule.id, request.params.run_id);
+      const schedule = await found(request.params.schedule_id);
+      const run = await store.getRun(schedule.id, request.params.run_id);
       if (run === null) throw new HttpError(404, 'Schedule run not found');
       return scheduleRunResponse(run);
     },

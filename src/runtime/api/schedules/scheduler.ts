@@ -1,8 +1,9 @@
 /**
- * The scheduler: on each tick it fires every enabled schedule that is due,
- * records each attempt as a schedule run (retrying failed ones per the schedule), records the
- * ticks it missed while it was not running, and advances `next_run_at`. Time, the timer, sleep
- * and the executor are injected. Never writes HTTP.
+ * The scheduler: on each tick it claims every enabled schedule that is due (a compare-and-set on
+ * the `next_run_at` it read, so that of several schedulers on one database exactly one fires a
+ * slot), records the ticks missed while no scheduler ran, and fires it, recording each attempt as
+ * a schedule run (retrying failed ones per the schedule). Time, the timer, sleep and the executor
+ * are injected. Never writes HTTP.
  */
 import type { Clock } from '../../../shared/clock.js';
 import type { ScheduleRecord, ScheduleRunRecord, ScheduleStore } from './table.js';
@@ -60,7 +61,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   /** Tracks a promise until it settles, so close() can wait for it. */
   function track<T>(promise: Promise<T>): Promise<T> {
     inFlight.add(promise);
-    void promise.finally(() => inFlight.delete(promise));
+    // Settled either way; a rejection stays the caller's (this derived promise never rejects).
+    const settled = (): boolean => inFlight.delete(promise);
+    void promise.then(settled, settled);
     return promise;
   }
 
@@ -83,7 +86,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       requirements: null,
       created_at: at,
     };
-    store.putRun(running);
+    await store.putRun(running);
     let outcome: ExecutionOutcome;
     if (executor === null) outcome = failedOutcome(NO_EXECUTOR_ERROR);
     else {
@@ -105,7 +108,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       requirements: outcome.requirements,
     };
     // Deleted while it ran: its runs went with it, and there is nothing to record into.
-    if (store.get(schedule.id) !== null) store.putRun(done);
+    await store.finishRun(done);
     return done;
   }
 
@@ -124,14 +127,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
    * Records the ticks owed before the latest due one (the runtime was down, or the clock
    * jumped) as failed runs, bounded by {@link MAX_MISSED_RUNS}.
    */
-  function recordMissed(schedule: ScheduleRecord, first: number, at: number): void {
+  async function recordMissed(schedule: ScheduleRecord, first: number, at: number): Promise<void> {
     const owed = runsFrom(schedule.cron_expr, schedule.timezone, first, at, MAX_MISSED_RUNS + 2);
     // The last owed tick is the one fired now; more than MAX + 1 means some went unrecorded.
     const truncated = owed.length > MAX_MISSED_RUNS + 1;
     const missed = truncated ? owed.slice(0, MAX_MISSED_RUNS) : owed.slice(0, -1);
-    missed.forEach((tick, i) => {
+    for (const [i, tick] of missed.entries()) {
       const last = truncated && i === missed.length - 1;
-      store.putRun({
+      await store.putRun({
         id: deps.newId(),
         schedule_id: schedule.id,
         attempt: 1,
@@ -149,25 +152,28 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         requirements: null,
         created_at: at,
       });
-    });
+    }
   }
 
-  async function tick(): Promise<void> {
-    if (closed) return;
+  async function fireDue(): Promise<void> {
     const at = now();
     const fired: Promise<void>[] = [];
-    for (const schedule of store.due(at)) {
-      recordMissed(schedule, schedule.next_run_at as number, at);
-      // Advanced before anything runs, so an overlapping tick never fires it twice.
+    for (const schedule of await store.due(at)) {
       const next = {
         ...schedule,
         next_run_at: nextRunAfter(schedule.cron_expr, schedule.timezone, at),
       };
-      store.update(next);
+      // Claimed before anything runs: an overlapping tick, or another process's scheduler, that
+      // read the same slot finds it moved on and leaves it to the winner.
+      if (!(await store.claim(schedule, next.next_run_at))) continue;
+      await recordMissed(schedule, schedule.next_run_at as number, at);
       fired.push(track(execute(next)));
     }
     await Promise.all(fired);
   }
+
+  /** One tick, tracked from its start: close() waits for what it claimed to be fired and recorded. */
+  const tick = (): Promise<void> => (closed ? Promise.resolve() : track(fireDue()));
 
   return {
     get canExecute() {

@@ -1,8 +1,13 @@
 /**
- * Schedules and their runs in the runtime's SQLite file. Stores what it is
- * given: cron rules, validation and the next run time live in ../schedules/ and the routes.
+ * Schedules and their runs in the runtime database, read and written asynchronously through the
+ * query layer (database.ts, table.ts, page.ts). Stores what it is given: cron rules, validation
+ * and the next run time live in cron.ts, the scheduler and the routes. Every state change another
+ * process could race is one conditional UPDATE: the claim of a due slot compares the
+ * `next_run_at` that was read, so two schedulers on one database never both fire a slot.
  */
-import type { SqliteDatabase } from '../../store/sqlite.js';
+import type { RowOf, RuntimeDatabase } from '../../store/database.js';
+import { pageOf } from '../../store/page.js';
+import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** The HTTP methods a schedule may call. */
 export const SCHEDULE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -54,6 +59,9 @@ export interface ScheduleRunRecord {
   created_at: number;
 }
 
+/** What a schedule's update may change (everything but its id). */
+export type ScheduleChanges = Partial<Omit<ScheduleRecord, 'id'>>;
+
 /** The schedules of the runtime store. */
 export interface ScheduleStore {
   /** One page of schedules, newest first, optionally only enabled (or disabled) ones. */
@@ -61,171 +69,168 @@ export interface ScheduleStore {
     enabled: boolean | null,
     page: number,
     limit: number,
-  ): { rows: ScheduleRecord[]; total: number };
-  get(id: string): ScheduleRecord | null;
-  byName(name: string): ScheduleRecord | null;
+  ): Promise<{ rows: ScheduleRecord[]; total: number }>;
+  get(id: string): Promise<ScheduleRecord | null>;
+  byName(name: string): Promise<ScheduleRecord | null>;
   /** Inserts a new schedule; false, and nothing written, when its id or name is taken. */
-  insert(schedule: ScheduleRecord): boolean;
-  /** Replaces the stored schedule of the same id (a no-op for an unknown id). */
-  update(schedule: ScheduleRecord): void;
+  insert(schedule: ScheduleRecord): Promise<boolean>;
+  /**
+   * Sets only the given columns of the stored schedule (what a route changed), so that a
+   * concurrent claim's `next_run_at` is not written back over; false for an unknown id.
+   */
+  update(id: string, changes: ScheduleChanges): Promise<boolean>;
   /** Deletes the schedule and its runs; false when there was none. */
-  delete(id: string): boolean;
+  delete(id: string): Promise<boolean>;
   /** The enabled schedules whose next run is at or before `now`, soonest first. */
-  due(now: number): ScheduleRecord[];
+  due(now: number): Promise<ScheduleRecord[]>;
+  /**
+   * Claims the due slot of `schedule` as read: moves `next_run_at` to `next` only while the
+   * schedule is still enabled and still due at the slot read (a compare-and-set).
+   *
+   * @returns true for the one caller that moved it; false when another got there first
+   */
+  claim(schedule: ScheduleRecord, next: number | null): Promise<boolean>;
   /** Inserts or replaces a run by id. */
-  putRun(run: ScheduleRunRecord): void;
+  putRun(run: ScheduleRunRecord): Promise<void>;
+  /** Replaces a recorded run; false, and nothing written, when it is gone (with its schedule). */
+  finishRun(run: ScheduleRunRecord): Promise<boolean>;
   /** The run of that schedule, or null. */
-  getRun(scheduleId: string, runId: string): ScheduleRunRecord | null;
+  getRun(scheduleId: string, runId: string): Promise<ScheduleRunRecord | null>;
   /** One page of a schedule's runs, newest first, and how many it has. */
   listRuns(
     scheduleId: string,
     page: number,
     limit: number,
-  ): { rows: ScheduleRunRecord[]; total: number };
+  ): Promise<{ rows: ScheduleRunRecord[]; total: number }>;
 }
 
-interface ScheduleRow extends Omit<ScheduleRecord, 'payload' | 'enabled'> {
-  payload: string | null;
-  enabled: 0 | 1;
+declare module '../../store/database.js' {
+  interface Database {
+    schedules: RowOf<ScheduleRecord, 'payload', 'enabled'>;
+    /** `seq` orders the runs recorded in the same second; it stays internal. */
+    schedule_runs: RowOf<ScheduleRunRecord, 'input' | 'output' | 'requirements'> & { seq: number };
+  }
 }
 
-interface RunRow extends Omit<ScheduleRunRecord, 'input' | 'output' | 'requirements'> {
-  input: string | null;
-  output: string | null;
-  requirements: string | null;
-}
+/** The `schedules` table: the payload is JSON, `enabled` a boolean, times epoch seconds. */
+const SCHEDULES: TableSpec<ScheduleRecord> = {
+  name: 'schedules',
+  key: 'id',
+  columns: [
+    'id',
+    'name',
+    'description',
+    'method',
+    'endpoint',
+    'payload',
+    'cron_expr',
+    'timezone',
+    'timeout_seconds',
+    'max_retries',
+    'retry_delay_seconds',
+    'enabled',
+    'next_run_at',
+    'created_at',
+    'updated_at',
+  ],
+  json: ['payload'],
+  booleans: ['enabled'],
+  seconds: ['created_at', 'updated_at'],
+};
 
-const toJson = (value: unknown): string | null =>
-  value === null || value === undefined ? null : JSON.stringify(value);
-const fromJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+/** The `schedule_runs` table: what went in and came out is JSON, times epoch seconds. */
+const SCHEDULE_RUNS: TableSpec<ScheduleRunRecord> = {
+  name: 'schedule_runs',
+  key: 'id',
+  columns: [
+    'id',
+    'schedule_id',
+    'attempt',
+    'triggered_at',
+    'completed_at',
+    'status',
+    'status_code',
+    'run_id',
+    'session_id',
+    'error',
+    'input',
+    'output',
+    'requirements',
+    'created_at',
+  ],
+  json: ['input', 'output', 'requirements'],
+  seconds: ['triggered_at', 'created_at'],
+};
 
-const toScheduleRow = (s: ScheduleRecord): ScheduleRow => ({
-  ...s,
-  payload: toJson(s.payload),
-  enabled: s.enabled ? 1 : 0,
-});
-const fromScheduleRow = (row: ScheduleRow): ScheduleRecord => ({
-  ...row,
-  payload: fromJson(row.payload) as Record<string, unknown> | null,
-  enabled: row.enabled === 1,
-});
-const toRunRow = (r: ScheduleRunRecord): RunRow => ({
-  ...r,
-  input: toJson(r.input),
-  output: toJson(r.output),
-  requirements: toJson(r.requirements),
-});
-const fromRunRow = ({ seq: _seq, ...row }: RunRow & { seq: number }): ScheduleRunRecord => ({
-  ...row,
-  input: fromJson(row.input),
-  output: fromJson(row.output),
-  requirements: fromJson(row.requirements),
-});
-
-const SCHEDULE_COLUMNS = [
-  'id',
-  'name',
-  'description',
-  'method',
-  'endpoint',
-  'payload',
-  'cron_expr',
-  'timezone',
-  'timeout_seconds',
-  'max_retries',
-  'retry_delay_seconds',
-  'enabled',
-  'next_run_at',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof ScheduleRow)[];
-
-const RUN_COLUMNS = [
-  'id',
-  'schedule_id',
-  'attempt',
-  'triggered_at',
-  'completed_at',
-  'status',
-  'status_code',
-  'run_id',
-  'session_id',
-  'error',
-  'input',
-  'output',
-  'requirements',
-  'created_at',
-] as const satisfies readonly (keyof RunRow)[];
-
-const values = (columns: readonly string[]): string => columns.map((c) => `@${c}`).join(', ');
-
-/** Prepares the schedule statements on an open, migrated database. */
-export function createScheduleStore(db: SqliteDatabase): ScheduleStore {
-  // `@enabled IS NULL`: one statement for "all", "enabled only" and "disabled only".
-  const filter = '@enabled IS NULL OR enabled = @enabled';
-  const page = db.prepare(
-    `SELECT * FROM schedules WHERE ${filter}
-     ORDER BY created_at DESC, id LIMIT @limit OFFSET @offset`,
+/** The schedule store on an open, migrated database. */
+export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
+  const { db, dialect } = database;
+  const schedules = tableOf(database, SCHEDULES);
+  const runs = tableOf(database, SCHEDULE_RUNS);
+  const schedulePages = pageOf<ScheduleRecord, { enabled?: boolean | undefined }, 'created_at'>(
+    database,
+    schedules,
+    {
+      table: 'schedules',
+      filters: { enabled: (on, eb) => eb('enabled', '=', dialect.booleanToColumn(on)) },
+      sorts: ['created_at'],
+      tieBreak: 'id',
+      tieBreakOrder: 'asc',
+    },
   );
-  const count = db.prepare(`SELECT count(*) AS n FROM schedules WHERE ${filter}`);
-  const get = db.prepare('SELECT * FROM schedules WHERE id = ?');
-  const byName = db.prepare('SELECT * FROM schedules WHERE name = ?');
-  const insert = db.prepare(
-    `INSERT INTO schedules (${SCHEDULE_COLUMNS.join(', ')}) VALUES (${values(SCHEDULE_COLUMNS)})
-     ON CONFLICT DO NOTHING`,
-  );
-  const update = db.prepare(
-    `UPDATE schedules SET ${SCHEDULE_COLUMNS.filter((c) => c !== 'id')
-      .map((c) => `${c} = @${c}`)
-      .join(', ')} WHERE id = @id`,
-  );
-  const remove = db.prepare('DELETE FROM schedules WHERE id = ?');
-  const due = db.prepare(
-    `SELECT * FROM schedules WHERE enabled = 1 AND next_run_at <= ?
-     ORDER BY next_run_at, created_at, id`,
-  );
-  const putRun = db.prepare(
-    `INSERT INTO schedule_runs (${RUN_COLUMNS.join(', ')}) VALUES (${values(RUN_COLUMNS)})
-     ON CONFLICT (id) DO UPDATE SET ${RUN_COLUMNS.filter((c) => c !== 'id')
-       .map((c) => `${c} = excluded.${c}`)
-       .join(', ')}`,
-  );
-  const getRun = db.prepare('SELECT * FROM schedule_runs WHERE schedule_id = ? AND id = ?');
-  const runPage = db.prepare(
-    `SELECT * FROM schedule_runs WHERE schedule_id = @scheduleId
-     ORDER BY created_at DESC, seq DESC LIMIT @limit OFFSET @offset`,
-  );
-  const runCount = db.prepare(
-    'SELECT count(*) AS n FROM schedule_runs WHERE schedule_id = @scheduleId',
-  );
-  const one = (row: unknown): ScheduleRecord | null =>
-    row === undefined ? null : fromScheduleRow(row as ScheduleRow);
+  const runPages = pageOf<ScheduleRunRecord, { scheduleId: string }, 'created_at'>(database, runs, {
+    table: 'schedule_runs',
+    filters: { scheduleId: (id, eb) => eb('schedule_id', '=', id) },
+    sorts: ['created_at'],
+    // Runs recorded in the same second: the later one first.
+    tieBreak: 'seq',
+  });
+  const newestFirst = { sortBy: 'created_at', sortOrder: 'desc' } as const;
   return Object.freeze({
-    list(enabled, pageNumber, limit) {
-      const flag = enabled === null ? null : enabled ? 1 : 0;
-      const rows = page.all({ enabled: flag, limit, offset: (pageNumber - 1) * limit });
-      const { n } = count.get({ enabled: flag }) as { n: number };
-      return { rows: (rows as ScheduleRow[]).map(fromScheduleRow), total: n };
+    list: (enabled, page, limit) =>
+      schedulePages.page({
+        filters: { enabled: enabled ?? undefined },
+        ...newestFirst,
+        page,
+        limit,
+      }),
+    get: (id) => schedules.get(id),
+    async byName(name) {
+      const row = await db
+        .selectFrom('schedules')
+        .selectAll()
+        .where('name', '=', name)
+        .executeTakeFirst();
+      return row === undefined ? null : schedules.fromRow(row);
     },
-    get: (id) => one(get.get(id)),
-    byName: (name) => one(byName.get(name)),
-    insert: (schedule) => insert.run(toScheduleRow(schedule)).changes === 1,
-    update(schedule) {
-      update.run(toScheduleRow(schedule));
+    insert: (schedule) => schedules.insert(schedule),
+    update: (id, changes) => schedules.change(id, changes),
+    delete: (id) => schedules.delete(id),
+    async due(now) {
+      const rows = await db
+        .selectFrom('schedules')
+        .selectAll()
+        .where('enabled', '=', dialect.booleanToColumn(true) as number)
+        .where('next_run_at', '<=', now)
+        .orderBy('next_run_at')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((row) => schedules.fromRow(row));
     },
-    delete: (id) => remove.run(id).changes > 0,
-    due: (now) => (due.all(now) as ScheduleRow[]).map(fromScheduleRow),
-    putRun(run) {
-      putRun.run(toRunRow(run));
+    claim: (schedule, next) =>
+      schedules.change(
+        schedule.id,
+        { next_run_at: next },
+        { next_run_at: schedule.next_run_at, enabled: true },
+      ),
+    putRun: (run) => runs.put(run),
+    finishRun: (run) => runs.update(run),
+    async getRun(scheduleId, runId) {
+      const run = await runs.get(runId);
+      return run?.schedule_id === scheduleId ? run : null;
     },
-    getRun(scheduleId, runId) {
-      const row = getRun.get(scheduleId, runId) as (RunRow & { seq: number }) | undefined;
-      return row === undefined ? null : fromRunRow(row);
-    },
-    listRuns(scheduleId, pageNumber, limit) {
-      const rows = runPage.all({ scheduleId, limit, offset: (pageNumber - 1) * limit });
-      const { n } = runCount.get({ scheduleId }) as { n: number };
-      return { rows: (rows as (RunRow & { seq: number })[]).map(fromRunRow), total: n };
-    },
+    listRuns: (scheduleId, page, limit) =>
+      runPages.page({ filters: { scheduleId }, ...newestFirst, page, limit }),
   } satisfies ScheduleStore);
 }

@@ -460,16 +460,16 @@ t.test('a stored component that no longer resolves is skipped at start', async (
   await call(first, 'POST', '/agents', { json: { name: 'lonely', config: {} } });
   await call(first, 'POST', '/teams', { json: { name: 'crew', config: { members: ['lonely'] } } });
   // Break the team behind the API's back: its member's config no longer parses.
-  first.store.components.putConfig({
-    ...(first.store.components.config('lonely', 1) as NonNullable<
-      ReturnType<typeof first.store.components.config>
+  await first.store.components.putConfig({
+    ...((await first.store.components.config('lonely', 1)) as NonNullable<
+      Awaited<ReturnType<typeof first.store.components.config>>
     >),
     config: { tools: ['nope'] },
   });
   const second = runtimeApp(t, { store: first.store });
   const { createLiveCatalogue } = await import('../../../../src/runtime/catalogue/live.js');
   const { buildCatalogue } = await import('../../../../src/runtime/catalogue/resolve.js');
-  const live = createLiveCatalogue(
+  const live = await createLiveCatalogue(
     buildCatalogue(SETTINGS).settings as NonNullable<ReturnType<typeof buildCatalogue>['settings']>,
     first.store.components,
   );

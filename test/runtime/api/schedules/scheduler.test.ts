@@ -98,9 +98,9 @@ t.test(
   'a tick fires the due enabled schedules, records the run, advances next_run_at',
   async (t) => {
     const { store, clock, scheduler, calls } = setup(t);
-    store.schedules.insert(schedule());
-    store.schedules.insert(schedule({ id: 'off', name: 'off', enabled: false }));
-    store.schedules.insert(schedule({ id: 'later', name: 'later', next_run_at: M(5) }));
+    await store.schedules.insert(schedule());
+    await store.schedules.insert(schedule({ id: 'off', name: 'off', enabled: false }));
+    await store.schedules.insert(schedule({ id: 'later', name: 'later', next_run_at: M(5) }));
     scheduler.attach(scripted(calls, SUCCESS));
     t.equal(scheduler.canExecute, true);
 
@@ -109,7 +109,7 @@ t.test(
     clock.advance(60_000);
     await scheduler.tick();
     t.same(calls, ['sch-1'], 'the due one only: not the disabled one, not the later one');
-    const { rows, total } = store.schedules.listRuns('sch-1', 1, 10);
+    const { rows, total } = await store.schedules.listRuns('sch-1', 1, 10);
     t.equal(total, 1);
     t.same(rows[0], {
       id: 'id-1',
@@ -127,8 +127,8 @@ t.test(
       requirements: null,
       created_at: M(1),
     });
-    t.equal(store.schedules.get('sch-1')?.next_run_at, M(2), 'the next minute');
-    t.equal(store.schedules.get('off')?.next_run_at, M(1), 'a disabled one is left alone');
+    t.equal((await store.schedules.get('sch-1'))?.next_run_at, M(2), 'the next minute');
+    t.equal((await store.schedules.get('off'))?.next_run_at, M(1), 'a disabled one is left alone');
     await scheduler.tick();
     t.same(calls, ['sch-1'], 'not fired twice in the same minute');
   },
@@ -136,12 +136,12 @@ t.test(
 
 t.test('failed attempts are retried max_retries times, retry_delay_seconds apart', async (t) => {
   const { store, clock, scheduler, calls, sleeps } = setup(t);
-  store.schedules.insert(schedule({ max_retries: 2, retry_delay_seconds: 7 }));
+  await store.schedules.insert(schedule({ max_retries: 2, retry_delay_seconds: 7 }));
   scheduler.attach(scripted(calls, FAILED, FAILED, SUCCESS));
   clock.advance(60_000);
   await scheduler.tick();
   t.same(sleeps, [7000, 7000]);
-  const runs = store.schedules.listRuns('sch-1', 1, 10).rows.reverse();
+  const runs = (await store.schedules.listRuns('sch-1', 1, 10)).rows.reverse();
   t.same(
     runs.map((r) => [r.attempt, r.status, r.error, r.triggered_at]),
     [
@@ -152,12 +152,14 @@ t.test('failed attempts are retried max_retries times, retry_delay_seconds apart
   );
 
   // Out of retries: the last failure stands.
-  store.schedules.insert(schedule({ id: 'sch-2', name: 'two', max_retries: 1, next_run_at: M(2) }));
+  await store.schedules.insert(
+    schedule({ id: 'sch-2', name: 'two', max_retries: 1, next_run_at: M(2) }),
+  );
   scheduler.attach(scripted(calls, FAILED));
   clock.advance(60_000);
   await scheduler.tick();
   t.same(
-    store.schedules.listRuns('sch-2', 1, 10).rows.map((r) => [r.attempt, r.status]),
+    (await store.schedules.listRuns('sch-2', 1, 10)).rows.map((r) => [r.attempt, r.status]),
     [
       [2, 'failed'],
       [1, 'failed'],
@@ -168,10 +170,10 @@ t.test('failed attempts are retried max_retries times, retry_delay_seconds apart
 t.test('without an executor due runs are recorded as failed, naming the setting', async (t) => {
   const { store, clock, scheduler } = setup(t);
   t.equal(scheduler.canExecute, false);
-  store.schedules.insert(schedule());
+  await store.schedules.insert(schedule());
   clock.advance(60_000);
   await scheduler.tick();
-  t.match(store.schedules.listRuns('sch-1', 1, 10).rows, [
+  t.match((await store.schedules.listRuns('sch-1', 1, 10)).rows, [
     { status: 'failed', error: NO_EXECUTOR_ERROR, status_code: null },
   ]);
   t.match(NO_EXECUTOR_ERROR, /auth\.internal_service_token/);
@@ -179,13 +181,13 @@ t.test('without an executor due runs are recorded as failed, naming the setting'
 
 t.test('an executor that throws is recorded as failed', async (t) => {
   const { store, clock, scheduler } = setup(t);
-  store.schedules.insert(schedule());
+  await store.schedules.insert(schedule());
   scheduler.attach(async () => {
     throw new Error('kaput');
   });
   clock.advance(60_000);
   await scheduler.tick();
-  t.match(store.schedules.listRuns('sch-1', 1, 10).rows, [
+  t.match((await store.schedules.listRuns('sch-1', 1, 10)).rows, [
     { status: 'failed', error: 'Executor failed: Error: kaput' },
   ]);
 });
@@ -196,7 +198,7 @@ t.test('missed ticks after a restart are recorded, then it fires once', async (t
   const clock = createTestClock();
   // First life: the schedule is created, then the runtime stops before its first minute.
   const first = openRuntimeStore(path);
-  first.schedules.insert(schedule());
+  await first.schedules.insert(schedule());
   first.close();
 
   // Down for 4 minutes and a half: ticks at M(1) … M(4) were owed; M(4) is fired now.
@@ -205,7 +207,7 @@ t.test('missed ticks after a restart are recorded, then it fires once', async (t
   scheduler.attach(scripted(calls, SUCCESS));
   await scheduler.tick();
   t.same(calls, ['sch-1'], 'fired once');
-  const runs = store.schedules.listRuns('sch-1', 1, 100).rows.reverse();
+  const runs = (await store.schedules.listRuns('sch-1', 1, 100)).rows.reverse();
   t.same(
     runs.map((r) => [r.status, r.triggered_at, r.error]),
     [
@@ -227,16 +229,16 @@ t.test('missed ticks after a restart are recorded, then it fires once', async (t
       ['success', M(4.5), null],
     ],
   );
-  t.equal(store.schedules.get('sch-1')?.next_run_at, M(5), 'computed from now');
+  t.equal((await store.schedules.get('sch-1'))?.next_run_at, M(5), 'computed from now');
 });
 
 t.test('a long outage records a bounded number of missed ticks and says so', async (t) => {
   const { store, clock, scheduler, calls } = setup(t);
-  store.schedules.insert(schedule());
+  await store.schedules.insert(schedule());
   scheduler.attach(scripted(calls, SUCCESS));
   clock.advance(24 * 3600_000); // a day: 1440 ticks owed
   await scheduler.tick();
-  const runs = store.schedules.listRuns('sch-1', 1, 100).rows.reverse();
+  const runs = (await store.schedules.listRuns('sch-1', 1, 100)).rows.reverse();
   t.equal(runs.length, MAX_MISSED_RUNS + 1);
   t.equal(
     runs[MAX_MISSED_RUNS - 1]?.error,
@@ -249,7 +251,7 @@ t.test('a long outage records a bounded number of missed ticks and says so', asy
 
 t.test('the timer drives ticks; start twice is once; close stops it', async (t) => {
   const { store, clock, scheduler, calls } = setup(t);
-  store.schedules.insert(schedule());
+  await store.schedules.insert(schedule());
   scheduler.attach(scripted(calls, SUCCESS));
   const ticks: (() => void)[] = [];
   let stopped = 0;
@@ -266,7 +268,7 @@ t.test('the timer drives ticks; start twice is once; close stops it', async (t) 
   ticks[0]?.();
   await scheduler.close();
   t.same(calls, ['sch-1'], 'the timer tick fired it; close waited for it');
-  t.equal(store.schedules.listRuns('sch-1', 1, 10).rows[0]?.status, 'success');
+  t.equal((await store.schedules.listRuns('sch-1', 1, 10)).rows[0]?.status, 'success');
   t.equal(stopped, 1);
   scheduler.start(timer);
   t.equal(ticks.length, 1, 'a closed scheduler never starts again');
@@ -277,7 +279,7 @@ t.test('the timer drives ticks; start twice is once; close stops it', async (t) 
 
 t.test('close aborts an execution in flight and skips its retries', async (t) => {
   const { store, clock, scheduler } = setup(t);
-  store.schedules.insert(schedule({ max_retries: 3 }));
+  await store.schedules.insert(schedule({ max_retries: 3 }));
   let started!: () => void;
   const running = new Promise<void>((r) => (started = r));
   scheduler.attach(
@@ -294,29 +296,29 @@ t.test('close aborts an execution in flight and skips its retries', async (t) =>
   await running;
   await scheduler.close();
   await ticked;
-  t.match(store.schedules.listRuns('sch-1', 1, 10).rows, [
+  t.match((await store.schedules.listRuns('sch-1', 1, 10)).rows, [
     { attempt: 1, status: 'failed', error: 'aborted' },
   ]);
 });
 
 t.test('a schedule deleted while it runs: nothing is recorded into it', async (t) => {
   const { store, scheduler } = setup(t);
-  store.schedules.insert(schedule());
+  await store.schedules.insert(schedule());
   scheduler.attach(async (s) => {
-    store.schedules.delete(s.id);
+    await store.schedules.delete(s.id);
     return SUCCESS;
   });
   const run = await scheduler.trigger(schedule());
   t.equal(run.status, 'success', 'the caller still learns how it went');
-  t.equal(store.schedules.listRuns('sch-1', 1, 10).total, 0);
+  t.equal((await store.schedules.listRuns('sch-1', 1, 10)).total, 0);
 });
 
 t.test('trigger runs once, now, without retries', async (t) => {
   const { store, scheduler, calls } = setup(t);
-  store.schedules.insert(schedule({ max_retries: 3 }));
+  await store.schedules.insert(schedule({ max_retries: 3 }));
   scheduler.attach(scripted(calls, FAILED));
-  const run = await scheduler.trigger(store.schedules.get('sch-1') as ScheduleRecord);
+  const run = await scheduler.trigger((await store.schedules.get('sch-1')) as ScheduleRecord);
   t.match(run, { attempt: 1, status: 'failed', triggered_at: TEST_NOW });
   t.same(calls, ['sch-1']);
-  t.equal(store.schedules.get('sch-1')?.next_run_at, M(1), 'next_run_at unchanged');
+  t.equal((await store.schedules.get('sch-1'))?.next_run_at, M(1), 'next_run_at unchanged');
 });
