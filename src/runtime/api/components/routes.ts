@@ -15,9 +15,8 @@ import type {
   ComponentStore,
   ComponentType,
 } from './table.js';
-import { parseBody } from '../../http/validation.js';
-import { boundedInt } from '../../http/query.js';
-import { familyDocs } from '../entities/schemas.js';
+
+import { ENTITY_CREATE, ENTITY_UPDATE, familyDocs } from '../entities/schemas.js';
 import { paginated } from '../../http/list-query.js';
 import { empty, errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
@@ -201,47 +200,32 @@ export function registerComponentRoutes(
   const cid = componentParams;
 
   const listSchema = {
+    checked: true,
     tags,
     summary: 'List components',
     querystring: listComponentsQuery,
     response: { 200: ok('Components', paginatedOf(componentSchema)), ...errors('422') },
   };
-  app.get<{ Querystring: Record<string, string | undefined> }>(
+  app.get<{ Querystring: z.output<typeof listComponentsQuery> }>(
     '/components',
     { schema: listSchema },
     async (request) => {
-      const q = request.query;
-      const type = q.component_type;
-      if (type !== undefined && !(COMPONENT_TYPES as readonly string[]).includes(type)) {
-        throw new HttpError(422, [
-          {
-            type: 'enum',
-            loc: ['query', 'component_type'],
-            msg: "Input should be 'agent', 'team' or 'workflow'",
-            input: type,
-            ctx: { expected: "'agent', 'team' or 'workflow'" },
-          },
-        ]);
-      }
-      const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
-      const limit = boundedInt(q.limit, 'limit', 20, 100);
-      const { rows, total } = await store.list(
-        (type as ComponentType | undefined) ?? null,
-        page,
-        limit,
-      );
+      const { component_type: type, page, limit } = request.query;
+      const { rows, total } = await store.list(type ?? null, page, limit);
       return paginated(rows.map(componentResponse), page, limit, total);
     },
   );
 
   const createSchema = {
+    checked: true,
     tags,
     summary: 'Create a component (and its version 1 config)',
     body: createComponentBody,
     response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
   };
-  app.post('/components', { schema: createSchema }, async (request, reply) => {
-    const component = await create(parseBody(createComponentBody, request.body));
+  type Create = { Body: z.output<typeof createComponentBody> };
+  app.post<Create>('/components', { schema: createSchema }, async (request, reply) => {
+    const component = await create(request.body);
     return reply.code(201).send(componentResponse(component));
   });
 
@@ -256,17 +240,18 @@ export function registerComponentRoutes(
   );
 
   const updateSchema = {
+    checked: true,
     tags,
     summary: 'Update a component',
     params: cid,
     body: updateComponentBody,
     response: { 200: ok('Updated', componentSchema), ...errors('400', '404', '422') },
   };
-  app.patch<OneComponent>(
+  app.patch<OneComponent & { Body: z.output<typeof updateComponentBody> }>(
     '/components/:component_id',
     { schema: updateSchema },
     async (request) => {
-      const body = parseBody(updateComponentBody, request.body);
+      const body = request.body;
       return componentResponse(await update(await found(request.params.component_id), body));
     },
   );
@@ -307,20 +292,21 @@ export function registerComponentRoutes(
   );
 
   const addConfigSchema = {
+    checked: true,
     tags,
     summary: 'Add a config version',
     params: cid,
     body: createConfigBody,
     response: { 201: ok('Created', componentConfigSchema), ...errors('400', '422') },
   };
-  app.post<OneComponent>(
+  app.post<OneComponent & { Body: z.output<typeof createConfigBody> }>(
     '/components/:component_id/configs',
     { schema: addConfigSchema },
     async (request, reply) => {
       const id = request.params.component_id;
       const component = await store.get(id);
       if (component === null) throw new HttpError(400, `Component ${id} not found`);
-      const config = await addConfig(component, parseBody(createConfigBody, request.body));
+      const config = await addConfig(component, request.body);
       return reply.code(201).send(configResponse(config));
     },
   );
@@ -367,19 +353,20 @@ export function registerComponentRoutes(
   );
 
   const updateConfigSchema = {
+    checked: true,
     tags,
     summary: 'Update a draft config version',
     params: configParams,
     body: updateConfigBody,
     response: { 200: ok('Updated', componentConfigSchema), ...errors('400', '404', '422') },
   };
-  app.patch<OneConfig>(
+  app.patch<OneConfig & { Body: z.output<typeof updateConfigBody> }>(
     '/components/:component_id/configs/:version',
     { schema: updateConfigSchema },
     async (request) => {
       const component = await found(request.params.component_id);
       const config = await versionOf(component.component_id, request.params.version);
-      const body = parseBody(updateConfigBody, request.body);
+      const body = request.body;
       if (config.stage === 'published') {
         throw new HttpError(
           400,
@@ -474,16 +461,19 @@ export function registerComponentRoutes(
     const docs = familyDocs({ path: `${type}s`, param: `${type}_id` });
     const one = `${path}/:${type}_id`;
     type One = { Params: Record<string, string> };
-    app.post(path, { schema: docs.create }, async (request, reply) => {
-      const body = parseBody(createComponentBody.omit({ component_type: true }), request.body);
-      const component = await create({ ...body, component_type: type });
+    type Create = { Body: z.output<typeof ENTITY_CREATE> };
+    app.post<Create>(path, { schema: docs.create }, async (request, reply) => {
+      const component = await create({ ...request.body, component_type: type });
       return reply.code(201).send(componentResponse(component));
     });
-    app.patch<One>(one, { schema: docs.update }, async (request) => {
-      const component = await guard(request.params[`${type}_id`] as string);
-      const body = parseBody(updateComponentFields.omit({ component_type: true }), request.body);
-      return componentResponse(await update(component, body));
-    });
+    app.patch<One & { Body: z.output<typeof ENTITY_UPDATE> }>(
+      one,
+      { schema: docs.update },
+      async (request) => {
+        const component = await guard(request.params[`${type}_id`] as string);
+        return componentResponse(await update(component, request.body));
+      },
+    );
     app.delete<One>(one, { schema: docs.delete }, async (request, reply) => {
       const component = await guard(request.params[`${type}_id`] as string);
       await live.change((tables) => tables.delete(component.component_id));

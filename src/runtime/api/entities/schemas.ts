@@ -159,13 +159,13 @@ const WORKFLOW_CONTINUE = z
   .meta({ id: 'WorkflowContinueForm' });
 
 /** `ComponentCreate` without `component_type`, which an alias route fixes. */
-const ENTITY_CREATE = createComponentBody.omit({ component_type: true }).meta({
+export const ENTITY_CREATE = createComponentBody.omit({ component_type: true }).meta({
   id: 'EntityCreate',
   description: 'ComponentCreate without component_type (fixed by the route)',
 });
 
 /** What an alias route's update takes: no `component_type`, and `config` makes a new version. */
-const ENTITY_UPDATE = updateComponentFields.omit({ component_type: true }).meta({
+export const ENTITY_UPDATE = updateComponentFields.omit({ component_type: true }).meta({
   id: 'EntityUpdate',
   description:
     'ComponentUpdate without component_type (fixed by the route); a config becomes a new ' +
@@ -223,12 +223,14 @@ export function familyDocs(family: FamilyName) {
       response: { 200: ok(`The ${label}`, record), ...errors('404') },
     },
     create: {
+      checked: true,
       tags,
       summary: `Create a ${label} component`,
       body: ENTITY_CREATE,
       response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
     },
     update: {
+      checked: true,
       tags,
       summary: `Update a ${label} component`,
       params: one,
