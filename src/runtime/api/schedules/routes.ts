@@ -12,10 +12,8 @@ import { HttpError } from '../../http/errors.js';
 import { cronProblem, nextRunAfter, timezoneProblem } from './cron.js';
 import type { Scheduler } from './scheduler.js';
 import type { ScheduleChanges, ScheduleRecord, ScheduleStore } from './table.js';
-import { parseBody } from '../../http/validation.js';
 import { empty, errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
-import { boundedInt } from '../../http/query.js';
 import { paginated } from '../../http/list-query.js';
 import {
   createScheduleBody,
@@ -37,34 +35,6 @@ function checkCron(expr: string, timezone: string): void {
   const problem = cronProblem(expr) ?? timezoneProblem(timezone);
   if (problem !== null) throw new HttpError(422, problem);
 }
-
-const BOOLEANS: Readonly<Record<string, boolean>> = {
-  true: true,
-  '1': true,
-  yes: true,
-  on: true,
-  false: false,
-  '0': false,
-  no: false,
-  off: false,
-};
-
-/** The `enabled` filter: absent → null, else a pydantic boolean (422 otherwise). */
-function enabledQuery(value: string | undefined): boolean | null {
-  if (value === undefined) return null;
-  const flag = BOOLEANS[value.toLowerCase()];
-  if (flag !== undefined) return flag;
-  throw new HttpError(422, [
-    {
-      type: 'bool_parsing',
-      loc: ['query', 'enabled'],
-      msg: 'Input should be a valid boolean, unable to interpret input',
-      input: value,
-    },
-  ]);
-}
-
-type Query = Record<string, string | undefined>;
 
 type OneSchedule = { Params: z.infer<typeof scheduleParams> };
 
@@ -89,28 +59,29 @@ export function registerScheduleRoutes(
     new HttpError(409, `Schedule with name '${name}' already exists`);
 
   const listSchema = {
+    checked: true,
     tags: SCHEDULE_TAGS,
     summary: 'List schedules',
     querystring: listSchedulesQuery,
     response: { 200: ok('Schedules', paginatedOf(scheduleSchema)), ...errors('422', '503') },
   };
-  app.get<{ Querystring: Query }>('/schedules', { schema: listSchema }, async (request) => {
-    const q = request.query;
-    const enabled = enabledQuery(q.enabled);
-    const limit = boundedInt(q.limit, 'limit', 100, 1000);
-    const page = boundedInt(q.page, 'page', 1, Number.MAX_SAFE_INTEGER);
-    const { rows, total } = await store.list(enabled, page, limit);
+  type List = { Querystring: z.output<typeof listSchedulesQuery> };
+  app.get<List>('/schedules', { schema: listSchema }, async (request) => {
+    const { enabled, page, limit } = request.query;
+    const { rows, total } = await store.list(enabled ?? null, page, limit);
     return paginated(rows.map(scheduleResponse), page, limit, total);
   });
 
   const createSchema = {
+    checked: true,
     tags: SCHEDULE_TAGS,
     summary: 'Create a schedule',
     body: createScheduleBody,
     response: { 201: ok('Created', scheduleSchema), ...errors('409', '422', '503') },
   };
-  app.post('/schedules', { schema: createSchema }, async (request, reply) => {
-    const body = parseBody(createScheduleBody, request.body);
+  type Create = { Body: z.output<typeof createScheduleBody> };
+  app.post<Create>('/schedules', { schema: createSchema }, async (request, reply) => {
+    const body = request.body;
     checkCron(body.cron_expr, body.timezone);
     const at = now();
     const schedule: ScheduleRecord = {
@@ -145,15 +116,17 @@ export function registerScheduleRoutes(
   );
 
   const updateSchema = {
+    checked: true,
     tags: SCHEDULE_TAGS,
     summary: 'Update a schedule',
     params: scheduleParams,
     body: updateScheduleBody,
     response: { 200: ok('Updated', scheduleSchema), ...errors('404', '409', '422', '503') },
   };
-  app.patch<OneSchedule>('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
+  type Update = OneSchedule & { Body: z.output<typeof updateScheduleBody> };
+  app.patch<Update>('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
     const schedule = await found(request.params.schedule_id);
-    const body = parseBody(updateScheduleBody, request.body);
+    const body = request.body;
     const changes: ScheduleChanges = {};
     for (const [key, value] of Object.entries(body)) {
       if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
@@ -251,6 +224,7 @@ export function registerScheduleRoutes(
   );
 
   const runsSchema = {
+    checked: true,
     tags: SCHEDULE_TAGS,
     summary: "A schedule's run history",
     params: scheduleParams,
@@ -260,13 +234,12 @@ export function registerScheduleRoutes(
       ...errors('404', '422', '503'),
     },
   };
-  app.get<OneSchedule & { Querystring: Query }>(
+  app.get<OneSchedule & { Querystring: z.output<typeof scheduleRunsQuery> }>(
     '/schedules/:schedule_id/runs',
     { schema: runsSchema },
     async (request) => {
       const schedule = await found(request.params.schedule_id);
-      const limit = boundedInt(request.query.limit, 'limit', 100, 1000);
-      const page = boundedInt(request.query.page, 'page', 1, Number.MAX_SAFE_INTEGER);
+      const { page, limit } = request.query;
       const { rows, total } = await store.listRuns(schedule.id, page, limit);
       return paginated(rows.map(scheduleRunResponse), page, limit, total);
     },
