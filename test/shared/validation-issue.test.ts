@@ -3,8 +3,6 @@
  */
 import t from 'tap';
 import { z } from 'zod';
-import { HttpError } from '../../src/runtime/http/errors.js';
-import { parseBody } from '../../src/runtime/http/validation.js';
 import { Absent, pydanticIssue, validationIssues } from '../../src/shared/validation-issue.js';
 
 const schema = z.strictObject({
@@ -83,18 +81,6 @@ t.test('each kind of issue', async (t) => {
       input: 2,
     },
   ]);
-});
-
-t.test('parseBody: the value, or an HttpError 422', async (t) => {
-  t.same(parseBody(schema, { s: 'x' }), { s: 'x' });
-  let caught: unknown = null;
-  try {
-    parseBody(schema, null);
-  } catch (err) {
-    caught = err;
-  }
-  t.ok(caught instanceof HttpError);
-  t.match(caught, { status: 422, detail: [{ type: 'missing', loc: ['body'] }] });
 });
 
 const bounds = z.object({

@@ -2,7 +2,6 @@
  * The page, limit and sort parameters of the paginated list routes, read as FastAPI reads them,
  * and the pagination envelope they answer with. Never reads the store.
  */
-import { boundedInt, sortOrderQuery } from './query.js';
 
 /** Page, limit and sort of one list request. */
 export interface ListParams<S extends string> {
@@ -10,31 +9,6 @@ export interface ListParams<S extends string> {
   readonly limit: number;
   readonly sortBy: S;
   readonly sortOrder: 'asc' | 'desc';
-}
-
-/** Reads `page` (1-based; 0 counts as 1) and `limit` (1..`maxLimit`), else 422. */
-export function pageParams(
-  q: Readonly<Record<string, string | undefined>>,
-  defaultLimit: number,
-  maxLimit: number,
-): { page: number; limit: number } {
-  const limit = boundedInt(q.limit, 'limit', defaultLimit, maxLimit);
-  const page = q.page === '0' ? 1 : boundedInt(q.page, 'page', 1, 1_000_000);
-  return { page, limit };
-}
-
-/**
- * Reads `page` (0 counts as 1), `limit` (1..`maxLimit`), `sort_by` (an unknown column is
- * ignored, as Agno does) and `sort_order` (`asc|desc`, else 422).
- */
-export function listParams<S extends string>(
-  q: Readonly<Record<string, string | undefined>>,
-  options: { defaultLimit: number; maxLimit: number; sorts: readonly S[]; defaultSort: S },
-): ListParams<S> {
-  const sortOrder = sortOrderQuery(q.sort_order);
-  const { page, limit } = pageParams(q, options.defaultLimit, options.maxLimit);
-  const sortBy = options.sorts.find((s) => s === q.sort_by) ?? options.defaultSort;
-  return { page, limit, sortBy, sortOrder };
 }
 
 /** The page, limit and sort parameters of a list query, as its schema parsed them. */

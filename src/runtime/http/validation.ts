@@ -151,10 +151,9 @@ function issuesOf(
   const issues = validationIssues(where, error.issues);
   if (sent === undefined) return issues;
   return issues.map((issue) => {
-    const name = issue.loc[1];
-    return issue.loc.length === 2 && typeof name === 'string' && sent[name] !== undefined
-      ? { ...issue, input: sent[name] }
-      : issue;
+    // A query entry's loc is `['query', name]`: the name of the parameter, whose text was sent.
+    const text = issue.loc.length === 2 ? sent[issue.loc[1] as string] : undefined;
+    return text === undefined ? issue : { ...issue, input: text };
   });
 }
 
@@ -251,11 +250,4 @@ export function registerValidation(app: FastifyInstance, dbId: string): void {
       ? compilePartCheck(schema, httpPart as HttpPart, route)
       : ACCEPT_AS_IS;
   });
-}
-
-/** Parses a JSON body with `schema`; 422 with every problem otherwise. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body ?? undefined, { reportInput: true });
-  if (result.success) return result.data;
-  throw new HttpError(422, validationIssues('body', result.error.issues));
 }

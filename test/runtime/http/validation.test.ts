@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { registerErrorHandler } from '../../../src/runtime/http/errors.js';
-import { registerValidation } from '../../../src/runtime/http/validation.js';
+import { compilePartCheck, registerValidation } from '../../../src/runtime/http/validation.js';
 import { DB_QUERY, limit, PAGE } from '../../../src/runtime/http/openapi-shapes.js';
 
 /** A bare app with validation and the error handler, closed with the test. */
@@ -98,6 +98,18 @@ t.test('a query that does not parse is one 422 naming the text sent', async (t) 
         },
       ],
     ],
+    ...['', '1.0', '1e3', ' 1', '0x1'].map((text): [string, string, unknown[]] => [
+      `integer text is digits with a sign at most: ${JSON.stringify(text)}`,
+      `?limit=${encodeURIComponent(text)}`,
+      [
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: text,
+        },
+      ],
+    ]),
     [
       'out of bounds, the text as input, in the order the parameters are declared',
       '?limit=0&page=2000000',
@@ -256,4 +268,39 @@ t.test('schemas that cannot be checked stop the startup, naming the route', asyn
     app.get('/bad', { schema }, async () => ({}));
     await t.rejects(async () => app.ready(), message, name);
   }
+});
+
+t.test(
+  'a required query parameter not sent is missing; no query at all reads as empty',
+  async (t) => {
+    const check = compilePartCheck(z.object({ q: z.string() }), 'querystring', 'GET /search');
+    const missing = [{ type: 'missing', loc: ['query', 'q'], msg: 'Field required', input: null }];
+    for (const data of [{}, null]) {
+      const { value } = check(data);
+      t.same(
+        Object.getOwnPropertySymbols(value).map((key) => (value as never)[key]),
+        [missing],
+      );
+    }
+    t.same(check({ q: 'x' }), { value: { q: 'x' } });
+  },
+);
+
+t.test('an entry inside a query list names the item as parsed', async (t) => {
+  const check = compilePartCheck(z.object({ n: z.array(z.int().min(2)) }), 'querystring', 'GET /n');
+  const { value } = check({ n: ['1'] });
+  t.same(
+    Object.getOwnPropertySymbols(value).map((key) => (value as never)[key]),
+    [
+      [
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'n', 0],
+          msg: 'Input should be greater than or equal to 2',
+          input: 1,
+          ctx: { ge: 2 },
+        },
+      ],
+    ],
+  );
 });

@@ -1,6 +1,6 @@
 /**
- * The shapes of the schedule routes: their path and query parameters, their JSON bodies (the
- * handlers check them with parseBody, pydantic's 422) and their answers (ScheduleResponse,
+ * The shapes of the schedule routes: their path and query parameters, their JSON bodies (checked
+ * by the lifecycle, pydantic's 422) and their answers (ScheduleResponse,
  * ScheduleRunResponse, the enable/disable state), as zod schemas the routes declare and the
  * OpenAPI document is generated from. Pure: never reads the store or the scheduler.
  */

@@ -4,10 +4,9 @@
  */
 import t from 'tap';
 import { ANONYMOUS_CALLER, type Caller } from '../../../../src/runtime/http/caller.js';
-import type { HttpError } from '../../../../src/runtime/http/errors.js';
 import { findSession, ownerOf } from '../../../../src/runtime/api/sessions/lookup.js';
 import { listSessionsQuery } from '../../../../src/runtime/api/sessions/schemas.js';
-import { scalarQuery, intQuery } from '../../../../src/runtime/http/query.js';
+import { scalarQuery } from '../../../../src/runtime/http/query.js';
 import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
 import { sessionRecord } from '../../fixtures/runtime.js';
 
@@ -18,17 +17,6 @@ t.test('scalarQuery: a repeated parameter counts with its last value', async (t)
     c: undefined,
     d: undefined,
   });
-});
-
-t.test('intQuery: integers only, any sign', async (t) => {
-  t.equal(intQuery(undefined, 'n'), undefined);
-  t.equal(intQuery('-12', 'n'), -12);
-  t.equal(intQuery('007', 'n'), 7);
-  for (const bad of ['', '1.0', '1e3', ' 1', 'x']) {
-    const error = t.throws(() => intQuery(bad, 'n'), bad) as unknown as HttpError;
-    t.equal(error.status, 422);
-    t.match(error.detail, [{ type: 'int_parsing', loc: ['query', 'n'], input: bad }]);
-  }
 });
 
 t.test('the type parameter: the three kinds, exactly', async (t) => {
