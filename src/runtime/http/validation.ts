@@ -7,7 +7,12 @@
  * them: a repeated scalar counts with its last value, integers, numbers and booleans are parsed
  * from their text in pydantic's words, and an entry names the text the caller sent.
  */
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  FastifyTypeProvider,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import { z } from 'zod';
 import { validationIssues, type ValidationIssue } from '../../shared/validation-issue.js';
 import { HttpError } from './errors.js';
@@ -30,6 +35,16 @@ declare module 'fastify' {
  * received headers, and the symbol with it).
  */
 const INVALID = Symbol('invalid request part');
+
+/**
+ * Types a checked route's request parts from the zod schemas it declares, as the lifecycle parses
+ * them (`app.withTypeProvider<CheckedTypes>()`): only for routes that are all `checked`, since an
+ * unchecked route's parts arrive as sent.
+ */
+export interface CheckedTypes extends FastifyTypeProvider {
+  readonly validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown;
+  readonly serializer: unknown;
+}
 
 /** A request part that did not parse. */
 type InvalidPart = { readonly [INVALID]: readonly ValidationIssue[] };

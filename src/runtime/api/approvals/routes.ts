@@ -6,7 +6,6 @@
  * lifecycle checks the input before a handler runs.
  */
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import { resumeResolvedRun } from './resume.js';
 import { callerOf } from '../../http/caller.js';
 import type { Catalogue } from '../../catalogue/definitions.js';
@@ -15,6 +14,7 @@ import type { RunService } from '../runs/service.js';
 import type { ApprovalFilter, ApprovalRecord } from './table.js';
 import type { RuntimeStore } from '../../store/store.js';
 import { empty, errors, ok } from '../../http/openapi.js';
+import type { CheckedTypes } from '../../http/validation.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   approvalCountSchema,
@@ -31,8 +31,6 @@ import { paginated } from '../../http/list-query.js';
 
 const NOT_FOUND = 'Approval not found';
 
-type OneApproval = { Params: z.infer<typeof approvalParams> };
-
 /** The 409 of resolving an approval that is no longer pending. */
 const alreadyResolved = (approval: ApprovalRecord): HttpError =>
   new HttpError(409, `Approval is already '${approval.status}' and cannot be resolved`);
@@ -46,7 +44,8 @@ export interface ApprovalRouteDeps {
 }
 
 /** Registers `/approvals…`. */
-export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRouteDeps): void {
+export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRouteDeps): void {
+  const app = parent.withTypeProvider<CheckedTypes>();
   const { store } = deps;
   /** The approval the caller may see: a confined caller only its own (others look missing). */
   const visible = async (id: string, scopedUserId: string | null): Promise<ApprovalRecord> => {
@@ -64,8 +63,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     querystring: listApprovalsQuery,
     response: { 200: ok('Approvals', paginatedOf(approvalSchema)), ...errors('422', '503') },
   };
-  type List = { Querystring: z.output<typeof listApprovalsQuery> };
-  app.get<List>('/approvals', { schema: listSchema }, async (request) => {
+  app.get('/approvals', { schema: listSchema }, async (request) => {
     const { page: asked, limit, user_id: userId, ...filters } = request.query;
     const page = Math.max(asked, 1);
     // Confined callers see their own approvals whatever they ask for.
@@ -84,14 +82,10 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     querystring: countApprovalsQuery,
     response: { 200: ok('The count', approvalCountSchema), ...errors('503') },
   };
-  app.get<{ Querystring: z.output<typeof countApprovalsQuery> }>(
-    '/approvals/count',
-    { schema: countSchema },
-    async (request) => {
-      const owner = callerOf(request).scopedUserId ?? request.query.user_id;
-      return { count: await store.approvals.countPending(owner) };
-    },
-  );
+  app.get('/approvals/count', { schema: countSchema }, async (request) => {
+    const owner = callerOf(request).scopedUserId ?? request.query.user_id;
+    return { count: await store.approvals.countPending(owner) };
+  });
 
   const getSchema = {
     checked: true,
@@ -100,7 +94,7 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     params: approvalParams,
     response: { 200: ok('The approval', approvalSchema), ...errors('404', '503') },
   };
-  app.get<OneApproval>('/approvals/:approval_id', { schema: getSchema }, async (request) =>
+  app.get('/approvals/:approval_id', { schema: getSchema }, async (request) =>
     approvalResponse(await visible(request.params.approval_id, callerOf(request).scopedUserId)),
   );
 
@@ -111,20 +105,16 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     params: approvalParams,
     response: { 200: ok('The status', approvalStatusSchema), ...errors('404', '503') },
   };
-  app.get<OneApproval>(
-    '/approvals/:approval_id/status',
-    { schema: statusSchema },
-    async (request) => {
-      const a = await visible(request.params.approval_id, callerOf(request).scopedUserId);
-      return {
-        approval_id: a.id,
-        status: a.status,
-        run_id: a.run_id,
-        resolved_at: a.resolved_at,
-        resolved_by: a.resolved_by,
-      };
-    },
-  );
+  app.get('/approvals/:approval_id/status', { schema: statusSchema }, async (request) => {
+    const a = await visible(request.params.approval_id, callerOf(request).scopedUserId);
+    return {
+      approval_id: a.id,
+      status: a.status,
+      run_id: a.run_id,
+      resolved_at: a.resolved_at,
+      resolved_by: a.resolved_by,
+    };
+  });
 
   const resolveSchema = {
     checked: true,
@@ -137,29 +127,25 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
       ...errors('404', '409', '422', '503'),
     },
   };
-  app.post<OneApproval & { Body: z.output<typeof resolveApprovalBody> }>(
-    '/approvals/:approval_id/resolve',
-    { schema: resolveSchema },
-    async (request) => {
-      const caller = callerOf(request);
-      // Resolving is for admins: a confined caller cannot even tell the approval exists.
-      if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
-      const body = request.body;
-      const approval = await visible(request.params.approval_id, null);
-      if (approval.status !== 'pending') throw alreadyResolved(approval);
-      const resolved = await store.approvals.resolve(approval.id, {
-        status: body.status,
-        // The gateway's identity wins over what the body claims.
-        resolvedBy: caller.userId ?? body.resolved_by ?? null,
-        resolutionData: body.resolution_data ?? null,
-        at: Math.floor(deps.clock.now() / 1000),
-      });
-      // Resolved by another request (or process) since it was read: answered as a second resolve.
-      if (!resolved) throw alreadyResolved(await visible(approval.id, null));
-      await resumeResolvedRun(deps, await visible(approval.id, null), caller);
-      return approvalResponse(await visible(approval.id, null));
-    },
-  );
+  app.post('/approvals/:approval_id/resolve', { schema: resolveSchema }, async (request) => {
+    const caller = callerOf(request);
+    // Resolving is for admins: a confined caller cannot even tell the approval exists.
+    if (caller.scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
+    const body = request.body;
+    const approval = await visible(request.params.approval_id, null);
+    if (approval.status !== 'pending') throw alreadyResolved(approval);
+    const resolved = await store.approvals.resolve(approval.id, {
+      status: body.status,
+      // The gateway's identity wins over what the body claims.
+      resolvedBy: caller.userId ?? body.resolved_by ?? null,
+      resolutionData: body.resolution_data ?? null,
+      at: Math.floor(deps.clock.now() / 1000),
+    });
+    // Resolved by another request (or process) since it was read: answered as a second resolve.
+    if (!resolved) throw alreadyResolved(await visible(approval.id, null));
+    await resumeResolvedRun(deps, await visible(approval.id, null), caller);
+    return approvalResponse(await visible(approval.id, null));
+  });
 
   const deleteSchema = {
     checked: true,
@@ -168,16 +154,12 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalRoute
     params: approvalParams,
     response: { 204: empty('Deleted'), ...errors('404', '500', '503') },
   };
-  app.delete<OneApproval>(
-    '/approvals/:approval_id',
-    { schema: deleteSchema },
-    async (request, reply) => {
-      // Deleting is for admins; a confined caller is told there is nothing.
-      if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
-      if (!(await store.approvals.delete(request.params.approval_id))) {
-        throw new HttpError(500, 'Failed to delete approval');
-      }
-      return reply.code(204).send();
-    },
-  );
+  app.delete('/approvals/:approval_id', { schema: deleteSchema }, async (request, reply) => {
+    // Deleting is for admins; a confined caller is told there is nothing.
+    if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);
+    if (!(await store.approvals.delete(request.params.approval_id))) {
+      throw new HttpError(500, 'Failed to delete approval');
+    }
+    return reply.code(204).send();
+  });
 }

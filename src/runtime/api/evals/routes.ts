@@ -6,7 +6,6 @@
  * input before a handler runs. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import type { Catalogue } from '../../catalogue/definitions.js';
 import type { EngineDeps } from '../../engine/run.js';
 import { HttpError } from '../../http/errors.js';
@@ -38,6 +37,7 @@ import { isoOfSeconds } from '../../engine/time.js';
 import { listOf, paginated } from '../../http/list-query.js';
 import { acceptEmptyJsonBody } from '../../http/json-body.js';
 import { empty, errors, ok } from '../../http/openapi.js';
+import type { CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
 
 /** What the eval routes run and store with. */
@@ -107,8 +107,6 @@ function subjectOf(catalogue: Catalogue, body: CreateEvalBody): EvalSubject {
   return team;
 }
 
-type OneEval = { Params: z.output<typeof evalParams> };
-
 /** Registers `/eval-runs` and `/eval-runs/{eval_run_id}`. */
 export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): void {
   const { store } = deps;
@@ -117,8 +115,9 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
 
   // Their own Fastify scope, whose JSON parser reads an empty body as no body: a body-less
   // request is then pydantic's `missing` 422, not a parser error.
-  void app.register(async (scope) => {
-    acceptEmptyJsonBody(scope);
+  void app.register(async (plain) => {
+    acceptEmptyJsonBody(plain);
+    const scope = plain.withTypeProvider<CheckedTypes>();
 
     const listSchema = {
       checked: true,
@@ -127,8 +126,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       querystring: listEvalsQuery,
       response: { 200: ok('Eval runs', paginatedOf(evalRunSchema)), ...errors('404', '422') },
     };
-    type List = { Querystring: z.output<typeof listEvalsQuery> };
-    scope.get<List>('/eval-runs', { schema: listSchema }, async (request) => {
+    scope.get('/eval-runs', { schema: listSchema }, async (request) => {
       const q = request.query;
       const componentType = q.type;
       const evalTypes = evalTypesQuery(q.eval_types);
@@ -157,7 +155,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       querystring: DB_ONLY,
       response: { 200: ok('The eval run', evalRunSchema), ...errors('404') },
     };
-    scope.get<OneEval>('/eval-runs/:eval_run_id', { schema: getSchema }, async (request) => {
+    scope.get('/eval-runs/:eval_run_id', { schema: getSchema }, async (request) => {
       const run = await store.get(request.params.eval_run_id);
       if (run === null) throw notFound(request.params.eval_run_id);
       return evalSchema(run);
@@ -171,34 +169,30 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       body: createEvalBody,
       response: { 200: ok('The eval run', evalRunSchema), ...errors('400', '404', '422') },
     };
-    scope.post<{ Body: CreateEvalBody }>(
-      '/eval-runs',
-      { schema: createSchema },
-      async (request) => {
-        const body = request.body;
-        const subject = subjectOf(deps.catalogue, body);
-        const plan = evalPlanOf(body);
-        const outcome = await evaluate(subject, plan, { engine: deps.engine, probes: deps.probes });
-        const now = Math.floor(deps.engine.clock.now() / 1000);
-        const run: EvalRunRecord = {
-          run_id: deps.engine.newId(),
-          eval_type: body.eval_type,
-          name: body.name ?? null,
-          agent_id: subject.kind === 'agent' ? subject.id : null,
-          team_id: subject.kind === 'team' ? subject.id : null,
-          workflow_id: null,
-          model_id: outcome.model,
-          model_provider: outcome.modelProvider,
-          evaluated_component_name: subject.name,
-          eval_data: outcome.evalData,
-          eval_input: evalInputOf(body),
-          created_at: now,
-          updated_at: now,
-        };
-        await store.put(run);
-        return evalSchema(run);
-      },
-    );
+    scope.post('/eval-runs', { schema: createSchema }, async (request) => {
+      const body = request.body;
+      const subject = subjectOf(deps.catalogue, body);
+      const plan = evalPlanOf(body);
+      const outcome = await evaluate(subject, plan, { engine: deps.engine, probes: deps.probes });
+      const now = Math.floor(deps.engine.clock.now() / 1000);
+      const run: EvalRunRecord = {
+        run_id: deps.engine.newId(),
+        eval_type: body.eval_type,
+        name: body.name ?? null,
+        agent_id: subject.kind === 'agent' ? subject.id : null,
+        team_id: subject.kind === 'team' ? subject.id : null,
+        workflow_id: null,
+        model_id: outcome.model,
+        model_provider: outcome.modelProvider,
+        evaluated_component_name: subject.name,
+        eval_data: outcome.evalData,
+        eval_input: evalInputOf(body),
+        created_at: now,
+        updated_at: now,
+      };
+      await store.put(run);
+      return evalSchema(run);
+    });
 
     const renameSchema = {
       checked: true,
@@ -209,8 +203,7 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       body: renameEvalBody,
       response: { 200: ok('Renamed', evalRunSchema), ...errors('404', '422') },
     };
-    type Rename = OneEval & { Body: z.output<typeof renameEvalBody> };
-    scope.patch<Rename>('/eval-runs/:eval_run_id', { schema: renameSchema }, async (request) => {
+    scope.patch('/eval-runs/:eval_run_id', { schema: renameSchema }, async (request) => {
       const { name } = request.body;
       const now = Math.floor(deps.engine.clock.now() / 1000);
       const run = await store.rename(request.params.eval_run_id, name, now);
@@ -226,14 +219,10 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       body: deleteEvalsBody,
       response: { 204: empty('Deleted'), ...errors('404', '422') },
     };
-    scope.delete<{ Body: z.output<typeof deleteEvalsBody> }>(
-      '/eval-runs',
-      { schema: deleteSchema },
-      async (request, reply) => {
-        const body = request.body;
-        await store.delete(body.eval_run_ids);
-        return reply.code(204).send();
-      },
-    );
+    scope.delete('/eval-runs', { schema: deleteSchema }, async (request, reply) => {
+      const body = request.body;
+      await store.delete(body.eval_run_ids);
+      return reply.code(204).send();
+    });
   });
 }

@@ -32,6 +32,7 @@ import {
 } from './schemas.js';
 import { listOf, paginated } from '../../http/list-query.js';
 import { empty, errors, ok } from '../../http/openapi.js';
+import type { CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
 
 type ListQuery = z.output<typeof listLearningsQuery>;
@@ -52,8 +53,6 @@ const FILTERS: readonly (readonly [TextParameter, LearningFilter])[] = [
   ['entity_type', 'entityType'],
 ];
 
-type OneLearning = { Params: z.output<typeof learningParams> };
-
 /**
  * The user a confined caller may name: none, or itself; another is 403 `detail`. Unconfined
  * callers may name anyone.
@@ -67,10 +66,11 @@ function checkNamedUser(caller: Caller, userId: string | null | undefined, detai
 
 /** Registers every learning route. */
 export function registerLearningRoutes(
-  app: FastifyInstance,
+  parent: FastifyInstance,
   store: LearningStore,
   deps: { readonly clock: { now(): number }; readonly newId: () => string },
 ): void {
+  const app = parent.withTypeProvider<CheckedTypes>();
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
 
   /** The learning as `caller` may see it: another owner's is missing, a shared one is not. */
@@ -108,7 +108,7 @@ export function registerLearningRoutes(
       ...errors('403', '404', '422'),
     },
   };
-  app.get<{ Querystring: ListQuery }>('/learnings', { schema: listSchema }, async (request) => {
+  app.get('/learnings', { schema: listSchema }, async (request) => {
     const q = request.query;
     const params = listOf(q, LEARNING_SORTS, 'updated_at');
     const caller = callerOf(request);
@@ -137,8 +137,7 @@ export function registerLearningRoutes(
     body: createLearningBody,
     response: { 201: ok('Created', learningSchema), ...errors('403', '404', '409', '422') },
   };
-  type Create = { Body: z.output<typeof createLearningBody> };
-  app.post<Create>('/learnings', { schema: createSchema }, async (request, reply) => {
+  app.post('/learnings', { schema: createSchema }, async (request, reply) => {
     const body = request.body;
     const caller = callerOf(request);
     checkNamedUser(caller, body.user_id, 'Cannot create learnings for another user');
@@ -179,8 +178,7 @@ export function registerLearningRoutes(
     querystring: learningUsersQuery,
     response: { 200: ok('Users', paginatedOf(learningUser)), ...errors('403', '404', '422') },
   };
-  type Users = { Querystring: z.output<typeof learningUsersQuery> };
-  app.get<Users>('/learnings/users', { schema: usersSchema }, async (request) => {
+  app.get('/learnings/users', { schema: usersSchema }, async (request) => {
     const q = request.query;
     const page = Math.max(q.page, 1);
     const limit = q.limit;
@@ -203,20 +201,12 @@ export function registerLearningRoutes(
     querystring: learningTypeQuery,
     response: { 204: empty('Deleted'), ...errors('403', '404') },
   };
-  type DeleteUser = {
-    Params: z.output<typeof learningUserParams>;
-    Querystring: z.output<typeof learningTypeQuery>;
-  };
-  app.delete<DeleteUser>(
-    '/learnings/users/:user_id',
-    { schema: deleteUserSchema },
-    async (request, reply) => {
-      const userId = request.params.user_id;
-      checkNamedUser(callerOf(request), userId, 'Cannot delete learnings for another user');
-      await store.deleteUser(userId, request.query.learning_type);
-      return reply.code(204).send();
-    },
-  );
+  app.delete('/learnings/users/:user_id', { schema: deleteUserSchema }, async (request, reply) => {
+    const userId = request.params.user_id;
+    checkNamedUser(callerOf(request), userId, 'Cannot delete learnings for another user');
+    await store.deleteUser(userId, request.query.learning_type);
+    return reply.code(204).send();
+  });
 
   const getSchema = {
     checked: true,
@@ -226,7 +216,7 @@ export function registerLearningRoutes(
     querystring: DB_ONLY,
     response: { 200: ok('The learning', learningSchema), ...errors('404') },
   };
-  app.get<OneLearning>('/learnings/:learning_id', { schema: getSchema }, async (request) => {
+  app.get('/learnings/:learning_id', { schema: getSchema }, async (request) => {
     return learningResponse(await visible(request.params.learning_id, callerOf(request)));
   });
 
@@ -239,8 +229,7 @@ export function registerLearningRoutes(
     body: updateLearningBody,
     response: { 200: ok('Updated', learningSchema), ...errors('403', '404', '422') },
   };
-  type Update = OneLearning & { Body: z.output<typeof updateLearningBody> };
-  app.patch<Update>('/learnings/:learning_id', { schema: updateSchema }, async (request) => {
+  app.patch('/learnings/:learning_id', { schema: updateSchema }, async (request) => {
     const body = request.body;
     const learning = await writable(request.params.learning_id, callerOf(request));
     const updated: LearningRecord = {
@@ -261,14 +250,8 @@ export function registerLearningRoutes(
     querystring: DB_ONLY,
     response: { 204: empty('Deleted'), ...errors('403', '404') },
   };
-  app.delete<OneLearning>(
-    '/learnings/:learning_id',
-    { schema: deleteSchema },
-    async (request, reply) => {
-      await store.delete(
-        (await writable(request.params.learning_id, callerOf(request))).learning_id,
-      );
-      return reply.code(204).send();
-    },
-  );
+  app.delete('/learnings/:learning_id', { schema: deleteSchema }, async (request, reply) => {
+    await store.delete((await writable(request.params.learning_id, callerOf(request))).learning_id);
+    return reply.code(204).send();
+  });
 }

@@ -22,14 +22,16 @@ import {
   userMemoryStats,
 } from './schemas.js';
 import { errors, ok } from '../../http/openapi.js';
+import type { CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
 
 /** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
 export function registerMemoryInsightRoutes(
-  app: FastifyInstance,
+  parent: FastifyInstance,
   store: MemoryStore,
   deps: { readonly clock: { now(): number }; readonly newId: () => string },
 ): void {
+  const app = parent.withTypeProvider<CheckedTypes>();
   const topicsSchema = {
     checked: true,
     tags: MEMORY_TAGS,
@@ -37,8 +39,7 @@ export function registerMemoryInsightRoutes(
     querystring: ownerQuery,
     response: { 200: ok('Topics', z.array(z.string())), ...errors('404') },
   };
-  type Owner = { Querystring: z.output<typeof ownerQuery> };
-  app.get<Owner>('/memory_topics', { schema: topicsSchema }, async (request) => {
+  app.get('/memory_topics', { schema: topicsSchema }, async (request) => {
     return await store.topics(callerOf(request).scopedUserId ?? request.query.user_id);
   });
 
@@ -52,8 +53,7 @@ export function registerMemoryInsightRoutes(
       ...errors('404', '422'),
     },
   };
-  type Stats = { Querystring: z.output<typeof memoryStatsQuery> };
-  app.get<Stats>('/user_memory_stats', { schema: statsSchema }, async (request) => {
+  app.get('/user_memory_stats', { schema: statsSchema }, async (request) => {
     const q = request.query;
     const page = Math.max(q.page, 1);
     const limit = q.limit;
@@ -75,8 +75,7 @@ export function registerMemoryInsightRoutes(
     body: optimizeBody,
     response: { 200: ok('The optimized memories', optimizeResponse), ...errors('404', '422') },
   };
-  type Optimize = { Body: z.output<typeof optimizeBody> };
-  app.post<Optimize>('/optimize-memories', { schema: optimizeSchema }, async (request) => {
+  app.post('/optimize-memories', { schema: optimizeSchema }, async (request) => {
     const body = request.body;
     // A confined caller optimizes its own memories, whoever the body names.
     const userId = callerOf(request).scopedUserId ?? body.user_id;

@@ -6,7 +6,6 @@
  * the input before a handler runs. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
 import type { Clock } from '../../../shared/clock.js';
 import { callerOf, type Caller } from '../../http/caller.js';
 import { HttpError } from '../../http/errors.js';
@@ -24,6 +23,7 @@ import {
   userMemory,
 } from './schemas.js';
 import { empty, errors, ok } from '../../http/openapi.js';
+import type { CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
 
 /** What the memory routes take from the runtime besides the store. */
@@ -32,10 +32,6 @@ export interface MemoryDeps {
   /** A new memory id (a uuid in production, a counter in tests). */
   readonly newId: () => string;
 }
-
-type Params = z.output<typeof memoryParams>;
-type Owner = z.output<typeof ownerQuery>;
-type Body = z.output<typeof memoryBody>;
 
 /**
  * Who a written memory belongs to: the confined principal, else the context's user, else the
@@ -57,10 +53,11 @@ function topicsOf(value: string | undefined): string[] | undefined {
 
 /** Registers every memory route. */
 export function registerMemoryRoutes(
-  app: FastifyInstance,
+  parent: FastifyInstance,
   store: MemoryStore,
   deps: MemoryDeps,
 ): void {
+  const app = parent.withTypeProvider<CheckedTypes>();
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
 
   const listSchema = {
@@ -70,8 +67,7 @@ export function registerMemoryRoutes(
     querystring: listMemoriesQuery,
     response: { 200: ok('Memories', paginatedOf(userMemory)), ...errors('404', '422') },
   };
-  type List = { Querystring: z.output<typeof listMemoriesQuery> };
-  app.get<List>('/memories', { schema: listSchema }, async (request) => {
+  app.get('/memories', { schema: listSchema }, async (request) => {
     const q = request.query;
     const params = listOf(q, MEMORY_SORTS, 'updated_at');
     // A confined caller sees its own memories, whatever user_id it asks for.
@@ -96,7 +92,7 @@ export function registerMemoryRoutes(
     body: memoryBody,
     response: { 200: ok('Created', userMemory), ...errors('400', '404', '422') },
   };
-  app.post<{ Body: Body }>('/memories', { schema: createSchema }, async (request) => {
+  app.post('/memories', { schema: createSchema }, async (request) => {
     const body = request.body;
     const userId = memoryUserOf(callerOf(request), body.user_id);
     if (userId === null) throw new HttpError(400, 'User ID is required');
@@ -123,8 +119,7 @@ export function registerMemoryRoutes(
     querystring: ownerQuery,
     response: { 200: ok('The memory', userMemory), ...errors('404') },
   };
-  type One = { Params: Params; Querystring: Owner };
-  app.get<One>('/memories/:memory_id', { schema: getSchema }, async (request) => {
+  app.get('/memories/:memory_id', { schema: getSchema }, async (request) => {
     const owner = callerOf(request).scopedUserId ?? request.query.user_id;
     const id = request.params.memory_id;
     const memory = await store.get(id);
@@ -143,8 +138,7 @@ export function registerMemoryRoutes(
     body: memoryBody,
     response: { 200: ok('Updated', userMemory), ...errors('400', '404', '422') },
   };
-  type Replace = { Params: Params; Body: Body };
-  app.patch<Replace>('/memories/:memory_id', { schema: replaceSchema }, async (request) => {
+  app.patch('/memories/:memory_id', { schema: replaceSchema }, async (request) => {
     const body = request.body;
     const caller = callerOf(request);
     const userId = memoryUserOf(caller, body.user_id);
@@ -176,7 +170,7 @@ export function registerMemoryRoutes(
     querystring: ownerQuery,
     response: { 204: empty('Deleted') },
   };
-  app.delete<One>('/memories/:memory_id', { schema: deleteSchema }, async (request, reply) => {
+  app.delete('/memories/:memory_id', { schema: deleteSchema }, async (request, reply) => {
     const owner = callerOf(request).scopedUserId ?? request.query.user_id;
     // One conditional delete: another user's memory is simply not matched (204, no-op).
     await store.delete([request.params.memory_id], owner);
@@ -191,13 +185,12 @@ export function registerMemoryRoutes(
     body: bulkDeleteBody,
     response: { 204: empty('Deleted'), ...errors('404', '422') },
   };
-  type BulkDelete = { Body: z.output<typeof bulkDeleteBody> };
-  app.delete<BulkDelete>('/memories', { schema: bulkDeleteSchema }, async (request, reply) => {
+  app.delete('/memories', { schema: bulkDeleteSchema }, async (request, reply) => {
     const body = request.body;
     const owner = callerOf(request).scopedUserId ?? body.user_id ?? undefined;
     await store.delete(body.memory_ids, owner);
     return reply.code(204).send();
   });
 
-  registerMemoryInsightRoutes(app, store, deps);
+  registerMemoryInsightRoutes(parent, store, deps);
 }

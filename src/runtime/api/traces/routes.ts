@@ -21,6 +21,7 @@ import {
 import { sessionStats, traceDetail, traceNode, traceSummary } from './render.js';
 import { paginated } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
+import type { CheckedTypes } from '../../http/validation.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   filterSchemaSchema,
@@ -87,7 +88,8 @@ const paging = (q: { page: number; limit: number }): { page: number; limit: numb
 const NO_SEARCH = searchBody.parse({});
 
 /** Registers the trace routes. */
-export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): void {
+export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore): void {
+  const app = parent.withTypeProvider<CheckedTypes>();
   const traces = store.traces;
 
   const listSchema = {
@@ -100,8 +102,7 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
       ...errors('400', '404', '422'),
     },
   };
-  type List = { Querystring: z.output<typeof listTracesQuery> };
-  app.get<List>('/traces', { schema: listSchema }, async (request) => {
+  app.get('/traces', { schema: listSchema }, async (request) => {
     const q = request.query;
     const { page, limit } = paging(q);
     const keys: (keyof typeof q)[] = [
@@ -143,31 +144,27 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
       ...errors('404'),
     },
   };
-  app.get<{ Params: z.output<typeof traceParams>; Querystring: z.output<typeof traceQuery> }>(
-    '/traces/:trace_id',
-    { schema: oneSchema },
-    async (request) => {
-      const q = request.query;
-      const caller = callerOf(request);
-      const trace = await traces.get(request.params.trace_id);
-      // Another user's trace, or an ownerless one, looks missing to a confined caller.
-      if (
-        trace === null ||
-        (q.run_id !== undefined && trace.run_id !== q.run_id) ||
-        (caller.scopedUserId !== null && trace.user_id !== caller.scopedUserId)
-      ) {
-        throw new HttpError(404, 'Trace not found');
+  app.get('/traces/:trace_id', { schema: oneSchema }, async (request) => {
+    const q = request.query;
+    const caller = callerOf(request);
+    const trace = await traces.get(request.params.trace_id);
+    // Another user's trace, or an ownerless one, looks missing to a confined caller.
+    if (
+      trace === null ||
+      (q.run_id !== undefined && trace.run_id !== q.run_id) ||
+      (caller.scopedUserId !== null && trace.user_id !== caller.scopedUserId)
+    ) {
+      throw new HttpError(404, 'Trace not found');
+    }
+    if (q.span_id !== undefined) {
+      const span = await traces.span(q.span_id);
+      if (span === null || span.trace_id !== trace.trace_id) {
+        throw new HttpError(404, 'Span not found');
       }
-      if (q.span_id !== undefined) {
-        const span = await traces.span(q.span_id);
-        if (span === null || span.trace_id !== trace.trace_id) {
-          throw new HttpError(404, 'Span not found');
-        }
-        return traceNode(span);
-      }
-      return traceDetail(trace, await traces.spans(trace.trace_id));
-    },
-  );
+      return traceNode(span);
+    }
+    return traceDetail(trace, await traces.spans(trace.trace_id));
+  });
 
   const statsSchema = {
     checked: true,
@@ -179,18 +176,14 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
       ...errors('400', '404', '422'),
     },
   };
-  app.get<{ Querystring: z.output<typeof sessionStatsQuery> }>(
-    '/trace_session_stats',
-    { schema: statsSchema },
-    async (request) => {
-      const q = request.query;
-      const { page, limit } = paging(q);
-      const keys: (keyof typeof q)[] = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
-      const where = confined(callerOf(request), queryExpression(q, keys));
-      const { rows, total } = await traces.sessionStats(where, page, limit);
-      return paginated(rows.map(sessionStats), page, limit, total);
-    },
-  );
+  app.get('/trace_session_stats', { schema: statsSchema }, async (request) => {
+    const q = request.query;
+    const { page, limit } = paging(q);
+    const keys: (keyof typeof q)[] = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
+    const where = confined(callerOf(request), queryExpression(q, keys));
+    const { rows, total } = await traces.sessionStats(where, page, limit);
+    return paginated(rows.map(sessionStats), page, limit, total);
+  });
 
   const searchSchema = {
     checked: true,
@@ -206,22 +199,18 @@ export function registerTraceRoutes(app: FastifyInstance, store: RuntimeStore): 
       ...errors('400', '404', '422'),
     },
   };
-  app.post<{ Body: z.output<typeof searchBody> | undefined }>(
-    '/traces/search',
-    { schema: searchSchema },
-    async (request) => {
-      const search = request.body ?? NO_SEARCH;
-      const { filter, group_by: groupBy, limit } = search;
-      const page = Math.max(search.page, 1);
-      const where = confined(callerOf(request), filter ?? null);
-      if (groupBy === 'session') {
-        const { rows, total } = await traces.sessionStats(where, page, limit);
-        return paginated(rows.map(sessionStats), page, limit, total);
-      }
-      const { rows, total } = await traces.list(where, page, limit);
-      const data: ReturnType<typeof traceDetail>[] = [];
-      for (const trace of rows) data.push(traceDetail(trace, await traces.spans(trace.trace_id)));
-      return paginated(data, page, limit, total);
-    },
-  );
+  app.post('/traces/search', { schema: searchSchema }, async (request) => {
+    const search = request.body ?? NO_SEARCH;
+    const { filter, group_by: groupBy, limit } = search;
+    const page = Math.max(search.page, 1);
+    const where = confined(callerOf(request), filter ?? null);
+    if (groupBy === 'session') {
+      const { rows, total } = await traces.sessionStats(where, page, limit);
+      return paginated(rows.map(sessionStats), page, limit, total);
+    }
+    const { rows, total } = await traces.list(where, page, limit);
+    const data: ReturnType<typeof traceDetail>[] = [];
+    for (const trace of rows) data.push(traceDetail(trace, await traces.spans(trace.trace_id)));
+    return paginated(data, page, limit, total);
+  });
 }
