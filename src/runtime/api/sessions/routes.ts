@@ -15,6 +15,7 @@ import { runSchema, sessionDetail, sessionSchema } from './render.js';
 import { registerSessionWriteRoutes, type SessionWriteDeps } from './writes.js';
 import { listOf, paginated } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
+import type { CheckedTypes } from '../../http/validation.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   listSessionsQuery,
@@ -36,15 +37,13 @@ const LABELS: Readonly<Record<SessionType, string>> = {
   workflow: 'Workflow',
 };
 
-type Params = z.output<typeof sessionParams>;
-type OneSession = { Params: Params; Querystring: z.output<typeof oneSessionQuery> };
-
 /** Registers the session routes, reads and writes. */
 export function registerSessionRoutes(
-  app: FastifyInstance,
+  parent: FastifyInstance,
   store: RuntimeStore,
   deps: SessionWriteDeps,
 ): void {
+  const app = parent.withTypeProvider<CheckedTypes>();
   const listSchema = {
     checked: true,
     tags: SESSION_TAGS,
@@ -52,8 +51,7 @@ export function registerSessionRoutes(
     querystring: listSessionsQuery,
     response: { 200: ok('Sessions', paginatedOf(sessionSchemaSchema)), ...errors('404', '422') },
   };
-  type List = { Querystring: z.output<typeof listSessionsQuery> };
-  app.get<List>('/sessions', { schema: listSchema }, async (request) => {
+  app.get('/sessions', { schema: listSchema }, async (request) => {
     const q = request.query;
     const params = listOf(q, SORTS, 'created_at');
     const owner = ownerOf(callerOf(request), q.user_id);
@@ -77,7 +75,7 @@ export function registerSessionRoutes(
     querystring: oneSessionQuery,
     response: { 200: ok('The session', sessionDetailSchema), ...errors('404', '422') },
   };
-  app.get<OneSession>('/sessions/:session_id', { schema: getSchema }, async (request) => {
+  app.get('/sessions/:session_id', { schema: getSchema }, async (request) => {
     const { type, user_id: userId } = request.query;
     const id = request.params.session_id;
     const session = await findSession(store, id, {
@@ -108,11 +106,12 @@ export function registerSessionRoutes(
     return session;
   }
 
-  registerSessionWriteRoutes(app, store, deps);
+  registerSessionWriteRoutes(parent, store, deps);
 
   // In a scope registered after the write routes' own, so the document lists the session paths
   // in the reference's order (rename before runs).
-  void app.register(async (scope) => {
+  void parent.register(async (plain) => {
+    const scope = plain.withTypeProvider<CheckedTypes>();
     const runsSchema = {
       checked: true,
       tags: SESSION_TAGS,
@@ -121,8 +120,7 @@ export function registerSessionRoutes(
       querystring: sessionRunsQuery,
       response: { 200: ok('Runs', z.array(runSchemaSchema)), ...errors('404', '422') },
     };
-    type Runs = { Params: Params; Querystring: z.output<typeof sessionRunsQuery> };
-    scope.get<Runs>('/sessions/:session_id/runs', { schema: runsSchema }, async (request) => {
+    scope.get('/sessions/:session_id/runs', { schema: runsSchema }, async (request) => {
       const q = request.query;
       // Epoch seconds, both ends included, as Agno filters.
       const { created_after: after, created_before: before } = q;
@@ -144,23 +142,15 @@ export function registerSessionRoutes(
       querystring: oneSessionQuery,
       response: { 200: ok('The run', runSchemaSchema), ...errors('404', '422') },
     };
-    type Run = {
-      Params: z.output<typeof sessionRunParams>;
-      Querystring: z.output<typeof oneSessionQuery>;
-    };
-    scope.get<Run>(
-      '/sessions/:session_id/runs/:run_id',
-      { schema: runSchemaDoc },
-      async (request) => {
-        const { session_id: id, run_id: runId } = request.params;
-        const session = await sessionOfRuns(id, request.query, callerOf(request));
-        const run = await store.getRun(runId);
-        // A run of another session is not found here, even one the caller may read elsewhere.
-        if (run === null || run.session_id !== session.session_id) {
-          throw new HttpError(404, `Run with ID ${runId} not found in session ${id}`);
-        }
-        return runSchema(run);
-      },
-    );
+    scope.get('/sessions/:session_id/runs/:run_id', { schema: runSchemaDoc }, async (request) => {
+      const { session_id: id, run_id: runId } = request.params;
+      const session = await sessionOfRuns(id, request.query, callerOf(request));
+      const run = await store.getRun(runId);
+      // A run of another session is not found here, even one the caller may read elsewhere.
+      if (run === null || run.session_id !== session.session_id) {
+        throw new HttpError(404, `Run with ID ${runId} not found in session ${id}`);
+      }
+      return runSchema(run);
+    });
   });
 }
