@@ -230,8 +230,9 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       }
       const userId = runUserOf(caller, o.clientUserId);
       const runId = o.runId ?? deps.newId();
-      const taken = new HttpError(409, `Run ${runId} already exists`);
-      if ((await store.getRun(runId)) !== null) throw taken;
+      // Built only when thrown: an error captures its stack, a cost no started run should pay.
+      const taken = (): HttpError => new HttpError(409, `Run ${runId} already exists`);
+      if ((await store.getRun(runId)) !== null) throw taken();
       const session = await openSession(store, {
         sessionId: caller.sessionId ?? o.sessionId,
         type: KIND_OF[entity.kind],
@@ -257,7 +258,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         updated_at: session.updated_at,
       };
       // Inserted, never replaced: a request that took the id meanwhile keeps its run.
-      if (!(await store.insertRun(record))) throw taken;
+      if (!(await store.insertRun(record))) throw taken();
       const source = runEntity(
         entity,
         {
