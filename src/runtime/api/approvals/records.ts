@@ -125,17 +125,20 @@ export function auditApprovalsOf(
 /**
  * After `run` was stored: opens the approval of its pause, records its audited calls (each
  * once: a continued run lists its earlier calls again) and mirrors its status into them all.
+ * A `fresh` run (its id made for it by this request) has no approvals but those inserted here,
+ * which carry its status already: there is nothing to mirror, and no statement is spent on it.
  */
 export async function recordRunApprovals(
   store: RuntimeStore,
   run: RunRecord,
   sourceName: string,
   now: number,
+  fresh: boolean,
 ): Promise<void> {
   const pending = pendingApprovalOf(run, sourceName, now);
   if (pending !== null) await store.approvals.insert(pending);
   for (const audit of auditApprovalsOf(run, sourceName, now)) await store.approvals.insert(audit);
-  await store.approvals.setRunStatus(run.run_id, run.status, now);
+  if (!fresh) await store.approvals.setRunStatus(run.run_id, run.status, now);
 }
 
 /**

@@ -139,6 +139,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     record: RunRecord,
     cancel: { cancelled: boolean },
     entity: Entity,
+    fresh: boolean,
   ): AsyncGenerator<RunEvent, RunResult, void> {
     live.set(record.run_id, cancel);
     try {
@@ -181,18 +182,20 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         at: now,
       });
       // After the session write, so no await falls between reading the session and writing it.
-      await recordRunApprovals(store, stored, entity.name, now);
+      await recordRunApprovals(store, stored, entity.name, now, fresh);
       return result;
     } finally {
       live.delete(record.run_id);
     }
   }
 
+  /** `fresh`: the run's id was made by this service for it (see {@link recordRunApprovals}). */
   function activeRun(
     record: RunRecord,
     source: AsyncGenerator<RunEvent, RunResult, void>,
     cancel: { cancelled: boolean },
     entity: Entity,
+    fresh: boolean,
   ): ActiveRun {
     // Every run, started or continued, records its trace.
     const traced = recordTrace(source, entity, record, store.traces, deps.clock);
@@ -200,7 +203,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       runId: record.run_id,
       sessionId: record.session_id,
       userId: record.user_id,
-      events: persisted(traced, record, cancel, entity),
+      events: persisted(traced, record, cancel, entity, fresh),
       cancel: () => {
         cancel.cancelled = true;
       },
@@ -232,7 +235,9 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       const runId = o.runId ?? deps.newId();
       // Built only when thrown: an error captures its stack, a cost no started run should pay.
       const taken = (): HttpError => new HttpError(409, `Run ${runId} already exists`);
-      if ((await store.getRun(runId)) !== null) throw taken();
+      // A client's run id may be taken: refused before a session is made for it. One made here
+      // is new, and the insert below guards it all the same.
+      if (o.runId !== undefined && (await store.getRun(runId)) !== null) throw taken();
       const session = await openSession(store, {
         sessionId: caller.sessionId ?? o.sessionId,
         type: KIND_OF[entity.kind],
@@ -279,7 +284,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         runId,
         sessionId: session.session_id,
       });
-      return activeRun(record, spanned(source, span), cancel, entity);
+      return activeRun(record, spanned(source, span), cancel, entity, o.runId === undefined);
     },
 
     async continue(ref, results) {
@@ -325,7 +330,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         },
         deps,
       );
-      return activeRun(record, source, cancel, ref.entity);
+      return activeRun(record, source, cancel, ref.entity, false);
     },
 
     async cancel(ref) {
