@@ -121,12 +121,6 @@ export interface RunService {
   findPausedRun(sessionId: string, toolCallIds: readonly string[]): Promise<RunRecord | null>;
 }
 
-const KIND_OF: Record<Entity['kind'], SessionType> = {
-  agent: 'agent',
-  team: 'team',
-  workflow: 'workflow',
-};
-
 /** Builds the run service over a store. */
 export function createRunService(store: RuntimeStore, deps: EngineDeps): RunService {
   const live = new Map<string, { cancelled: boolean }>();
@@ -143,13 +137,9 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
   ): AsyncGenerator<RunEvent, RunResult, void> {
     live.set(record.run_id, cancel);
     try {
-      let step: IteratorResult<RunEvent, RunResult>;
+      let result: RunResult;
       try {
-        step = await source.next();
-        while (!step.done) {
-          yield step.value;
-          step = await source.next();
-        }
+        result = yield* source;
       } catch (error) {
         // The engine itself failed (a bug, or a checkpoint it cannot read): the run must not stay
         // RUNNING forever. Stored as ERROR with the message; the caller still sees the throw.
@@ -163,7 +153,6 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         });
         throw error;
       }
-      const result = step.value;
       const now = nowSeconds();
       const stored: RunRecord = {
         ...record,
@@ -216,7 +205,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     if (run === null) return null;
     const { entity, caller, sessionId } = ref;
     const foreign =
-      run.session_type !== KIND_OF[entity.kind] ||
+      run.session_type !== entity.kind ||
       run.component_id !== entity.id ||
       (sessionId !== null && run.session_id !== sessionId) ||
       (caller.scopedUserId !== null &&
@@ -240,7 +229,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       if (o.runId !== undefined && (await store.getRun(runId)) !== null) throw taken();
       const session = await openSession(store, {
         sessionId: caller.sessionId ?? o.sessionId,
-        type: KIND_OF[entity.kind],
+        type: entity.kind,
         componentId: entity.id,
         userId,
         scopedUserId: caller.scopedUserId,
