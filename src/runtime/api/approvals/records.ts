@@ -142,18 +142,17 @@ export async function recordRunApprovals(
 }
 
 /**
- * Before a paused run continues with `answers` (one per held call): its pending approval, if
- * any, is resolved by them — `rejected` when any call is rejected, else `approved`.
+ * Before a paused run continues with `answers` (one per held call): its `pending` approval, as
+ * read before the continue, is resolved by them — `rejected` when any call is rejected, else
+ * `approved`. One resolved meanwhile stays as it was (the write is conditional on `pending`).
  */
 export async function resolveByAnswers(
   store: RuntimeStore,
-  run: RunRecord,
+  pending: ApprovalRecord,
   answers: readonly ToolAnswer[],
   resolvedBy: string | null,
   now: number,
 ): Promise<void> {
-  const pending = await store.approvals.pendingForRun(run.run_id);
-  if (pending === null) return;
   const rejected = answers.some((answer) => 'confirmed' in answer && !answer.confirmed);
   await store.approvals.resolve(pending.id, {
     status: rejected ? 'rejected' : 'approved',

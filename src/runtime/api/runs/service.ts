@@ -282,7 +282,8 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       const run = await visibleRun(ref);
       if (run?.status !== 'PAUSED') throw notContinuable(ref.runId, run);
       // A required approval is settled by an approver, not by whoever may run the entity.
-      if ((await store.approvals.pendingForRun(run.run_id)) !== null && !mayApprove(ref.caller)) {
+      const approval = await store.approvals.pendingForRun(run.run_id);
+      if (approval !== null && !mayApprove(ref.caller)) {
         throw new HttpError(403, 'This run requires admin approval before it can be continued');
       }
       const pending = heldCallsOf(run.checkpoint);
@@ -304,7 +305,9 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       if (!(await store.replaceRun(record, 'PAUSED'))) {
         throw notContinuable(ref.runId, await store.getRun(run.run_id));
       }
-      await resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
+      if (approval !== null) {
+        await resolveByAnswers(store, approval, answers, ref.caller.userId, nowSeconds());
+      }
       const cancel = { cancelled: intents.has(run.run_id) };
       const source = continueEntity(
         ref.entity,
