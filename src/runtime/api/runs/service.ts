@@ -186,8 +186,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     entity: Entity,
     fresh: boolean,
   ): ActiveRun {
-    // Every run, started or continued, records its trace.
-    const traced = recordTrace(source, entity, record, store.traces, deps.clock);
+    // Every run, started or continued, records its trace. A fresh run has no trace before this
+    // one: its trace's ordinal is 0 without counting.
+    const traces = fresh ? { ...store.traces, countForRun: async () => 0 } : store.traces;
+    const traced = recordTrace(source, entity, record, traces, deps.clock);
     return {
       runId: record.run_id,
       sessionId: record.session_id,
