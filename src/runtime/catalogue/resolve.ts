@@ -54,6 +54,16 @@ export function resolveEntities(sources: EntitySources): {
   problems: string[];
 } {
   const problems: string[] = [];
+  /** Lists a resolved entity by its id; a repeated id is a problem. */
+  const add = <T extends AgentDefinition | TeamDefinition | WorkflowDefinition>(
+    map: Map<string, T>,
+    where: string,
+    entity: T,
+  ): void => {
+    if (map.has(entity.id))
+      problems.push(`${where}.id: duplicate ${entity.kind} id "${entity.id}"`);
+    map.set(entity.id, Object.freeze(entity));
+  };
   const agents = new Map<string, AgentDefinition>();
   for (const { entry: a, where } of sources.agents) {
     const model = resolveModelRef(a.model, sources.models);
@@ -71,19 +81,15 @@ export function resolveEntities(sources: EntitySources): {
         problems.push(`${where}.tools.${j}: unknown built-in tool "${tool}" (known: ${known})`);
       }
     });
-    if (agents.has(a.id)) problems.push(`${where}.id: duplicate agent id "${a.id}"`);
-    agents.set(
-      a.id,
-      Object.freeze({
-        kind: 'agent',
-        id: a.id,
-        name: a.name,
-        description: a.description ?? null,
-        instructions: a.instructions ?? null,
-        model: typeof model === 'string' ? OFFLINE_REF : model,
-        tools,
-      }),
-    );
+    add(agents, where, {
+      kind: 'agent',
+      id: a.id,
+      name: a.name,
+      description: a.description ?? null,
+      instructions: a.instructions ?? null,
+      model: typeof model === 'string' ? OFFLINE_REF : model,
+      tools,
+    });
   }
   const teams = new Map<string, TeamDefinition>();
   for (const { entry: team, where } of sources.teams) {
@@ -93,18 +99,14 @@ export function resolveEntities(sources: EntitySources): {
       if (agent === undefined) problems.push(`${where}.members.${j}: no agent "${m}"`);
       else members.push(agent);
     });
-    if (teams.has(team.id)) problems.push(`${where}.id: duplicate team id "${team.id}"`);
-    teams.set(
-      team.id,
-      Object.freeze({
-        kind: 'team',
-        id: team.id,
-        name: team.name,
-        description: team.description ?? null,
-        mode: team.mode,
-        members,
-      }),
-    );
+    add(teams, where, {
+      kind: 'team',
+      id: team.id,
+      name: team.name,
+      description: team.description ?? null,
+      mode: team.mode,
+      members,
+    });
   }
   const workflows = new Map<string, WorkflowDefinition>();
   for (const { entry: wf, where } of sources.workflows) {
@@ -116,17 +118,13 @@ export function resolveEntities(sources: EntitySources): {
         problems.push(`${where}.steps.${j}: no ${missing}`);
       } else steps.push({ name: step.name, executor });
     });
-    if (workflows.has(wf.id)) problems.push(`${where}.id: duplicate workflow id "${wf.id}"`);
-    workflows.set(
-      wf.id,
-      Object.freeze({
-        kind: 'workflow',
-        id: wf.id,
-        name: wf.name,
-        description: wf.description ?? null,
-        steps,
-      }),
-    );
+    add(workflows, where, {
+      kind: 'workflow',
+      id: wf.id,
+      name: wf.name,
+      description: wf.description ?? null,
+      steps,
+    });
   }
   return { catalogue: { agents, teams, workflows }, problems };
 }

@@ -10,7 +10,7 @@ import { RunLedger, type CheckpointHead, type Resume } from './ledger.js';
 import type { RecordedMessage } from './messages.js';
 import { reportedTokens, turnTokens, type TokenCounts } from './metrics.js';
 import type { PendingTools, RunOutcome } from './outcome.js';
-import type { RunStatus, ToolAnswer, ToolResult } from './request.js';
+import type { RunStatus, ToolAnswer } from './request.js';
 import type { RunScope } from './scope.js';
 import { epochSeconds } from './time.js';
 import {
@@ -24,6 +24,9 @@ import { BUILTIN_TOOLS, runBuiltinTool } from './tools.js';
 
 /** Model turns one run may take: a model that keeps calling tools past this fails the run. */
 export const MAX_MODEL_TURNS = 10;
+
+/** The result of a call the user rejected without a note: Agno's words (`_reject_tool_call`). */
+const REJECTED = 'Function call was rejected by the user';
 
 /** How one model turn ended. */
 type Turn =
@@ -273,7 +276,7 @@ class AgentRun {
           confirmation_note: answer.note,
         };
         if (answer.confirmed) yield* this.executeTool(call, tools.get(call.name), { at, decided });
-        else this.reject(call, at, decided, answer.note);
+        else this.settle(call, at, decided, answer.note ?? REJECTED, true, true);
         continue;
       }
       if ('values' in answer) {
@@ -289,16 +292,26 @@ class AgentRun {
         yield* this.executeTool({ ...call, args }, tools.get(call.name), { at, decided: filled });
         continue;
       }
-      this.finishHeld(call, at, answer);
+      this.settle(call, at, held, answer.content, answer.error);
     }
   }
 
-  /** A client's result for an externally executed call. */
-  private finishHeld(call: ModelToolCall, at: number, result: ToolResult): void {
+  /**
+   * A held call finished without running here: by the client's result, or rejected (not run;
+   * the rejection is its error result). Either becomes a tool message.
+   */
+  private settle(
+    call: ModelToolCall,
+    at: number,
+    tool: ToolExecution,
+    result: string,
+    error: boolean,
+    rejected = false,
+  ): void {
     const nowMs = this.ledger.now();
-    const end = { result: result.content, error: result.error, startMs: nowMs, endMs: nowMs };
-    this.tools[at] = this.audited(finishToolExecution(this.tools[at] as ToolExecution, end));
-    this.ledger.recordToolResult(call, result.content, result.error);
+    const end = { result, error, startMs: nowMs, endMs: nowMs };
+    this.tools[at] = this.audited(finishToolExecution(tool, end));
+    this.ledger.recordToolResult(call, result, error, rejected);
   }
 
   /** The messages the next model turn sees. */
@@ -352,16 +365,6 @@ class AgentRun {
     yield ledger.emit('ToolCallCompleted', { tool, content: result });
     if (error) yield ledger.emit('ToolCallError', { tool, error: result });
     ledger.recordToolResult(call, result, error);
-  }
-
-  /** A rejected call: not run; the rejection is its (error) result and tool message. */
-  private reject(call: ModelToolCall, at: number, decided: ToolExecution, note: string | null) {
-    const nowMs = this.ledger.now();
-    // Agno's words for a rejection without a note (`_reject_tool_call`).
-    const result = note ?? 'Function call was rejected by the user';
-    const end = { result, error: true, startMs: nowMs, endMs: nowMs };
-    this.tools[at] = this.audited(finishToolExecution(decided, end));
-    this.ledger.recordToolResult(call, result, true, true);
   }
 
   /** A finished call of an `audit` tool gets the id of the approval that records it. */

@@ -8,16 +8,15 @@ import type {
   TeamDefinition,
   WorkflowDefinition,
 } from '../catalogue/definitions.js';
-import { resolveModel } from '../model/resolve.js';
-import { runAgent, type AgentCheckpoint } from './agent-run.js';
+import type { AgentCheckpoint } from './agent-run.js';
 import type { RunEvent } from './events.js';
 import type { ContinueRequest, EngineDeps, RunResult } from './request.js';
-import { rootCheckpoint, type RootCheckpoint } from './root-checkpoint.js';
+import { runRoot, type RootCheckpoint } from './run.js';
 import { createRootScope } from './scope.js';
-import { runTeam, type TeamCheckpoint } from './team-run.js';
+import type { TeamCheckpoint } from './team-run.js';
 import type { ToolExecution } from './tool-execution.js';
 import { pauseKindOfExecution, type PauseKind, type unsettledReason } from './tool-gates.js';
-import { runWorkflow, type WorkflowCheckpoint } from './workflow-run.js';
+import type { WorkflowCheckpoint } from './workflow-run.js';
 
 /** One tool call a paused run waits on. */
 export interface PendingCall {
@@ -88,35 +87,7 @@ export async function* continueEntity(
   if (root?.v !== 1 || root.run.kind !== entity.kind || root.run.runId !== request.runId) {
     throw new TypeError(`Run ${request.runId} has no checkpoint to continue from`);
   }
-  const scope = createRootScope(
-    {
-      ...request,
-      message: root.message,
-      clientTools: root.clientTools,
-      dependencies: root.dependencies,
-    },
-    deps,
-  );
-  const { results } = request;
-  const outcome =
-    entity.kind === 'agent'
-      ? yield* runAgent(entity, scope, resolveModel(entity.model), {
-          checkpoint: root.run as AgentCheckpoint,
-          results,
-        })
-      : entity.kind === 'team'
-        ? yield* runTeam(entity, scope, resolveModel, {
-            checkpoint: root.run as TeamCheckpoint,
-            results,
-          })
-        : yield* runWorkflow(entity, scope, resolveModel, {
-            checkpoint: root.run as WorkflowCheckpoint,
-            results,
-          });
-  return {
-    status: outcome.status,
-    output: outcome.output,
-    sessionState: outcome.sessionState,
-    checkpoint: rootCheckpoint(scope, outcome.checkpoint),
-  };
+  const { message, clientTools, dependencies } = root;
+  const scope = createRootScope({ ...request, message, clientTools, dependencies }, deps);
+  return yield* runRoot(entity, scope, { checkpoint: root.run, results: request.results });
 }

@@ -6,7 +6,7 @@
 import type { ModelMessage, ModelToolCall } from '../model/model.js';
 import { createEvent, omitNulls, type RunEvent } from './events.js';
 import { messageDict, type RecordedMessage } from './messages.js';
-import { addTokens, metricsDict, NO_TOKENS, subtractTokens, type TokenCounts } from './metrics.js';
+import { addTokens, metricsDict, NO_TOKENS, type TokenCounts } from './metrics.js';
 import type { PendingTools, RunOutcome } from './outcome.js';
 import type { RunStatus, ToolAnswer } from './request.js';
 import { scopeFields, type RunScope } from './scope.js';
@@ -127,7 +127,8 @@ export class RunLedger {
    */
   adopt(child: RunOutcome, before: CheckpointHead | null): void {
     this.events.push(...child.events.slice(before?.events.length ?? 0));
-    this.addTokens(before === null ? child.tokens : subtractTokens(child.tokens, before.tokens));
+    this.addTokens(child.tokens);
+    if (before !== null) this.tokens = addTokens(this.tokens, before.tokens, -1);
   }
 
   /**

@@ -22,23 +22,23 @@ export const NO_TOKENS: TokenCounts = {
   reasoning_tokens: 0,
 };
 
-/** Field-wise sum. */
-export function addTokens(a: TokenCounts, b: TokenCounts): TokenCounts {
+/** Field-wise `a + sign × b`: a sum, or (`-1`) what a continued run added since its pause. */
+export function addTokens(a: TokenCounts, b: TokenCounts, sign: 1 | -1 = 1): TokenCounts {
   return {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    total_tokens: a.total_tokens + b.total_tokens,
-    reasoning_tokens: a.reasoning_tokens + b.reasoning_tokens,
+    input_tokens: a.input_tokens + sign * b.input_tokens,
+    output_tokens: a.output_tokens + sign * b.output_tokens,
+    total_tokens: a.total_tokens + sign * b.total_tokens,
+    reasoning_tokens: a.reasoning_tokens + sign * b.reasoning_tokens,
   };
 }
 
-/** Field-wise difference: what a continued run added to the counts it had at its pause. */
-export function subtractTokens(a: TokenCounts, b: TokenCounts): TokenCounts {
+/** Counts whose total is input + output. */
+function tokenCounts(input: number, output: number, reasoning: number): TokenCounts {
   return {
-    input_tokens: a.input_tokens - b.input_tokens,
-    output_tokens: a.output_tokens - b.output_tokens,
-    total_tokens: a.total_tokens - b.total_tokens,
-    reasoning_tokens: a.reasoning_tokens - b.reasoning_tokens,
+    input_tokens: input,
+    output_tokens: output,
+    total_tokens: input + output,
+    reasoning_tokens: reasoning,
   };
 }
 
@@ -53,23 +53,12 @@ export function turnTokens(
 ): TokenCounts {
   const input = prompt.reduce((sum, message) => sum + messageTokens(message), 0);
   const reasoning = countTokens(out.reasoning);
-  const output = countTokens(out.text) + reasoning + callTokens(out.calls);
-  return {
-    input_tokens: input,
-    output_tokens: output,
-    total_tokens: input + output,
-    reasoning_tokens: reasoning,
-  };
+  return tokenCounts(input, countTokens(out.text) + reasoning + callTokens(out.calls), reasoning);
 }
 
 /** Tokens of one model turn as its provider reported them. */
 export function reportedTokens(usage: ModelUsage): TokenCounts {
-  return {
-    input_tokens: usage.inputTokens,
-    output_tokens: usage.outputTokens,
-    total_tokens: usage.inputTokens + usage.outputTokens,
-    reasoning_tokens: usage.reasoningTokens,
-  };
+  return tokenCounts(usage.inputTokens, usage.outputTokens, usage.reasoningTokens);
 }
 
 function messageTokens(message: ModelMessage): number {

@@ -178,19 +178,28 @@ function parseCall(call: PartialCall, newId: () => string): ModelChunk {
   if (call.name === null) {
     return { type: 'error', message: 'Model provider sent a tool call without a function name' };
   }
-  let args: unknown = {};
+  return toolCallChunk(() => call.id ?? newId(), call.name, call.args);
+}
+
+/**
+ * The call of tool `name` with the JSON object `args` holds (empty text: none), or the error
+ * chunk saying why they cannot be used; `id` is asked for only when the call is good. The
+ * offline model reads its `/tool` directive with it too.
+ */
+export function toolCallChunk(id: () => string, name: string, args: string): ModelChunk {
+  let parsed: unknown = {};
   // An empty argument string is how some models call a tool that takes none.
-  if (call.args.trim() !== '') {
+  if (args.trim() !== '') {
     try {
-      args = JSON.parse(call.args);
+      parsed = JSON.parse(args);
     } catch {
-      return { type: 'error', message: `Invalid JSON arguments for tool ${call.name}` };
+      return { type: 'error', message: `Invalid JSON arguments for tool ${name}` };
     }
   }
-  if (!isObject(args)) {
-    return { type: 'error', message: `Arguments for tool ${call.name} must be a JSON object` };
+  if (!isObject(parsed)) {
+    return { type: 'error', message: `Arguments for tool ${name} must be a JSON object` };
   }
-  return { type: 'tool_call', id: call.id ?? newId(), name: call.name, args };
+  return { type: 'tool_call', id: id(), name, args: parsed };
 }
 
 /** A non-empty string, else null. */

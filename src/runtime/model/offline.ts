@@ -3,6 +3,7 @@
  * last user message and answers without a key or network. Same input, same output: it never reads
  * a clock or randomness — ids, sleep and the cancel flag come from the caller.
  */
+import { toolCallChunk } from './chat-completions.js';
 import type { Model, ModelChunk, ModelMessage, ModelStreamOptions, ModelTool } from './model.js';
 import { splitWords } from './tokens.js';
 
@@ -111,18 +112,7 @@ function callTool(
   if (!tools.some((tool) => tool.name === name)) {
     return { type: 'error', message: `Unknown tool ${name}` };
   }
-  let args: unknown = {};
-  if (rawArgs !== '') {
-    try {
-      args = JSON.parse(rawArgs);
-    } catch {
-      return { type: 'error', message: `Invalid JSON arguments for tool ${name}` };
-    }
-  }
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return { type: 'error', message: `Arguments for tool ${name} must be a JSON object` };
-  }
-  return { type: 'tool_call', id: options.newId(), name, args: args as Record<string, unknown> };
+  return toolCallChunk(() => options.newId(), name, rawArgs);
 }
 
 /**

@@ -125,32 +125,34 @@ export function auditApprovalsOf(
 /**
  * After `run` was stored: opens the approval of its pause, records its audited calls (each
  * once: a continued run lists its earlier calls again) and mirrors its status into them all.
+ * A `fresh` run (its id made for it by this request) has no approvals but those inserted here,
+ * which carry its status already: there is nothing to mirror, and no statement is spent on it.
  */
 export async function recordRunApprovals(
   store: RuntimeStore,
   run: RunRecord,
   sourceName: string,
   now: number,
+  fresh: boolean,
 ): Promise<void> {
   const pending = pendingApprovalOf(run, sourceName, now);
   if (pending !== null) await store.approvals.insert(pending);
   for (const audit of auditApprovalsOf(run, sourceName, now)) await store.approvals.insert(audit);
-  await store.approvals.setRunStatus(run.run_id, run.status, now);
+  if (!fresh) await store.approvals.setRunStatus(run.run_id, run.status, now);
 }
 
 /**
- * Before a paused run continues with `answers` (one per held call): its pending approval, if
- * any, is resolved by them — `rejected` when any call is rejected, else `approved`.
+ * Before a paused run continues with `answers` (one per held call): its `pending` approval, as
+ * read before the continue, is resolved by them — `rejected` when any call is rejected, else
+ * `approved`. One resolved meanwhile stays as it was (the write is conditional on `pending`).
  */
 export async function resolveByAnswers(
   store: RuntimeStore,
-  run: RunRecord,
+  pending: ApprovalRecord,
   answers: readonly ToolAnswer[],
   resolvedBy: string | null,
   now: number,
 ): Promise<void> {
-  const pending = await store.approvals.pendingForRun(run.run_id);
-  if (pending === null) return;
   const rejected = answers.some((answer) => 'confirmed' in answer && !answer.confirmed);
   await store.approvals.resolve(pending.id, {
     status: rejected ? 'rejected' : 'approved',

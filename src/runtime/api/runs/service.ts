@@ -121,12 +121,6 @@ export interface RunService {
   findPausedRun(sessionId: string, toolCallIds: readonly string[]): Promise<RunRecord | null>;
 }
 
-const KIND_OF: Record<Entity['kind'], SessionType> = {
-  agent: 'agent',
-  team: 'team',
-  workflow: 'workflow',
-};
-
 /** Builds the run service over a store. */
 export function createRunService(store: RuntimeStore, deps: EngineDeps): RunService {
   const live = new Map<string, { cancelled: boolean }>();
@@ -139,16 +133,13 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     record: RunRecord,
     cancel: { cancelled: boolean },
     entity: Entity,
+    fresh: boolean,
   ): AsyncGenerator<RunEvent, RunResult, void> {
     live.set(record.run_id, cancel);
     try {
-      let step: IteratorResult<RunEvent, RunResult>;
+      let result: RunResult;
       try {
-        step = await source.next();
-        while (!step.done) {
-          yield step.value;
-          step = await source.next();
-        }
+        result = yield* source;
       } catch (error) {
         // The engine itself failed (a bug, or a checkpoint it cannot read): the run must not stay
         // RUNNING forever. Stored as ERROR with the message; the caller still sees the throw.
@@ -162,7 +153,6 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         });
         throw error;
       }
-      const result = step.value;
       const now = nowSeconds();
       const stored: RunRecord = {
         ...record,
@@ -181,26 +171,30 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         at: now,
       });
       // After the session write, so no await falls between reading the session and writing it.
-      await recordRunApprovals(store, stored, entity.name, now);
+      await recordRunApprovals(store, stored, entity.name, now, fresh);
       return result;
     } finally {
       live.delete(record.run_id);
     }
   }
 
+  /** `fresh`: the run's id was made by this service for it (see {@link recordRunApprovals}). */
   function activeRun(
     record: RunRecord,
     source: AsyncGenerator<RunEvent, RunResult, void>,
     cancel: { cancelled: boolean },
     entity: Entity,
+    fresh: boolean,
   ): ActiveRun {
-    // Every run, started or continued, records its trace.
-    const traced = recordTrace(source, entity, record, store.traces, deps.clock);
+    // Every run, started or continued, records its trace. A fresh run has no trace before this
+    // one: its trace's ordinal is 0 without counting.
+    const traces = fresh ? { ...store.traces, countForRun: async () => 0 } : store.traces;
+    const traced = recordTrace(source, entity, record, traces, deps.clock);
     return {
       runId: record.run_id,
       sessionId: record.session_id,
       userId: record.user_id,
-      events: persisted(traced, record, cancel, entity),
+      events: persisted(traced, record, cancel, entity, fresh),
       cancel: () => {
         cancel.cancelled = true;
       },
@@ -213,7 +207,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     if (run === null) return null;
     const { entity, caller, sessionId } = ref;
     const foreign =
-      run.session_type !== KIND_OF[entity.kind] ||
+      run.session_type !== entity.kind ||
       run.component_id !== entity.id ||
       (sessionId !== null && run.session_id !== sessionId) ||
       (caller.scopedUserId !== null &&
@@ -232,10 +226,12 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       const runId = o.runId ?? deps.newId();
       // Built only when thrown: an error captures its stack, a cost no started run should pay.
       const taken = (): HttpError => new HttpError(409, `Run ${runId} already exists`);
-      if ((await store.getRun(runId)) !== null) throw taken();
+      // A client's run id may be taken: refused before a session is made for it. One made here
+      // is new, and the insert below guards it all the same.
+      if (o.runId !== undefined && (await store.getRun(runId)) !== null) throw taken();
       const session = await openSession(store, {
         sessionId: caller.sessionId ?? o.sessionId,
-        type: KIND_OF[entity.kind],
+        type: entity.kind,
         componentId: entity.id,
         userId,
         scopedUserId: caller.scopedUserId,
@@ -279,7 +275,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         runId,
         sessionId: session.session_id,
       });
-      return activeRun(record, spanned(source, span), cancel, entity);
+      return activeRun(record, spanned(source, span), cancel, entity, o.runId === undefined);
     },
 
     async continue(ref, results) {
@@ -288,7 +284,8 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       const run = await visibleRun(ref);
       if (run?.status !== 'PAUSED') throw notContinuable(ref.runId, run);
       // A required approval is settled by an approver, not by whoever may run the entity.
-      if ((await store.approvals.pendingForRun(run.run_id)) !== null && !mayApprove(ref.caller)) {
+      const approval = await store.approvals.pendingForRun(run.run_id);
+      if (approval !== null && !mayApprove(ref.caller)) {
         throw new HttpError(403, 'This run requires admin approval before it can be continued');
       }
       const pending = heldCallsOf(run.checkpoint);
@@ -310,7 +307,9 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       if (!(await store.replaceRun(record, 'PAUSED'))) {
         throw notContinuable(ref.runId, await store.getRun(run.run_id));
       }
-      await resolveByAnswers(store, run, answers, ref.caller.userId, nowSeconds());
+      if (approval !== null) {
+        await resolveByAnswers(store, approval, answers, ref.caller.userId, nowSeconds());
+      }
       const cancel = { cancelled: intents.has(run.run_id) };
       const source = continueEntity(
         ref.entity,
@@ -325,7 +324,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         },
         deps,
       );
-      return activeRun(record, source, cancel, ref.entity);
+      return activeRun(record, source, cancel, ref.entity, false);
     },
 
     async cancel(ref) {
