@@ -26,7 +26,10 @@ import {
 } from '@ag-ui/core/schemas';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
-import { aguiValidationIssues, BINARY_SOURCE_ERROR } from './validation-errors.js';
+import { pydanticIssue, validationIssues } from '../../../shared/validation-issue.js';
+
+/** The message of BinaryInputContent's own check (ag-ui-protocol's model validator). */
+const BINARY_SOURCE_ERROR = 'BinaryInputContent requires id, url, or data to be provided.';
 
 /** "string or null", not required. */
 const nullableString = z.string().nullable().optional();
@@ -89,7 +92,13 @@ const BinaryInputContent = z
   })
   .superRefine((part, context) => {
     if (!part.id && !part.url && !part.data) {
-      context.addIssue({ code: 'custom', message: BINARY_SOURCE_ERROR, input: part });
+      context.addIssue(
+        pydanticIssue(part, {
+          type: 'value_error',
+          msg: `Value error, ${BINARY_SOURCE_ERROR}`,
+          ctx: { error: BINARY_SOURCE_ERROR },
+        }),
+      );
     }
   })
   .meta({ id: 'BinaryInputContent', deprecated: true });
@@ -235,7 +244,10 @@ export function parseRunAgentInput(raw: string, contentType: string | undefined)
   }
   const input = withCamelKeys(body);
   const parsed = runAgentInputSchema.safeParse(input);
-  if (!parsed.success) throw new HttpError(422, aguiValidationIssues(parsed.error.issues, input));
+  if (!parsed.success) {
+    const model = { schema: runAgentInputSchema, value: input };
+    throw new HttpError(422, validationIssues('body', parsed.error.issues, model));
+  }
   return parsed.data;
 }
 
