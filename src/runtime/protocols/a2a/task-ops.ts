@@ -12,7 +12,7 @@ import type { RuntimeStore } from '../../store/store.js';
 import type { MessageRequest } from './request.js';
 import { toolAnswersOf } from './resume.js';
 import { A2AProtocolError } from './v1-errors.js';
-import { bareTask, taskOf, type RunTask } from './task.js';
+import { bareTask, recordTask, type RunTask } from './task.js';
 
 /** What the task operations read and run. */
 export interface TaskOpsDeps {
@@ -62,17 +62,7 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
       throw notFound();
     }
   };
-  const asTask = (run: RunRecord): RunTask =>
-    taskOf(
-      {
-        runId: run.run_id,
-        sessionId: run.session_id,
-        status: run.status,
-        content: run.output['content'],
-        userId: run.user_id,
-      },
-      deps.newId(),
-    );
+  const asTask = (run: RunRecord): RunTask => recordTask(run, deps.newId());
 
   return {
     find,
