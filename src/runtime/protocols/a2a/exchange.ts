@@ -124,11 +124,9 @@ export async function answerSend(
   const v1 = exchange.version === '1.0';
   if (v1 && request.transport === 'rest') void reply.type(A2A_JSON);
   const render = (task: RunTask): unknown => {
-    if (v1) {
-      const result = { task: v1Task(task) };
-      return request.transport === 'rest' ? result : jsonRpcResult(request.id, result);
-    }
-    return request.transport === 'rest' ? restSendResponse(task) : jsonRpcResult(request.id, task);
+    const rest = request.transport === 'rest';
+    const result = v1 ? { task: v1Task(task) } : rest ? restSendResponse(task) : task;
+    return rest ? result : jsonRpcResult(request.id, result);
   };
   if (!request.blocking && exchange.mayRunInBackground) {
     // The run's stored record tells how far it got; an end that cannot be stored (the store

@@ -129,9 +129,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         const entity = entityOf(request);
         const { id, taskId, contextId } = parseTaskRequest(parseJsonBody(request.body));
         if (contextId === null) throw new HttpError(400, 'contextId is required to poll a task');
-        if ((await store.getRun(taskId)) === null) throw new HttpError(404, 'Task not found');
-        const caller = callerOf(request);
-        const run = await runs.getRun({ entity, caller, runId: taskId, sessionId: contextId });
+        const run = await ownRun(request, entity, taskId, contextId);
         return jsonRpcResult(id, recordTask(run, deps.newId()));
       },
     );
@@ -215,19 +213,18 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
     );
   }
 
-  /** The stored run `taskId` of `entity` the caller may see; 404 `Task not found` when none. */
+  /**
+   * The stored run `taskId` of `entity` (in session `sessionId` when given) the caller may see;
+   * 404 `Task not found` when none.
+   */
   async function ownRun(
     request: FastifyRequest,
     entity: Entity,
     taskId: string,
+    sessionId: string | null = null,
   ): Promise<RunRecord> {
     if ((await store.getRun(taskId)) === null) throw new HttpError(404, 'Task not found');
-    return runs.getRun({
-      entity,
-      caller: callerOf(request),
-      runId: taskId,
-      sessionId: null,
-    });
+    return runs.getRun({ entity, caller: callerOf(request), runId: taskId, sessionId });
   }
 }
 

@@ -9,9 +9,8 @@ import { callerOf } from '../../http/caller.js';
 import type { Entity } from '../../api/runs/service.js';
 import { A2A_JSON, answerTaskMessage, type TaskExchangeDeps } from './exchange.js';
 import { requestedVersionOf } from './jsonrpc.js';
-import { parseJsonBody } from './request.js';
 import { a2aErrorOf, A2AProtocolError, restErrorOf } from './v1-errors.js';
-import { parseV1MessageRequest } from './request.js';
+import { parseJsonBody, parseV1MessageRequest, transportOf } from './request.js';
 import { v1Task } from './rest.js';
 import type { RunTask } from './task.js';
 
@@ -27,9 +26,7 @@ export function sharedPathProtocolOf(
   headers: FastifyRequest['headers'],
   body: unknown,
 ): SharedPathProtocol {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'jsonrpc' in body) {
-    return 'jsonrpc';
-  }
+  if (transportOf(body) === 'jsonrpc') return 'jsonrpc';
   const version = requestedVersionOf(headers['a2a-version']);
   if (version === null) return 'unsupported';
   return version === '1.0' ? 'rest-1.0' : 'rest-0.3';

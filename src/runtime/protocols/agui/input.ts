@@ -305,6 +305,7 @@ function eachOf(value: unknown, map: (item: unknown) => unknown): unknown {
   return Array.isArray(value) ? value.map(map) : value;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
