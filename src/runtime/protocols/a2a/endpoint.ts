@@ -72,13 +72,7 @@ async function answerCall(
         if (typeof contextId !== 'string' || contextId === '') {
           throw new A2AProtocolError('INVALID_PARAMS', 'ListTasks needs a contextId');
         }
-        const tasks = (await deps.tasks.list(entity, caller, contextId)).map(v1Task);
-        return jsonRpcResult(call.id, {
-          tasks,
-          nextPageToken: '',
-          pageSize: tasks.length,
-          totalSize: tasks.length,
-        });
+        return jsonRpcResult(call.id, await deps.tasks.list(entity, caller, contextId));
       }
       const taskId = call.params['id'];
       if (typeof taskId !== 'string' || taskId === '') {

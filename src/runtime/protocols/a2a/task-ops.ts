@@ -10,6 +10,7 @@ import type { ActiveRun, Entity, RunService } from '../../api/runs/service.js';
 import type { RunRecord } from '../../store/records.js';
 import type { RuntimeStore } from '../../store/store.js';
 import type { MessageRequest } from './request.js';
+import { v1Task } from './rest.js';
 import { toolAnswersOf } from './resume.js';
 import { A2AProtocolError } from './v1-errors.js';
 import { bareTask, recordTask, type RunTask } from './task.js';
@@ -33,8 +34,11 @@ export interface TaskOps {
   taskOf(run: RunRecord): RunTask;
   /** Cancels a task that has not ended; TASK_NOT_CANCELABLE for one that has. */
   cancel(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
-  /** The caller's tasks of `entity` in a context (session), newest last. */
-  list(entity: Entity, caller: Caller, contextId: string): Promise<RunTask[]>;
+  /**
+   * ListTasks' answer: the caller's tasks of `entity` in a context (session), newest last, in 1.0
+   * shapes on one page.
+   */
+  list(entity: Entity, caller: Caller, contextId: string): Promise<Record<string, unknown>>;
   /**
    * The run of a message: a new one, or, when the message names a task (`taskId`), the paused
    * run continued with the message as its answers.
@@ -80,16 +84,14 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
     },
     async list(entity, caller, contextId) {
       const session = await store.getSession(contextId);
-      if (
-        session === null ||
-        session.component_id !== entity.id ||
-        (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
-      ) {
-        return [];
-      }
-      return (await store.listRuns(contextId))
+      const visible =
+        session !== null &&
+        session.component_id === entity.id &&
+        (caller.scopedUserId === null || session.user_id === caller.scopedUserId);
+      const tasks = (visible ? await store.listRuns(contextId) : [])
         .filter((run) => run.parent_run_id === null)
-        .map(asTask);
+        .map((run) => v1Task(asTask(run)));
+      return { tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length };
     },
     async start({ entity, caller, clientUserId, request }) {
       if (request.taskId === null) {

@@ -122,10 +122,7 @@ export async function answerRestListTasks(
       new A2AProtocolError('INVALID_PARAMS', 'ListTasks needs a contextId'),
     );
   }
-  const tasks = (await deps.tasks.list(entity, callerOf(request), contextId)).map(v1Task);
-  return reply
-    .type(A2A_JSON)
-    .send({ tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length });
+  return reply.type(A2A_JSON).send(await deps.tasks.list(entity, callerOf(request), contextId));
 }
 
 /** Reads the body of a shared message path: JSON, or null when it is not (each reader decides). */
