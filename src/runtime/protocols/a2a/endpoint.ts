@@ -78,10 +78,7 @@ async function answerCall(
       if (typeof taskId !== 'string' || taskId === '') {
         throw new A2AProtocolError('INVALID_PARAMS', 'Task ID (params.id) is required');
       }
-      const task =
-        call.op === 'get'
-          ? deps.tasks.taskOf(await deps.tasks.find(entity, caller, taskId))
-          : await deps.tasks.cancel(entity, caller, taskId);
+      const task = await deps.tasks[call.op](entity, caller, taskId);
       return jsonRpcResult(call.id, v1 ? v1Task(task) : task);
     }
     case 'subscribe':

@@ -29,9 +29,7 @@ const TERMINAL = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
 /** The task operations of one runtime. */
 export interface TaskOps {
   /** The caller's task `taskId` of `entity`; TASK_NOT_FOUND when there is none it may see. */
-  find(entity: Entity, caller: Caller, taskId: string): Promise<RunRecord>;
-  /** The task as a Task. */
-  taskOf(run: RunRecord): RunTask;
+  get(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
   /** Cancels a task that has not ended; TASK_NOT_CANCELABLE for one that has. */
   cancel(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
   /**
@@ -69,8 +67,7 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
   const asTask = (run: RunRecord): RunTask => recordTask(run, deps.newId());
 
   return {
-    find,
-    taskOf: asTask,
+    get: async (entity, caller, taskId) => asTask(await find(entity, caller, taskId)),
     async cancel(entity, caller, taskId) {
       const run = await find(entity, caller, taskId);
       if (TERMINAL.has(run.status)) {

@@ -74,9 +74,7 @@ export function answerRestGetTask(
   entity: Entity,
   taskId: string,
 ): Promise<FastifyReply> {
-  return answerRestTask(reply, async () =>
-    deps.tasks.taskOf(await deps.tasks.find(entity, callerOf(request), taskId)),
-  );
+  return answerRestTask(reply, () => deps.tasks.get(entity, callerOf(request), taskId));
 }
 
 /** `POST …/v1/tasks/{id}:cancel` and `:subscribe` in HTTP+JSON 1.0. */
