@@ -243,3 +243,67 @@ t.test(
     ]);
   },
 );
+
+t.test(
+  'a model-shaped body is read against its schema, as pydantic names its places',
+  async (t) => {
+    const Pet = z.object({ kind: z.literal('pet'), name: z.string() }).meta({ id: 'Pet' });
+    const Toy = z.object({ kind: z.literal('toy') }).meta({ id: 'Toy' });
+    const schema = z
+      .object({
+        owner: z.object({ name: z.string() }),
+        things: z.array(z.discriminatedUnion('kind', [Pet, Toy])),
+        label: z.union([z.string(), z.array(z.discriminatedUnion('kind', [Pet, Toy]))]).optional(),
+      })
+      .meta({ id: 'Home' });
+    const issues = (value: unknown) =>
+      validationIssues('body', schema.safeParse(value).error?.issues ?? [], { schema, value });
+    t.same(issues(1), [
+      {
+        type: 'model_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or instance of Home',
+        input: 1,
+        ctx: { class_name: 'Home' },
+      },
+    ]);
+    const body = {
+      owner: 'x',
+      things: [{ kind: 'pet' }, { kind: 'car' }],
+      label: 2,
+    };
+    t.same(issues(body), [
+      {
+        type: 'model_attributes_type',
+        loc: ['body', 'owner'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: 'x',
+      },
+      {
+        type: 'missing',
+        loc: ['body', 'things', 0, 'pet', 'name'],
+        msg: 'Field required',
+        input: { kind: 'pet' },
+      },
+      {
+        type: 'union_tag_invalid',
+        loc: ['body', 'things', 1],
+        msg: "Input tag 'car' found using 'kind' does not match any of the expected tags: 'pet', 'toy'",
+        input: { kind: 'car' },
+        ctx: { discriminator: "'kind'", tag: 'car', expected_tags: "'pet', 'toy'" },
+      },
+      {
+        type: 'string_type',
+        loc: ['body', 'label', 'str'],
+        msg: 'Input should be a valid string',
+        input: 2,
+      },
+      {
+        type: 'list_type',
+        loc: ['body', 'label', 'list[tagged-union[Pet,Toy]]'],
+        msg: 'Input should be a valid list',
+        input: 2,
+      },
+    ]);
+  },
+);

@@ -8,68 +8,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Entity } from '../../api/runs/service.js';
 
 /** The 0.3 protocol version of the card's top-level fields (0.3 clients read those). */
-export const PROTOCOL_VERSION = '0.3.0';
+const PROTOCOL_VERSION = '0.3.0';
 
 /** The URL path segment of each kind. */
-export const KIND_PATH: Readonly<Record<Entity['kind'], string>> = Object.freeze({
+const KIND_PATH: Readonly<Record<Entity['kind'], string>> = Object.freeze({
   agent: 'agents',
   team: 'teams',
   workflow: 'workflows',
 });
-
-/** One `additionalInterfaces` entry. */
-export interface CardInterface {
-  readonly transport: 'JSONRPC' | 'HTTP+JSON';
-  readonly url: string;
-}
-
-/** One `supportedInterfaces` entry (1.0): binding and `Major.Minor` version, compared exactly. */
-export interface SupportedInterface {
-  readonly url: string;
-  readonly protocolBinding: 'JSONRPC' | 'HTTP+JSON';
-  readonly protocolVersion: '1.0' | '0.3';
-}
-
-/**
- * An agent card as served: the a2a 0.3 AgentCard keys in Agno's (alphabetical) order, optional
- * ones Agno leaves unset as null.
- */
-export interface A2AAgentCard {
-  readonly additionalInterfaces: readonly CardInterface[];
-  readonly capabilities: {
-    readonly extendedAgentCard: false;
-    readonly extensions: null;
-    readonly pushNotifications: false;
-    readonly stateTransitionHistory: false;
-    readonly streaming: boolean;
-  };
-  readonly defaultInputModes: readonly string[];
-  readonly defaultOutputModes: readonly string[];
-  readonly description: string;
-  readonly documentationUrl: null;
-  readonly iconUrl: null;
-  readonly name: string;
-  readonly preferredTransport: 'JSONRPC';
-  readonly protocolVersion: string;
-  readonly provider: null;
-  readonly security: null;
-  readonly securitySchemes: null;
-  readonly signatures: null;
-  readonly skills: readonly {
-    readonly description: string;
-    readonly examples: readonly string[];
-    readonly id: string;
-    readonly inputModes: null;
-    readonly name: string;
-    readonly outputModes: readonly string[];
-    readonly security: null;
-    readonly tags: readonly string[];
-  }[];
-  readonly supportedInterfaces: readonly SupportedInterface[];
-  readonly supportsAuthenticatedExtendedCard: false;
-  readonly url: string;
-  readonly version: string;
-}
 
 /**
  * The public origin of a request: `x-forwarded-proto` and `x-forwarded-host` (first value each)
@@ -87,9 +33,10 @@ export function publicOrigin(headers: IncomingHttpHeaders, host: string): string
  * the same endpoint, and HTTP+JSON 0.3 at the entity's root (its client appends
  * `/v1/message:send`, …). The 0.3 top-level `url` is the JSON-RPC endpoint. The version strings
  * are exactly "1.0" and "0.3": clients pick an interface by string equality. Workflows do not
- * stream.
+ * stream. The keys are the a2a 0.3 AgentCard's in Agno's (alphabetical) order, optional ones
+ * Agno leaves unset as null.
  */
-export function agentCardOf(entity: Entity, base: string): A2AAgentCard {
+export function agentCardOf(entity: Entity, base: string) {
   const root = `${base}/${KIND_PATH[entity.kind]}/${entity.id}`;
   const url = `${root}/v1`;
   const description = entity.description ?? '';

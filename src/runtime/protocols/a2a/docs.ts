@@ -81,13 +81,21 @@ export function entityDocs(label: string) {
   });
   const versioned = z.object({ 'A2A-Version': VERSION });
   const message = z.object({ 'X-User-ID': USER_ID, 'A2A-Version': VERSION });
+  /** A route's schema: the tags, `summary` and the entity id parameter, then `rest`. */
+  const route = <Rest extends object>(summary: string, rest: Rest) => ({
+    tags: TAGS,
+    summary,
+    params,
+    ...rest,
+  });
+  const rpcTask = {
+    body: JSON_RPC_REQUEST,
+    response: { 200: RPC_ANSWER, ...errors('400', '404') },
+  };
   return {
-    card: {
-      tags: TAGS,
-      summary: `The ${label}'s agent card`,
-      params,
+    card: route(`The ${label}'s agent card`, {
       response: { 200: ok('Agent card', AGENT_CARD), ...errors('404') },
-    },
+    }),
     rpc: {
       tags: TAGS,
       summary: `JSON-RPC endpoint of the ${label}: every A2A method, 1.0 and 0.3 names`,
@@ -110,10 +118,7 @@ export function entityDocs(label: string) {
         ...errors('404'),
       },
     },
-    send: {
-      tags: TAGS,
-      summary: `Send a message to the ${label}`,
-      params,
+    send: route(`Send a message to the ${label}`, {
       headers: message,
       body: JSON_RPC_REQUEST,
       response: {
@@ -121,54 +126,32 @@ export function entityDocs(label: string) {
         202: ok('Accepted (non-blocking): the background task', JSON_RPC_RESPONSE),
         ...errors('400', '403', '404'),
       },
-    },
-    stream: {
-      tags: TAGS,
-      summary: `Send a message to the ${label}, streaming`,
-      params,
+    }),
+    stream: route(`Send a message to the ${label}, streaming`, {
       headers: message,
       body: JSON_RPC_REQUEST,
       response: { 200: STREAM, ...errors('400', '403', '404') },
-    },
-    getTask: {
-      tags: TAGS,
-      summary: 'Poll a task',
-      params,
-      body: JSON_RPC_REQUEST,
-      response: { 200: RPC_ANSWER, ...errors('400', '404') },
-    },
-    cancelTask: {
-      tags: TAGS,
-      summary: 'Cancel a task',
-      params,
-      body: JSON_RPC_REQUEST,
-      response: { 200: RPC_ANSWER, ...errors('400', '404') },
-    },
-    listTasks: {
-      tags: TAGS,
-      summary: 'The tasks of a context (HTTP+JSON 1.0: `A2A-Version: 1.0`; else 404)',
-      params,
+    }),
+    getTask: route('Poll a task', rpcTask),
+    cancelTask: route('Cancel a task', rpcTask),
+    listTasks: route('The tasks of a context (HTTP+JSON 1.0: `A2A-Version: 1.0`; else 404)', {
       headers: versioned,
       querystring: z.object({ contextId: z.string() }),
       response: {
         200: ok('`{tasks, nextPageToken, pageSize, totalSize}`', OBJECT),
         ...errors('400', '404'),
       },
-    },
-    restTask: {
-      tags: TAGS,
-      summary: 'A task (HTTP+JSON binding)',
+    }),
+    restTask: route('A task (HTTP+JSON binding)', {
       params: task,
       headers: versioned,
       response: { 200: ok('The task', OBJECT), ...errors('404') },
-    },
-    restTaskAction: {
-      tags: TAGS,
-      summary: 'Cancel a task: `<task_id>:cancel` (HTTP+JSON binding)',
+    }),
+    restTaskAction: route('Cancel a task: `<task_id>:cancel` (HTTP+JSON binding)', {
       params: task,
       headers: versioned,
       response: { 200: ok('The canceled task', OBJECT), ...errors('404') },
-    },
+    }),
   };
 }
 

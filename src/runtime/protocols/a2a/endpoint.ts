@@ -7,24 +7,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../../http/caller.js';
 import type { Entity } from '../../api/runs/service.js';
-import { answerSend, answerStream, exchangeOf, type ExchangeDeps } from './exchange.js';
+import { answerTaskMessage, type TaskExchangeDeps } from './exchange.js';
 import { readRpcCall, requestedVersionOf, type RpcCall } from './jsonrpc.js';
 import { parseMessageRequest, type MessageRequest } from './request.js';
-import type { TaskOps } from './task-ops.js';
 import { jsonRpcResult } from './task.js';
 import { a2aErrorOf, A2AProtocolError, jsonRpcErrorResponse } from './v1-errors.js';
-import { parseV1MessageRequest, v1Task } from './v1-shapes.js';
-
-/** What the endpoint serves from. */
-export interface EndpointDeps extends ExchangeDeps {
-  readonly tasks: TaskOps;
-}
+import { parseV1MessageRequest } from './request.js';
+import { v1Task } from './rest.js';
 
 /** Answers one JSON-RPC request to an entity's `…/v1` endpoint. */
 export async function answerRpc(
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: EndpointDeps,
+  deps: TaskExchangeDeps,
   entity: Entity,
 ): Promise<unknown> {
   const headerVersion = requestedVersionOf(request.headers['a2a-version']);
@@ -51,7 +46,7 @@ export async function answerRpc(
 async function answerCall(
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: EndpointDeps,
+  deps: TaskExchangeDeps,
   entity: Entity,
   call: RpcCall,
 ): Promise<unknown> {
@@ -60,16 +55,13 @@ async function answerCall(
   switch (call.op) {
     case 'send':
     case 'stream': {
-      const base = exchangeOf(request, entity, messageOf(call), { background: true });
-      const exchange = {
-        ...base,
-        version: call.version,
-        backgroundOk: true,
-        run: await deps.tasks.start(base),
-      };
-      return call.op === 'send'
-        ? answerSend(reply, deps, exchange)
-        : answerStream(reply, deps, exchange);
+      const { version, op } = call;
+      return answerTaskMessage(request, reply, deps, {
+        entity,
+        parsed: messageOf(call),
+        version,
+        op,
+      });
     }
     case 'get':
     case 'cancel':
@@ -80,22 +72,13 @@ async function answerCall(
         if (typeof contextId !== 'string' || contextId === '') {
           throw new A2AProtocolError('INVALID_PARAMS', 'ListTasks needs a contextId');
         }
-        const tasks = (await deps.tasks.list(entity, caller, contextId)).map(v1Task);
-        return jsonRpcResult(call.id, {
-          tasks,
-          nextPageToken: '',
-          pageSize: tasks.length,
-          totalSize: tasks.length,
-        });
+        return jsonRpcResult(call.id, await deps.tasks.list(entity, caller, contextId));
       }
       const taskId = call.params['id'];
       if (typeof taskId !== 'string' || taskId === '') {
         throw new A2AProtocolError('INVALID_PARAMS', 'Task ID (params.id) is required');
       }
-      const task =
-        call.op === 'get'
-          ? deps.tasks.taskOf(await deps.tasks.find(entity, caller, taskId))
-          : await deps.tasks.cancel(entity, caller, taskId);
+      const task = await deps.tasks[call.op](entity, caller, taskId);
       return jsonRpcResult(call.id, v1 ? v1Task(task) : task);
     }
     case 'subscribe':

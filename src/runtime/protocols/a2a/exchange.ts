@@ -11,11 +11,12 @@ import type { RunResult } from '../../engine/run.js';
 import type { ActiveRun, Entity, RunService } from '../../api/runs/service.js';
 import { startEventStream, writeEvent } from '../../http/sse.js';
 import type { MessageRequest } from './request.js';
-import { restSendResponse, restStreamResponse } from './rest.js';
+import type { TaskOps } from './task-ops.js';
+import { restSendResponse, restStreamResponse, v1Task } from './rest.js';
 import { pendingCallsMetadata } from './resume.js';
 import { createStreamMapper, type StreamItem } from './stream.js';
 import { bareTask, errorText, failedTask, jsonRpcResult, taskOf, type RunTask } from './task.js';
-import { v1Task } from './v1-shapes.js';
+
 import { createV1StreamMapper } from './v1-stream.js';
 
 /** The content type HTTP+JSON 1.0 answers with. */
@@ -66,6 +67,41 @@ export function exchangeOf(
   };
 }
 
+/** What the `…/v1` endpoint and HTTP+JSON 1.0 answer from: they start runs as tasks. */
+export interface TaskExchangeDeps extends ExchangeDeps {
+  readonly tasks: TaskOps;
+}
+
+/** message/send or message/stream, as `op` says. */
+export function answerMessage(
+  reply: FastifyReply,
+  deps: ExchangeDeps,
+  exchange: MessageExchange,
+  op: 'send' | 'stream',
+): Promise<unknown> {
+  return op === 'send' ? answerSend(reply, deps, exchange) : answerStream(reply, deps, exchange);
+}
+
+/**
+ * A message to the `…/v1` endpoint or in HTTP+JSON 1.0: the task operations start its run (or
+ * continue the paused task it names) before the answer, and a background run answers 200.
+ */
+export async function answerTaskMessage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: TaskExchangeDeps,
+  o: {
+    readonly entity: Entity;
+    readonly parsed: MessageRequest;
+    readonly version: '0.3' | '1.0';
+    readonly op: 'send' | 'stream';
+  },
+): Promise<unknown> {
+  const base = exchangeOf(request, o.entity, o.parsed, { background: true });
+  const run = await deps.tasks.start(base);
+  return answerMessage(reply, deps, { ...base, version: o.version, backgroundOk: true, run }, o.op);
+}
+
 /** The SSE event name of each stream item kind. */
 const EVENT_NAME: Readonly<Record<StreamItem['kind'], string>> = Object.freeze({
   'status-update': 'TaskStatusUpdateEvent',
@@ -88,11 +124,9 @@ export async function answerSend(
   const v1 = exchange.version === '1.0';
   if (v1 && request.transport === 'rest') void reply.type(A2A_JSON);
   const render = (task: RunTask): unknown => {
-    if (v1) {
-      const result = { task: v1Task(task) };
-      return request.transport === 'rest' ? result : jsonRpcResult(request.id, result);
-    }
-    return request.transport === 'rest' ? restSendResponse(task) : jsonRpcResult(request.id, task);
+    const rest = request.transport === 'rest';
+    const result = v1 ? { task: v1Task(task) } : rest ? restSendResponse(task) : task;
+    return rest ? result : jsonRpcResult(request.id, result);
   };
   if (!request.blocking && exchange.mayRunInBackground) {
     // The run's stored record tells how far it got; an end that cannot be stored (the store

@@ -1,11 +1,14 @@
 /**
  * A2A request bodies: the JSON-RPC 2.0 envelopes of message/send,
  * message/stream, tasks/get and tasks/cancel, and the A2A 0.3 HTTP+JSON (REST) body that
- * @a2a-js/sdk's RestTransport posts to the same `/v1/message:send|stream` paths. Parses and
- * validates only: a bad request is a 400 `{"detail": …}`; never runs anything.
+ * @a2a-js/sdk's RestTransport posts to the same `/v1/message:send|stream` paths (a bad request is
+ * a 400 `{"detail": …}`); and the 1.0 SendMessageRequest (proto-JSON, both bindings: parts as
+ * `{text|data|url|raw}`, `configuration.returnImmediately`), refused as INVALID_PARAMS. Parses
+ * and validates only; never runs anything.
  */
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
+import { A2AProtocolError } from './v1-errors.js';
 
 /** The wire format of a message request (and of its answer). */
 export type A2ATransport = 'jsonrpc' | 'rest';
@@ -116,6 +119,43 @@ const restMessageRequest = z.object({
   metadata: metadata.optional(),
 });
 
+/** A 1.0 Part: exactly one of text, data, url or raw (a file), with optional descriptors. */
+const v1Part = z
+  .object({
+    text: z.string().optional(),
+    data: z.unknown().optional(),
+    url: z.string().optional(),
+    raw: z.string().optional(),
+    mediaType: z.string().optional(),
+    filename: z.string().optional(),
+    metadata: metadata.nullish(),
+  })
+  .refine(
+    (p) => [p.text, p.data, p.url, p.raw].filter((v) => v !== undefined).length === 1,
+    'a part holds exactly one of text, data, url or raw',
+  );
+
+/** The 1.0 SendMessageRequest (the JSON-RPC `params`, or the HTTP+JSON body). */
+const v1SendMessageRequest = z.object({
+  tenant: z.string().optional(),
+  message: z.object({
+    messageId: z.string(),
+    role: z.enum(['ROLE_USER', 'ROLE_AGENT']),
+    // Proto-JSON leaves an empty repeated field out.
+    parts: z.array(v1Part).default([]),
+    contextId: z.string().optional(),
+    taskId: z.string().optional(),
+    metadata: metadata.nullish(),
+  }),
+  configuration: z.object({ returnImmediately: z.boolean().nullish() }).nullish(),
+  metadata: metadata.nullish(),
+});
+
+/** How a parse refuses a request: 0.3 with a 400 `{"detail": …}`, 1.0 with INVALID_PARAMS. */
+type Refuse = (message: string) => Error;
+const refuse03: Refuse = (message) => new HttpError(400, message);
+const refuse10: Refuse = (message) => new A2AProtocolError('INVALID_PARAMS', message);
+
 /** Reads a raw body as JSON; 400 `Invalid A2A request: …` when it is not. */
 export function parseJsonBody(raw: unknown): unknown {
   try {
@@ -150,7 +190,7 @@ export function parseMessageRequest(
     return build({
       transport,
       id: null,
-      role: m.role === 'ROLE_USER' ? 'user' : 'agent',
+      fromUser: m.role === 'ROLE_USER',
       texts: m.content.flatMap((p) =>
         'text' in p ? [p.text] : 'data' in p ? [json(p.data.data)] : [],
       ),
@@ -169,7 +209,7 @@ export function parseMessageRequest(
   return build({
     transport,
     id: request.id,
-    role: m.role,
+    fromUser: m.role === 'user',
     texts: m.parts.flatMap((p) =>
       p.kind === 'text' ? [p.text] : p.kind === 'data' ? [json(p.data)] : [],
     ),
@@ -178,6 +218,35 @@ export function parseMessageRequest(
     metadata: m.metadata ?? null,
     blocking: request.params.configuration?.blocking !== false,
   });
+}
+
+/**
+ * Validates a 1.0 SendMessageRequest. Text parts and the JSON of data parts are joined by "\n";
+ * `returnImmediately` absent or false is blocking.
+ *
+ * @throws {A2AProtocolError} INVALID_PARAMS for a body of the wrong shape or an agent message
+ */
+export function parseV1MessageRequest(
+  body: unknown,
+  id: RequestId,
+  transport: A2ATransport,
+): MessageRequest {
+  const { message: m, configuration } = check(v1SendMessageRequest, body, refuse10);
+  return build(
+    {
+      transport,
+      id,
+      fromUser: m.role === 'ROLE_USER',
+      texts: m.parts.flatMap((p) =>
+        p.text !== undefined ? [p.text] : p.data !== undefined ? [json(p.data)] : [],
+      ),
+      contextId: m.contextId ?? null,
+      taskId: m.taskId ?? null,
+      metadata: m.metadata ?? null,
+      blocking: configuration?.returnImmediately !== true,
+    },
+    refuse10,
+  );
 }
 
 /**
@@ -212,17 +281,20 @@ export function parseTaskRequest(body: unknown): TaskRequest {
   };
 }
 
-function build(o: {
-  transport: A2ATransport;
-  id: RequestId;
-  role: 'user' | 'agent';
-  texts: string[];
-  contextId: string | null;
-  taskId: string | null;
-  metadata: Record<string, unknown> | null;
-  blocking: boolean;
-}): MessageRequest {
-  if (o.role !== 'user') throw new HttpError(400, 'Only user messages are accepted');
+function build(
+  o: {
+    transport: A2ATransport;
+    id: RequestId;
+    fromUser: boolean;
+    texts: string[];
+    contextId: string | null;
+    taskId: string | null;
+    metadata: Record<string, unknown> | null;
+    blocking: boolean;
+  },
+  refuse = refuse03,
+): MessageRequest {
+  if (!o.fromUser) throw refuse('Only user messages are accepted');
   const userId = o.metadata?.['userId'];
   return {
     transport: o.transport,
@@ -235,7 +307,7 @@ function build(o: {
   };
 }
 
-function check<T>(schema: z.ZodType<T>, body: unknown): T {
+function check<T>(schema: z.ZodType<T>, body: unknown, refuse = refuse03): T {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   throw invalid(
@@ -244,11 +316,12 @@ function check<T>(schema: z.ZodType<T>, body: unknown): T {
         issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`,
       )
       .join('; '),
+    refuse,
   );
 }
 
-function invalid(reason: string): HttpError {
-  return new HttpError(400, `Invalid A2A request: ${reason}`);
+function invalid(reason: string, refuse = refuse03): Error {
+  return refuse(`Invalid A2A request: ${reason}`);
 }
 
 function json(value: unknown): string {

@@ -1,29 +1,69 @@
 /**
- * The A2A 0.3 HTTP+JSON (REST) binding's answers: tasks, messages and status-updates in the
- * protobuf JSON form @a2a-js/sdk's RestTransport reads (`TASK_STATE_*`, `ROLE_AGENT`, parts as
- * `{text}`), and the `{task}` / `{message}` / `{statusUpdate}` wrappers of send and stream
- * answers. Pure: converts shapes only.
+ * Tasks and agent messages in proto-JSON, as both HTTP+JSON versions (and 1.0 JSON-RPC) answer
+ * them: 0.3 in the protobuf JSON form @a2a-js/sdk's RestTransport reads (parts as `content`,
+ * `TASK_STATE_CANCELLED`), 1.0 with `parts` (their metadata kept) and `TASK_STATE_CANCELED`;
+ * and the 0.3 `{task}` / `{message}` / `{statusUpdate}` wrappers of send and stream answers.
+ * Pure: converts shapes only.
  */
 import type { StatusUpdate, StreamItem } from './stream.js';
 import type { AgentMessage, RunTask, RunTaskState } from './task.js';
+import type { A2AVersion } from './v1-errors.js';
 
-const PROTO_STATE: Readonly<Record<RunTaskState, string>> = Object.freeze({
-  submitted: 'TASK_STATE_SUBMITTED',
-  working: 'TASK_STATE_WORKING',
-  completed: 'TASK_STATE_COMPLETED',
-  failed: 'TASK_STATE_FAILED',
-  canceled: 'TASK_STATE_CANCELLED',
-  'input-required': 'TASK_STATE_INPUT_REQUIRED',
-});
+/** The task states in proto-JSON; the versions spell the cancelled one differently. */
+const states = (canceled: string): Readonly<Record<RunTaskState, string>> =>
+  Object.freeze({
+    submitted: 'TASK_STATE_SUBMITTED',
+    working: 'TASK_STATE_WORKING',
+    completed: 'TASK_STATE_COMPLETED',
+    failed: 'TASK_STATE_FAILED',
+    canceled,
+    'input-required': 'TASK_STATE_INPUT_REQUIRED',
+  });
+const PROTO_STATE = states('TASK_STATE_CANCELLED');
+/** A task state in 1.0 proto-JSON. */
+export const V1_STATE = states('TASK_STATE_CANCELED');
 
-/** A Task in protobuf JSON (the body of `GET /v1/tasks/{id}` and `POST /v1/tasks/{id}:cancel`). */
-export function restTask(task: RunTask): Record<string, unknown> {
+function protoTask(task: RunTask, version: A2AVersion): Record<string, unknown> {
   return {
     id: task.id,
     contextId: task.contextId,
-    status: { state: PROTO_STATE[task.status.state] },
-    ...(task.history === undefined ? {} : { history: task.history.map(restMessage) }),
+    status: { state: (version === '1.0' ? V1_STATE : PROTO_STATE)[task.status.state] },
+    ...(task.history === undefined
+      ? {}
+      : { history: task.history.map((message) => protoMessage(message, version)) }),
   };
+}
+
+function protoMessage(message: AgentMessage, version: A2AVersion): Record<string, unknown> {
+  return {
+    messageId: message.messageId,
+    contextId: message.contextId,
+    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
+    role: 'ROLE_AGENT',
+    ...(version === '1.0'
+      ? {
+          parts: message.parts.map(({ text, metadata }) =>
+            metadata === undefined ? { text } : { text, metadata },
+          ),
+        }
+      : { content: message.parts.map(({ text }) => ({ text })) }),
+    ...(message.metadata === undefined ? {} : { metadata: message.metadata }),
+  };
+}
+
+/** A Task in 0.3 protobuf JSON (the body of `GET /v1/tasks/{id}` and `POST /v1/tasks/{id}:cancel`). */
+export function restTask(task: RunTask): Record<string, unknown> {
+  return protoTask(task, '0.3');
+}
+
+/** A Task in 1.0 proto-JSON (the bare Task of GetTask and CancelTask). */
+export function v1Task(task: RunTask): Record<string, unknown> {
+  return protoTask(task, '1.0');
+}
+
+/** An agent message in 1.0 proto-JSON. */
+export function v1Message(message: AgentMessage): Record<string, unknown> {
+  return protoMessage(message, '1.0');
 }
 
 /** The body of a REST `message:send` answer: `{task}`. */
@@ -37,21 +77,10 @@ export function restStreamResponse(item: StreamItem): Record<string, unknown> {
     case 'status-update':
       return { statusUpdate: restStatusUpdate(item) };
     case 'message':
-      return { message: restMessage(item) };
+      return { message: protoMessage(item, '0.3') };
     case 'task':
       return { task: restTask(item) };
   }
-}
-
-function restMessage(message: AgentMessage): Record<string, unknown> {
-  return {
-    messageId: message.messageId,
-    contextId: message.contextId,
-    ...(message.taskId === undefined ? {} : { taskId: message.taskId }),
-    role: 'ROLE_AGENT',
-    content: message.parts.map((part) => ({ text: part.text })),
-    ...(message.metadata === undefined ? {} : { metadata: message.metadata }),
-  };
 }
 
 function restStatusUpdate(update: StatusUpdate): Record<string, unknown> {

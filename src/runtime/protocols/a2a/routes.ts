@@ -14,7 +14,7 @@ import type { Entity, RunService } from '../../api/runs/service.js';
 import type { RunRecord } from '../../store/records.js';
 import type { RuntimeStore } from '../../store/store.js';
 import { agentCardOf, publicOrigin } from './card.js';
-import { answerSend, answerStream, exchangeOf } from './exchange.js';
+import { answerMessage, exchangeOf } from './exchange.js';
 import {
   dispatchTargetOf,
   parseJsonBody,
@@ -25,7 +25,7 @@ import { dispatchDoc, entityDocs } from './docs.js';
 import { answerRpc } from './endpoint.js';
 import { restTask } from './rest.js';
 import { createTaskOps } from './task-ops.js';
-import { bareTask, jsonRpcResult, taskOf, type RunTask } from './task.js';
+import { bareTask, jsonRpcResult, recordTask } from './task.js';
 import {
   answerRestGetTask,
   answerRestListTasks,
@@ -112,10 +112,12 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         }
         if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
         const parsed = parseMessageRequest(parseJsonBody(request.body), method);
-        const exchange = exchangeOf(request, entity, parsed, { background: true });
-        return method === 'message/send'
-          ? answerSend(reply, deps, exchange)
-          : answerStream(reply, deps, exchange);
+        return answerMessage(
+          reply,
+          deps,
+          exchangeOf(request, entity, parsed, { background: true }),
+          op,
+        );
       });
     }
     if (!kind.tasks) continue;
@@ -127,10 +129,8 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         const entity = entityOf(request);
         const { id, taskId, contextId } = parseTaskRequest(parseJsonBody(request.body));
         if (contextId === null) throw new HttpError(400, 'contextId is required to poll a task');
-        if ((await store.getRun(taskId)) === null) throw new HttpError(404, 'Task not found');
-        const caller = callerOf(request);
-        const run = await runs.getRun({ entity, caller, runId: taskId, sessionId: contextId });
-        return jsonRpcResult(id, taskOfRecord(run, deps.newId()));
+        const run = await ownRun(request, entity, taskId, contextId);
+        return jsonRpcResult(id, recordTask(run, deps.newId()));
       },
     );
 
@@ -182,7 +182,7 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         }
         if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
         const run = await ownRun(request, entity, request.params.task_id);
-        return restTask(taskOfRecord(run, deps.newId()));
+        return restTask(recordTask(run, deps.newId()));
       },
     );
 
@@ -213,19 +213,18 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
     );
   }
 
-  /** The stored run `taskId` of `entity` the caller may see; 404 `Task not found` when none. */
+  /**
+   * The stored run `taskId` of `entity` (in session `sessionId` when given) the caller may see;
+   * 404 `Task not found` when none.
+   */
   async function ownRun(
     request: FastifyRequest,
     entity: Entity,
     taskId: string,
+    sessionId: string | null = null,
   ): Promise<RunRecord> {
     if ((await store.getRun(taskId)) === null) throw new HttpError(404, 'Task not found');
-    return runs.getRun({
-      entity,
-      caller: callerOf(request),
-      runId: taskId,
-      sessionId: null,
-    });
+    return runs.getRun({ entity, caller: callerOf(request), runId: taskId, sessionId });
   }
 }
 
@@ -259,24 +258,8 @@ function registerDispatchRoutes(app: FastifyInstance, deps: A2ARouteDeps): void 
         }
         const parsed = parseMessageRequest(body, method, 'jsonrpc');
         const exchange = exchangeOf(request, entity, parsed, { background: false });
-        return method === 'message/send'
-          ? answerSend(reply, deps, exchange)
-          : answerStream(reply, deps, exchange);
+        return answerMessage(reply, deps, exchange, method === 'message/send' ? 'send' : 'stream');
       },
     );
   }
-}
-
-/** A stored run as a Task. */
-function taskOfRecord(run: RunRecord, messageId: string): RunTask {
-  return taskOf(
-    {
-      runId: run.run_id,
-      sessionId: run.session_id,
-      status: run.status,
-      content: run.output['content'],
-      userId: run.user_id,
-    },
-    messageId,
-  );
 }

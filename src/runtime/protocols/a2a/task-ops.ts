@@ -10,9 +10,10 @@ import type { ActiveRun, Entity, RunService } from '../../api/runs/service.js';
 import type { RunRecord } from '../../store/records.js';
 import type { RuntimeStore } from '../../store/store.js';
 import type { MessageRequest } from './request.js';
+import { v1Task } from './rest.js';
 import { toolAnswersOf } from './resume.js';
 import { A2AProtocolError } from './v1-errors.js';
-import { bareTask, taskOf, type RunTask } from './task.js';
+import { bareTask, recordTask, type RunTask } from './task.js';
 
 /** What the task operations read and run. */
 export interface TaskOpsDeps {
@@ -28,13 +29,14 @@ const TERMINAL = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
 /** The task operations of one runtime. */
 export interface TaskOps {
   /** The caller's task `taskId` of `entity`; TASK_NOT_FOUND when there is none it may see. */
-  find(entity: Entity, caller: Caller, taskId: string): Promise<RunRecord>;
-  /** The task as a Task. */
-  taskOf(run: RunRecord): RunTask;
+  get(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
   /** Cancels a task that has not ended; TASK_NOT_CANCELABLE for one that has. */
   cancel(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
-  /** The caller's tasks of `entity` in a context (session), newest last. */
-  list(entity: Entity, caller: Caller, contextId: string): Promise<RunTask[]>;
+  /**
+   * ListTasks' answer: the caller's tasks of `entity` in a context (session), newest last, in 1.0
+   * shapes on one page.
+   */
+  list(entity: Entity, caller: Caller, contextId: string): Promise<Record<string, unknown>>;
   /**
    * The run of a message: a new one, or, when the message names a task (`taskId`), the paused
    * run continued with the message as its answers.
@@ -62,21 +64,10 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
       throw notFound();
     }
   };
-  const asTask = (run: RunRecord): RunTask =>
-    taskOf(
-      {
-        runId: run.run_id,
-        sessionId: run.session_id,
-        status: run.status,
-        content: run.output['content'],
-        userId: run.user_id,
-      },
-      deps.newId(),
-    );
+  const asTask = (run: RunRecord): RunTask => recordTask(run, deps.newId());
 
   return {
-    find,
-    taskOf: asTask,
+    get: async (entity, caller, taskId) => asTask(await find(entity, caller, taskId)),
     async cancel(entity, caller, taskId) {
       const run = await find(entity, caller, taskId);
       if (TERMINAL.has(run.status)) {
@@ -90,16 +81,14 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
     },
     async list(entity, caller, contextId) {
       const session = await store.getSession(contextId);
-      if (
-        session === null ||
-        session.component_id !== entity.id ||
-        (caller.scopedUserId !== null && session.user_id !== caller.scopedUserId)
-      ) {
-        return [];
-      }
-      return (await store.listRuns(contextId))
+      const visible =
+        session !== null &&
+        session.component_id === entity.id &&
+        (caller.scopedUserId === null || session.user_id === caller.scopedUserId);
+      const tasks = (visible ? await store.listRuns(contextId) : [])
         .filter((run) => run.parent_run_id === null)
-        .map(asTask);
+        .map((run) => v1Task(asTask(run)));
+      return { tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length };
     },
     async start({ entity, caller, clientUserId, request }) {
       if (request.taskId === null) {

@@ -4,7 +4,7 @@
  * the JSON-RPC result envelope. Pure: builds objects, never reads the store or writes HTTP.
  */
 import type { Task, TaskState, TextPart } from '@a2a-js/sdk';
-import type { RunStatus } from '../../store/records.js';
+import type { RunRecord, RunStatus } from '../../store/records.js';
 
 /** The task states a run can be in. */
 export type RunTaskState = Extract<
@@ -88,6 +88,12 @@ export function taskOf(run: TaskRun, messageId: string): RunTask {
       }),
     ],
   };
+}
+
+/** A stored run as a Task. */
+export function recordTask(run: RunRecord, messageId: string): RunTask {
+  const { run_id: runId, session_id: sessionId, status, user_id: userId } = run;
+  return taskOf({ runId, sessionId, status, content: run.output['content'], userId }, messageId);
 }
 
 /** A task with a state and no history (a background run just started, a cancel answered). */

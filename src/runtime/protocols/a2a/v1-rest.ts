@@ -7,12 +7,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../../http/caller.js';
 import type { Entity } from '../../api/runs/service.js';
-import { A2A_JSON, answerSend, answerStream, exchangeOf, type ExchangeDeps } from './exchange.js';
+import { A2A_JSON, answerTaskMessage, type TaskExchangeDeps } from './exchange.js';
 import { requestedVersionOf } from './jsonrpc.js';
-import { parseJsonBody } from './request.js';
-import type { TaskOps } from './task-ops.js';
 import { a2aErrorOf, A2AProtocolError, restErrorOf } from './v1-errors.js';
-import { parseV1MessageRequest, v1Task } from './v1-shapes.js';
+import { parseJsonBody, parseV1MessageRequest, transportOf } from './request.js';
+import { v1Task } from './rest.js';
+import type { RunTask } from './task.js';
 
 /** How a request to a shared path is read. */
 export type SharedPathProtocol = 'jsonrpc' | 'rest-0.3' | 'rest-1.0' | 'unsupported';
@@ -26,17 +26,10 @@ export function sharedPathProtocolOf(
   headers: FastifyRequest['headers'],
   body: unknown,
 ): SharedPathProtocol {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'jsonrpc' in body) {
-    return 'jsonrpc';
-  }
+  if (transportOf(body) === 'jsonrpc') return 'jsonrpc';
   const version = requestedVersionOf(headers['a2a-version']);
   if (version === null) return 'unsupported';
   return version === '1.0' ? 'rest-1.0' : 'rest-0.3';
-}
-
-/** What the HTTP+JSON 1.0 answers are built from. */
-export interface RestV1Deps extends ExchangeDeps {
-  readonly tasks: TaskOps;
 }
 
 /** An HTTP+JSON 1.0 error answer. */
@@ -57,7 +50,7 @@ export function versionNotSupported(): A2AProtocolError {
 export async function answerRestMessage(
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: RestV1Deps,
+  deps: TaskExchangeDeps,
   entity: Entity,
   body: unknown,
   op: 'send' | 'stream',
@@ -67,52 +60,47 @@ export async function answerRestMessage(
     if ((body as { tenant?: unknown }).tenant) {
       throw new A2AProtocolError('INVALID_PARAMS', 'Invalid params: no tenant is served here');
     }
-    const base = exchangeOf(request, entity, parsed, { background: true });
-    const exchange = {
-      ...base,
-      version: '1.0' as const,
-      backgroundOk: true,
-      run: await deps.tasks.start(base),
-    };
-    return await (op === 'send'
-      ? answerSend(reply, deps, exchange)
-      : answerStream(reply, deps, exchange));
+    return await answerTaskMessage(request, reply, deps, { entity, parsed, version: '1.0', op });
   } catch (error) {
     return sendRestError(reply, error);
   }
 }
 
 /** `GET …/v1/tasks/{id}` in HTTP+JSON 1.0. */
-export async function answerRestGetTask(
+export function answerRestGetTask(
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: RestV1Deps,
+  deps: TaskExchangeDeps,
   entity: Entity,
   taskId: string,
 ): Promise<FastifyReply> {
-  try {
-    const run = await deps.tasks.find(entity, callerOf(request), taskId);
-    return reply.type(A2A_JSON).send(v1Task(deps.tasks.taskOf(run)));
-  } catch (error) {
-    return sendRestError(reply, error);
-  }
+  return answerRestTask(reply, () => deps.tasks.get(entity, callerOf(request), taskId));
 }
 
 /** `POST …/v1/tasks/{id}:cancel` and `:subscribe` in HTTP+JSON 1.0. */
-export async function answerRestTaskAction(
+export function answerRestTaskAction(
   request: FastifyRequest,
   reply: FastifyReply,
-  deps: RestV1Deps,
+  deps: TaskExchangeDeps,
   entity: Entity,
   taskId: string,
   action: 'cancel' | 'subscribe',
 ): Promise<FastifyReply> {
-  try {
+  return answerRestTask(reply, async () => {
     if (action === 'subscribe') {
       throw new A2AProtocolError('UNSUPPORTED_OPERATION', 'Subscribing to a task is not supported');
     }
-    const task = await deps.tasks.cancel(entity, callerOf(request), taskId);
-    return reply.type(A2A_JSON).send(v1Task(task));
+    return deps.tasks.cancel(entity, callerOf(request), taskId);
+  });
+}
+
+/** A task answer in HTTP+JSON 1.0: the Task `task` resolves to, or its error. */
+async function answerRestTask(
+  reply: FastifyReply,
+  task: () => Promise<RunTask>,
+): Promise<FastifyReply> {
+  try {
+    return reply.type(A2A_JSON).send(v1Task(await task()));
   } catch (error) {
     return sendRestError(reply, error);
   }
@@ -122,7 +110,7 @@ export async function answerRestTaskAction(
 export async function answerRestListTasks(
   request: FastifyRequest<{ Querystring: { contextId?: string } }>,
   reply: FastifyReply,
-  deps: RestV1Deps,
+  deps: TaskExchangeDeps,
   entity: Entity,
 ): Promise<FastifyReply> {
   const contextId = request.query.contextId;
@@ -132,10 +120,7 @@ export async function answerRestListTasks(
       new A2AProtocolError('INVALID_PARAMS', 'ListTasks needs a contextId'),
     );
   }
-  const tasks = (await deps.tasks.list(entity, callerOf(request), contextId)).map(v1Task);
-  return reply
-    .type(A2A_JSON)
-    .send({ tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length });
+  return reply.type(A2A_JSON).send(await deps.tasks.list(entity, callerOf(request), contextId));
 }
 
 /** Reads the body of a shared message path: JSON, or null when it is not (each reader decides). */

@@ -7,7 +7,7 @@
  */
 import type { StatusUpdate, StreamItem } from './stream.js';
 import type { AgentMessage, RunTaskState } from './task.js';
-import { V1_STATE, v1Message } from './v1-shapes.js';
+import { V1_STATE, v1Message } from './rest.js';
 
 /** Converts one run's 0.3 stream items to 1.0 StreamResponses, in order. */
 export interface V1StreamMapper {

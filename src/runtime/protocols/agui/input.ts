@@ -26,7 +26,10 @@ import {
 } from '@ag-ui/core/schemas';
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
-import { aguiValidationIssues, BINARY_SOURCE_ERROR } from './validation-errors.js';
+import { pydanticIssue, validationIssues } from '../../../shared/validation-issue.js';
+
+/** The message of BinaryInputContent's own check (ag-ui-protocol's model validator). */
+const BINARY_SOURCE_ERROR = 'BinaryInputContent requires id, url, or data to be provided.';
 
 /** "string or null", not required. */
 const nullableString = z.string().nullable().optional();
@@ -40,15 +43,27 @@ const anyRequired = z.unknown();
 
 // The ids (`.meta({ id })`) name the parts as the OpenAPI document's component schemas.
 
-/** OpenAPI's `discriminator` of a union of the named schemas `names`, by `property` value. */
-const discriminator = (property: string, names: Readonly<Record<string, string>>) => ({
-  discriminator: {
-    propertyName: property,
-    mapping: Object.fromEntries(
-      Object.entries(names).map(([value, name]) => [value, `#/components/schemas/${name}`]),
-    ),
-  },
-});
+/** Union options zod can tell apart by a key's literal value. */
+type Tagged = readonly [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]];
+
+/**
+ * The union of named `options` told apart by `key`, documented with OpenAPI's `discriminator`:
+ * each option's tag (its literal `key`) maps to its component schema (its id).
+ */
+function taggedUnion<const Options extends Tagged>(
+  key: string,
+  options: Options,
+  meta: { readonly id?: string; readonly description?: string } = {},
+) {
+  const mapping = options.map((option) => {
+    const [tag] = option._zod.propValues[key] as Set<unknown>;
+    const { id } = z.globalRegistry.get(option as z.core.$ZodType) as { readonly id: string };
+    return [tag, `#/components/schemas/${id}`];
+  });
+  return z
+    .discriminatedUnion(key, options)
+    .meta({ ...meta, discriminator: { propertyName: key, mapping: Object.fromEntries(mapping) } });
+}
 
 const ToolCall = ToolCallSchema.extend({
   type: z.literal('function').optional(),
@@ -61,18 +76,16 @@ const ToolCall = ToolCallSchema.extend({
   metadata: extra,
 }).meta({ id: 'ToolCall' });
 
-const Source = z
-  .discriminatedUnion('type', [
-    InputContentDataSourceSchema.meta({
-      id: 'InputContentDataSource',
-      description: 'Inline base64-encoded content',
-    }),
-    InputContentUrlSourceSchema.extend({ mimeType: nullableString }).meta({
-      id: 'InputContentUrlSource',
-      description: 'Content referenced by URL',
-    }),
-  ])
-  .meta(discriminator('type', { data: 'InputContentDataSource', url: 'InputContentUrlSource' }));
+const Source = taggedUnion('type', [
+  InputContentDataSourceSchema.meta({
+    id: 'InputContentDataSource',
+    description: 'Inline base64-encoded content',
+  }),
+  InputContentUrlSourceSchema.extend({ mimeType: nullableString }).meta({
+    id: 'InputContentUrlSource',
+    description: 'Content referenced by URL',
+  }),
+]);
 
 /** What we accept of a media part beyond core: data or url sources only, any metadata. */
 const mediaFields = { source: Source, id: extra, metadata: extra };
@@ -89,38 +102,36 @@ const BinaryInputContent = z
   })
   .superRefine((part, context) => {
     if (!part.id && !part.url && !part.data) {
-      context.addIssue({ code: 'custom', message: BINARY_SOURCE_ERROR, input: part });
+      context.addIssue(
+        pydanticIssue(part, {
+          type: 'value_error',
+          msg: `Value error, ${BINARY_SOURCE_ERROR}`,
+          ctx: { error: BINARY_SOURCE_ERROR },
+        }),
+      );
     }
   })
   .meta({ id: 'BinaryInputContent', deprecated: true });
 
-const InputContent = z
-  .discriminatedUnion('type', [
+const InputContent = taggedUnion(
+  'type',
+  [
     TextInputContentSchema.extend({ id: extra, metadata: extra }).meta({ id: 'TextInputContent' }),
     ImageInputContentSchema.extend(mediaFields).meta({ id: 'ImageInputContent' }),
     AudioInputContentSchema.extend(mediaFields).meta({ id: 'AudioInputContent' }),
     VideoInputContentSchema.extend(mediaFields).meta({ id: 'VideoInputContent' }),
     DocumentInputContentSchema.extend(mediaFields).meta({ id: 'DocumentInputContent' }),
     BinaryInputContent,
-  ])
-  .meta({
-    id: 'InputContent',
-    description: 'A part of multimodal user content, discriminated by type',
-    ...discriminator('type', {
-      text: 'TextInputContent',
-      image: 'ImageInputContent',
-      audio: 'AudioInputContent',
-      video: 'VideoInputContent',
-      document: 'DocumentInputContent',
-      binary: 'BinaryInputContent',
-    }),
-  });
+  ],
+  { id: 'InputContent', description: 'A part of multimodal user content, discriminated by type' },
+);
 
 const messageExtras = { metadata: extra, subagentRunId: extra };
 const named = { name: nullableString, encryptedValue: nullableString, ...messageExtras };
 
-const Message = z
-  .discriminatedUnion('role', [
+const Message = taggedUnion(
+  'role',
+  [
     DeveloperMessageSchema.extend(named).meta({ id: 'DeveloperMessage' }),
     SystemMessageSchema.extend(named).meta({ id: 'SystemMessage' }),
     AssistantMessageSchema.extend({
@@ -145,20 +156,9 @@ const Message = z
     ReasoningMessageSchema.extend({ ...messageExtras, encryptedValue: nullableString }).meta({
       id: 'ReasoningMessage',
     }),
-  ])
-  .meta({
-    id: 'Message',
-    description: 'A message, discriminated by role',
-    ...discriminator('role', {
-      developer: 'DeveloperMessage',
-      system: 'SystemMessage',
-      assistant: 'AssistantMessage',
-      user: 'UserMessage',
-      tool: 'ToolMessage',
-      activity: 'ActivityMessage',
-      reasoning: 'ReasoningMessage',
-    }),
-  });
+  ],
+  { id: 'Message', description: 'A message, discriminated by role' },
+);
 
 /** RunAgentInput as we accept it (field order kept: errors come in that order). */
 export const runAgentInputSchema = RunAgentInputSchema.extend({
@@ -235,7 +235,10 @@ export function parseRunAgentInput(raw: string, contentType: string | undefined)
   }
   const input = withCamelKeys(body);
   const parsed = runAgentInputSchema.safeParse(input);
-  if (!parsed.success) throw new HttpError(422, aguiValidationIssues(parsed.error.issues, input));
+  if (!parsed.success) {
+    const model = { schema: runAgentInputSchema, value: input };
+    throw new HttpError(422, validationIssues('body', parsed.error.issues, model));
+  }
   return parsed.data;
 }
 
@@ -302,6 +305,7 @@ function eachOf(value: unknown, map: (item: unknown) => unknown): unknown {
   return Array.isArray(value) ? value.map(map) : value;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -6,7 +6,7 @@
  */
 import type { ToolDefinition } from '../../catalogue/definitions.js';
 import type { PendingCall, ToolResult } from '../../api/runs/service.js';
-import type { InputMessage, RunAgentInput } from './input.js';
+import { isRecord, type InputMessage, type RunAgentInput } from './input.js';
 
 /** A `resume[]` entry. */
 export type ResumeAnswer = NonNullable<RunAgentInput['resume']>[number];
@@ -144,8 +144,4 @@ export function clientUserIdOf(forwardedProps: unknown): string | null {
 /** `state` when it is an object (the run's session state); null otherwise. */
 export function stateOf(state: unknown): Record<string, unknown> | null {
   return isRecord(state) ? state : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
