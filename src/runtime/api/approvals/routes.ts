@@ -27,7 +27,7 @@ import {
   listApprovalsQuery,
   resolveApprovalBody,
 } from './schemas.js';
-import { paginated } from '../../http/list-query.js';
+import { paginated, pagingOf } from '../../http/list-query.js';
 
 const NOT_FOUND = 'Approval not found';
 
@@ -64,8 +64,8 @@ export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRo
     response: { 200: ok('Approvals', paginatedOf(approvalSchema)), ...errors('422', '503') },
   };
   app.get('/approvals', { schema: listSchema }, async (request) => {
-    const { page: asked, limit, user_id: userId, ...filters } = request.query;
-    const page = Math.max(asked, 1);
+    const { page: _page, limit: _limit, user_id: userId, ...filters } = request.query;
+    const { page, limit } = pagingOf(request.query);
     // Confined callers see their own approvals whatever they ask for.
     const filter: ApprovalFilter = {
       ...filters,

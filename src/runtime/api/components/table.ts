@@ -132,7 +132,6 @@ export function createComponentStore(database: RuntimeDatabase): ComponentStore 
     database,
     components,
     {
-      table: 'components',
       filters: { type: equals('component_type') },
       sorts: ['created_at'],
       tieBreak: 'component_id',
@@ -140,14 +139,7 @@ export function createComponentStore(database: RuntimeDatabase): ComponentStore 
     },
   );
   return Object.freeze({
-    list: (type, page, limit) =>
-      pages.page({
-        filters: { type: type ?? undefined },
-        sortBy: 'created_at',
-        sortOrder: 'desc',
-        page,
-        limit,
-      }),
+    list: (type, page, limit) => pages.page({ filters: { type: type ?? undefined }, page, limit }),
     ...storeOn(database.db, components, configs),
     transaction: (fn) =>
       database.db

@@ -30,7 +30,7 @@ import {
   listLearningsQuery,
   updateLearningBody,
 } from './schemas.js';
-import { listOf, paginated } from '../../http/list-query.js';
+import { listOf, paginated, pagingOf } from '../../http/list-query.js';
 import { empty, errors, ok } from '../../http/openapi.js';
 import type { CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
@@ -180,8 +180,7 @@ export function registerLearningRoutes(
   };
   app.get('/learnings/users', { schema: usersSchema }, async (request) => {
     const q = request.query;
-    const page = Math.max(q.page, 1);
-    const limit = q.limit;
+    const { page, limit } = pagingOf(q);
     const caller = callerOf(request);
     checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
     const { rows, total } = await store.users({

@@ -5,7 +5,7 @@
  * the caller is, and never builds HTTP shapes.
  */
 import type { RuntimeDatabase } from '../../store/database.js';
-import { equals, pageOf } from '../../store/page.js';
+import { equals, offsetOf, pageOf, type PageParams, type Paging } from '../../store/page.js';
 import type { LearningRecord } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
@@ -41,14 +41,10 @@ export type LearningFilter =
   | 'entityType';
 
 /** Filters, sort and page of {@link LearningStore.list}. */
-export interface LearningQuery {
+export interface LearningQuery extends PageParams<LearningSort> {
   readonly filters: Readonly<Partial<Record<LearningFilter, string>>>;
   /** Only the learnings of this owner and the ownerless ones. */
   readonly visibleTo?: string;
-  readonly sortBy: LearningSort;
-  readonly sortOrder: 'asc' | 'desc';
-  readonly page: number;
-  readonly limit: number;
 }
 
 /** One owner's newest change (GET /learnings/users). */
@@ -73,12 +69,12 @@ export interface LearningStore {
    * The owners (never the ownerless), most recently changed first, optionally only one owner
    * and one type: one page and how many in all.
    */
-  users(filter: {
-    readonly userId?: string | undefined;
-    readonly learningType?: string | undefined;
-    readonly page: number;
-    readonly limit: number;
-  }): Promise<{ rows: LearningUser[]; total: number }>;
+  users(
+    filter: Paging & {
+      readonly userId?: string | undefined;
+      readonly learningType?: string | undefined;
+    },
+  ): Promise<{ rows: LearningUser[]; total: number }>;
   /** Delete every learning of `userId` (of one type when given); how many went. */
   deleteUser(userId: string, learningType?: string): Promise<number>;
 }
@@ -114,7 +110,6 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
   const { db, dialect } = database;
   const table = tableOf(database, LEARNINGS);
   const pages = pageOf<LearningRecord, LearningFilters, LearningSort>(database, table, {
-    table: 'learnings',
     filters: {
       learningType: equals('learning_type'),
       userId: equals('user_id'),
@@ -145,14 +140,8 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
       await table.update(learning);
     },
     delete: (learningId) => table.delete(learningId),
-    list: (query) =>
-      pages.page({
-        filters: { ...query.filters, visibleTo: query.visibleTo },
-        sortBy: query.sortBy,
-        sortOrder: query.sortOrder,
-        page: query.page,
-        limit: query.limit,
-      }),
+    list: ({ filters, visibleTo, ...params }) =>
+      pages.page({ filters: { ...filters, visibleTo }, ...params }),
     async users(filter) {
       const matching = owned(filter.userId, filter.learningType);
       const rows = await matching
@@ -161,7 +150,7 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
         .orderBy('last_learning_updated_at', 'desc')
         .orderBy('user_id')
         .limit(filter.limit)
-        .offset((Math.max(filter.page, 1) - 1) * filter.limit)
+        .offset(offsetOf(filter))
         .execute();
       const count = await matching
         .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))

@@ -11,7 +11,7 @@ import { HttpError } from '../../http/errors.js';
 import { optimizeMemories } from './optimizer.js';
 import type { MemoryRecord, MemoryStore } from './table.js';
 import { isoOfSeconds } from '../../engine/time.js';
-import { paginated } from '../../http/list-query.js';
+import { paginated, pagingOf } from '../../http/list-query.js';
 import {
   MEMORY_TAGS,
   memorySchema,
@@ -55,8 +55,7 @@ export function registerMemoryInsightRoutes(
   };
   app.get('/user_memory_stats', { schema: statsSchema }, async (request) => {
     const q = request.query;
-    const page = Math.max(q.page, 1);
-    const limit = q.limit;
+    const { page, limit } = pagingOf(q);
     const userId = callerOf(request).scopedUserId ?? q.user_id;
     const { rows, total } = await store.userStats(userId, page, limit);
     const data = rows.map((row): z.infer<typeof userMemoryStats> => ({

@@ -5,7 +5,7 @@
  * shapes.
  */
 import type { RuntimeDatabase } from '../../store/database.js';
-import { equals, pageOf } from '../../store/page.js';
+import { equals, offsetOf, pageOf, type PageParams } from '../../store/page.js';
 import type { MemoryRecord } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
@@ -26,7 +26,7 @@ export const MEMORY_SORTS = [
 export type MemorySort = (typeof MEMORY_SORTS)[number];
 
 /** Filters, sort and page of {@link MemoryStore.list}. */
-export interface MemoryQuery {
+export interface MemoryQuery extends PageParams<MemorySort> {
   readonly userId?: string;
   readonly agentId?: string;
   readonly teamId?: string;
@@ -34,10 +34,6 @@ export interface MemoryQuery {
   readonly topics?: readonly string[];
   /** Case-insensitive substring of the memory text; an empty string filters nothing. */
   readonly contains?: string;
-  readonly sortBy: MemorySort;
-  readonly sortOrder: 'asc' | 'desc';
-  readonly page: number;
-  readonly limit: number;
 }
 
 /** One owner's memory count (GET /user_memory_stats). */
@@ -103,15 +99,11 @@ interface MemoryFilters {
   contains?: string | undefined;
 }
 
-/** How many ids one DELETE binds (well under every dialect's parameter limit). */
-const DELETE_CHUNK = 500;
-
 /** The memory store on an open, migrated database. */
 export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
   const { db, dialect } = database;
   const table = tableOf(database, MEMORIES);
   const pages = pageOf<MemoryRecord, MemoryFilters, MemorySort>(database, table, {
-    table: 'memories',
     filters: {
       userId: equals('user_id'),
       agentId: equals('agent_id'),
@@ -126,33 +118,23 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
   return Object.freeze({
     get: (memoryId) => table.get(memoryId),
     put: (memory) => table.put(memory),
-    list: (query) =>
+    list: ({ userId, agentId, teamId, topics, contains, ...params }) =>
       pages.page({
         filters: {
-          userId: query.userId,
-          agentId: query.agentId,
-          teamId: query.teamId,
-          topics: query.topics?.length ? query.topics : undefined,
-          contains: query.contains ? query.contains : undefined,
+          userId,
+          agentId,
+          teamId,
+          topics: topics?.length ? topics : undefined,
+          contains: contains ? contains : undefined,
         },
-        sortBy: query.sortBy,
-        sortOrder: query.sortOrder,
-        page: query.page,
-        limit: query.limit,
+        ...params,
       }),
     delete: (memoryIds, owner) =>
-      db.transaction().execute(async (trx) => {
-        let deleted = 0n;
-        for (let at = 0; at < memoryIds.length; at += DELETE_CHUNK) {
-          const result = await trx
-            .deleteFrom('memories')
-            .where('memory_id', 'in', memoryIds.slice(at, at + DELETE_CHUNK))
-            .$if(owner !== undefined, (qb) => qb.where('user_id', '=', owner as string))
-            .executeTakeFirst();
-          deleted += result.numDeletedRows;
-        }
-        return Number(deleted);
-      }),
+      db
+        .transaction()
+        .execute((trx) =>
+          table.in(trx).deleteAll(memoryIds, owner === undefined ? {} : { user_id: owner }),
+        ),
     async ofUser(userId) {
       const rows = await db
         .selectFrom('memories')
@@ -193,7 +175,7 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
         .orderBy('last_memory_updated_at', 'desc')
         .orderBy('user_id')
         .limit(limit)
-        .offset((Math.max(page, 1) - 1) * limit)
+        .offset(offsetOf({ page, limit }))
         .execute();
       const owners = await owned
         .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))

@@ -171,7 +171,6 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
     database,
     schedules,
     {
-      table: 'schedules',
       filters: { enabled: (on, eb) => eb('enabled', '=', dialect.booleanToColumn(on)) },
       sorts: ['created_at'],
       tieBreak: 'id',
@@ -179,21 +178,14 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
     },
   );
   const runPages = pageOf<ScheduleRunRecord, { scheduleId: string }, 'created_at'>(database, runs, {
-    table: 'schedule_runs',
     filters: { scheduleId: (id, eb) => eb('schedule_id', '=', id) },
     sorts: ['created_at'],
     // Runs recorded in the same second: the later one first.
     tieBreak: 'seq',
   });
-  const newestFirst = { sortBy: 'created_at', sortOrder: 'desc' } as const;
   return Object.freeze({
     list: (enabled, page, limit) =>
-      schedulePages.page({
-        filters: { enabled: enabled ?? undefined },
-        ...newestFirst,
-        page,
-        limit,
-      }),
+      schedulePages.page({ filters: { enabled: enabled ?? undefined }, page, limit }),
     get: (id) => schedules.get(id),
     async byName(name) {
       const row = await db
@@ -230,7 +222,6 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
       const run = await runs.get(runId);
       return run?.schedule_id === scheduleId ? run : null;
     },
-    listRuns: (scheduleId, page, limit) =>
-      runPages.page({ filters: { scheduleId }, ...newestFirst, page, limit }),
+    listRuns: (scheduleId, page, limit) => runPages.page({ filters: { scheduleId }, page, limit }),
   } satisfies ScheduleStore);
 }

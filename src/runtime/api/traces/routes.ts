@@ -19,7 +19,7 @@ import {
   type TraceCondition,
 } from './filter.js';
 import { sessionStats, traceDetail, traceNode, traceSummary } from './render.js';
-import { paginated } from '../../http/list-query.js';
+import { paginated, pagingOf } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
 import type { CheckedTypes } from '../../http/validation.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
@@ -78,12 +78,6 @@ function confined(caller: Caller, filter: Expression | null): TraceCondition {
   }
 }
 
-/** Page and limit of a parsed query: 1-based (0 reads as 1). */
-const paging = (q: { page: number; limit: number }): { page: number; limit: number } => ({
-  page: Math.max(q.page, 1),
-  limit: q.limit,
-});
-
 /** What `POST /traces/search` reads when it is sent no body. */
 const NO_SEARCH = searchBody.parse({});
 
@@ -104,7 +98,7 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
   };
   app.get('/traces', { schema: listSchema }, async (request) => {
     const q = request.query;
-    const { page, limit } = paging(q);
+    const { page, limit } = pagingOf(q);
     const keys: (keyof typeof q)[] = [
       'run_id',
       'session_id',
@@ -178,7 +172,7 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
   };
   app.get('/trace_session_stats', { schema: statsSchema }, async (request) => {
     const q = request.query;
-    const { page, limit } = paging(q);
+    const { page, limit } = pagingOf(q);
     const keys: (keyof typeof q)[] = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
     const where = confined(callerOf(request), queryExpression(q, keys));
     const { rows, total } = await traces.sessionStats(where, page, limit);
@@ -201,8 +195,8 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
   };
   app.post('/traces/search', { schema: searchSchema }, async (request) => {
     const search = request.body ?? NO_SEARCH;
-    const { filter, group_by: groupBy, limit } = search;
-    const page = Math.max(search.page, 1);
+    const { filter, group_by: groupBy } = search;
+    const { page, limit } = pagingOf(search);
     const where = confined(callerOf(request), filter ?? null);
     if (groupBy === 'session') {
       const { rows, total } = await traces.sessionStats(where, page, limit);
