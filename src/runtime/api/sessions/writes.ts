@@ -32,6 +32,10 @@ import {
   sessionParams,
   updateSessionBody,
 } from './schemas.js';
+import { sectionSchemas } from '../../http/validation.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(SESSION_TAGS);
 
 /** What the write routes take from the runtime besides the store. */
 export interface SessionWriteDeps {
@@ -126,14 +130,11 @@ export function registerSessionWriteRoutes(
       if (!JSON_TYPE.test(String(request.headers['content-type']))) request.body = NOT_JSON;
     });
 
-    const createSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Create a session',
+    const createSchema = checked('Create a session', {
       querystring: createSessionQuery,
       body: createSessionBody,
       response: { 201: ok('Created', sessionDetailSchema), ...errors('400', '404', '422') },
-    };
+    });
     type Create = { Querystring: z.output<typeof createSessionQuery>; Body: CreateBody };
     scope.post<Create>(
       '/sessions',
@@ -173,29 +174,23 @@ export function registerSessionWriteRoutes(
       },
     );
 
-    const renameSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Rename a session',
+    const renameSchema = checked('Rename a session', {
       params: sessionParams,
       querystring: oneSessionQuery,
       body: renameSessionBody,
       response: { 200: ok('Renamed', sessionDetailSchema), ...errors('404', '422') },
-    };
+    });
     type Rename = OneSession & { Body: z.output<typeof renameSessionBody> };
     scope.post<Rename>('/sessions/:session_id/rename', { schema: renameSchema }, async (request) =>
       changed(request, { session_name: request.body.session_name, updated_at: nowSeconds() }),
     );
 
-    const updateSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Update a session (given fields replace)',
+    const updateSchema = checked('Update a session (given fields replace)', {
       params: sessionParams,
       querystring: oneSessionQuery,
       body: updateSessionBody,
       response: { 200: ok('Updated', sessionDetailSchema), ...errors('404', '422') },
-    };
+    });
     type Update = OneSession & { Body: z.output<typeof updateSessionBody> };
     scope.patch<Update>('/sessions/:session_id', { schema: updateSchema }, async (request) => {
       const body = request.body;
@@ -215,14 +210,11 @@ export function registerSessionWriteRoutes(
       });
     });
 
-    const deleteOneSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Delete a session',
+    const deleteOneSchema = checked('Delete a session', {
       params: sessionParams,
       querystring: deleteSessionsQuery,
       response: { 204: empty('Deleted (also when unknown)') },
-    };
+    });
     type DeleteOne = {
       Params: z.output<typeof sessionParams>;
       Querystring: z.output<typeof deleteSessionsQuery>;
@@ -240,14 +232,11 @@ export function registerSessionWriteRoutes(
       },
     );
 
-    const deleteSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Delete sessions',
+    const deleteSchema = checked('Delete sessions', {
       querystring: deleteSessionsQuery,
       body: deleteSessionsBody,
       response: { 204: empty('Deleted'), ...errors('400', '422') },
-    };
+    });
     type Delete = {
       Querystring: z.output<typeof deleteSessionsQuery>;
       Body: z.output<typeof deleteSessionsBody>;
