@@ -73,6 +73,14 @@ export const PAGINATION_INFO = z
   })
   .meta({ id: 'PaginationInfo' });
 
+/** The fields of `record` that the object schema `answer` names, in its order (no other field). */
+export function fieldsOf<S extends z.ZodObject>(answer: S, record: z.output<S>): z.output<S> {
+  const fields = record as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(answer.shape).map((key) => [key, fields[key]]),
+  ) as z.output<S>;
+}
+
 /** The `{data, meta}` envelope of every paginated listing of `item`. */
 export const paginatedOf = (item: z.ZodType): z.ZodType =>
   z.object({ data: z.array(item), meta: PAGINATION_INFO });

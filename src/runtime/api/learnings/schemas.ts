@@ -9,6 +9,7 @@ import { HttpError } from '../../http/errors.js';
 import {
   DB_QUERY,
   EPOCH,
+  fieldsOf,
   NULLABLE_STRING,
   pageQuery,
   QUERY_STRING,
@@ -155,19 +156,5 @@ export function learningIdOf(identity: LearningIdentity): string | null {
 
 /** A stored learning as {@link learningSchema} writes it. */
 export function learningResponse(l: LearningRecord): LearningResponse {
-  return {
-    learning_id: l.learning_id,
-    learning_type: l.learning_type,
-    namespace: l.namespace,
-    user_id: l.user_id,
-    agent_id: l.agent_id,
-    team_id: l.team_id,
-    session_id: l.session_id,
-    entity_id: l.entity_id,
-    entity_type: l.entity_type,
-    content: l.content,
-    metadata: l.metadata,
-    created_at: l.created_at,
-    updated_at: l.updated_at,
-  };
+  return fieldsOf(learningSchema, l);
 }

@@ -11,24 +11,6 @@ import { tableOf, type TableSpec } from '../../store/table.js';
 
 export type { LearningRecord } from '../../store/records.js';
 
-/** The columns GET /learnings may sort by. */
-export const LEARNING_SORTS = [
-  'learning_id',
-  'learning_type',
-  'namespace',
-  'user_id',
-  'agent_id',
-  'team_id',
-  'session_id',
-  'entity_id',
-  'entity_type',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** A sort column of {@link LEARNING_SORTS}. */
-export type LearningSort = (typeof LEARNING_SORTS)[number];
-
 /** The plain column filters of {@link LearningQuery}. */
 export type LearningFilter =
   | 'learningType'
@@ -80,7 +62,7 @@ export interface LearningStore {
 }
 
 /** The `learnings` table: content and metadata are JSON, times epoch seconds. */
-const LEARNINGS: TableSpec<LearningRecord> = {
+const LEARNINGS = {
   name: 'learnings',
   key: 'learning_id',
   columns: [
@@ -100,7 +82,15 @@ const LEARNINGS: TableSpec<LearningRecord> = {
   ],
   json: ['content', 'metadata'],
   seconds: ['created_at', 'updated_at'],
-};
+} as const satisfies TableSpec<LearningRecord>;
+
+/** A sort column of {@link LEARNING_SORTS}. */
+export type LearningSort = Exclude<keyof LearningRecord, (typeof LEARNINGS.json)[number]>;
+
+/** The columns GET /learnings may sort by: all but the JSON ones. */
+export const LEARNING_SORTS = LEARNINGS.columns.filter(
+  (column): column is LearningSort => !(LEARNINGS.json as readonly string[]).includes(column),
+);
 
 /** The filters of {@link LearningStore.list}: the plain columns and the visibility rule. */
 type LearningFilters = Partial<Record<LearningFilter | 'visibleTo', string | undefined>>;

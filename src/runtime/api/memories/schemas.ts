@@ -9,6 +9,7 @@ import type { MemoryRecord } from './table.js';
 import { isoOfSeconds } from '../../engine/time.js';
 import {
   DB_QUERY,
+  fieldsOf,
   ISO_TIME,
   NULLABLE_STRING,
   pageQuery,
@@ -117,13 +118,5 @@ export const optimizeResponse = z
 
 /** A stored memory as {@link userMemory} writes it. */
 export function memorySchema(m: MemoryRecord): UserMemory {
-  return {
-    memory_id: m.memory_id,
-    memory: m.memory,
-    topics: m.topics,
-    agent_id: m.agent_id,
-    team_id: m.team_id,
-    user_id: m.user_id,
-    updated_at: isoOfSeconds(m.updated_at),
-  };
+  return fieldsOf(userMemory, { ...m, updated_at: isoOfSeconds(m.updated_at) });
 }

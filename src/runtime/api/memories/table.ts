@@ -11,20 +11,6 @@ import { tableOf, type TableSpec } from '../../store/table.js';
 
 export type { MemoryRecord } from '../../store/records.js';
 
-/** The columns GET /memories may sort by. */
-export const MEMORY_SORTS = [
-  'memory_id',
-  'memory',
-  'user_id',
-  'agent_id',
-  'team_id',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** A sort column of {@link MEMORY_SORTS}. */
-export type MemorySort = (typeof MEMORY_SORTS)[number];
-
 /** Filters, sort and page of {@link MemoryStore.list}. */
 export interface MemoryQuery extends PageParams<MemorySort> {
   readonly userId?: string;
@@ -72,7 +58,7 @@ export interface MemoryStore {
 }
 
 /** The `memories` table: topics are JSON, times epoch seconds; a replace keeps `created_at`. */
-const MEMORIES: TableSpec<MemoryRecord> = {
+const MEMORIES = {
   name: 'memories',
   key: 'memory_id',
   columns: [
@@ -88,7 +74,15 @@ const MEMORIES: TableSpec<MemoryRecord> = {
   json: ['topics'],
   seconds: ['created_at', 'updated_at'],
   keepOnUpdate: ['created_at'],
-};
+} as const satisfies TableSpec<MemoryRecord>;
+
+/** A sort column of {@link MEMORY_SORTS}. */
+export type MemorySort = Exclude<keyof MemoryRecord, 'topics'>;
+
+/** The columns GET /memories may sort by: all but the topics. */
+export const MEMORY_SORTS = MEMORIES.columns.filter(
+  (column): column is MemorySort => column !== 'topics',
+);
 
 /** The filters of {@link MemoryStore.list}, by name and value. */
 interface MemoryFilters {
