@@ -49,6 +49,8 @@ export interface Table<R> {
   fromRow(row: Readonly<Record<string, unknown>>): R;
   /** The record of `key`, or `null`. */
   get(key: TableKey): Promise<R | null>;
+  /** The records holding every value of `expected` (`null` matches NULL), ascending by `orderBy`. */
+  find(expected: Partial<R>, orderBy?: readonly Column<R>[]): Promise<R[]>;
   /** Insert, or update every column but the key and `keepOnUpdate` when the key exists. */
   put(record: R): Promise<void>;
   /** Insert a new record; `false`, and nothing written, when its key (or another unique column) is taken. */
@@ -163,10 +165,11 @@ function bind<R>(
   const db = executor as unknown as Kysely<any>;
   const table: string = spec.name;
   const keyFields: readonly string[] = typeof spec.key === 'string' ? [spec.key] : spec.key;
+  /** The stored column of a field. */
+  const columnOf = (field: string): string =>
+    (codecs.find((codec) => codec.field === field) as ColumnCodec).name;
   /** The key's stored columns, in the key's order. */
-  const keys = keyFields.map(
-    (field) => (codecs.find((codec) => codec.field === field) as ColumnCodec).name,
-  );
+  const keys = keyFields.map(columnOf);
   const kept = new Set<string>(spec.keepOnUpdate);
   const updated = codecs
     .filter((c) => !keys.includes(c.name) && !kept.has(c.field))
@@ -227,6 +230,18 @@ function bind<R>(
         .where(matching(id))
         .executeTakeFirst()) as Record<string, unknown> | undefined;
       return row === undefined ? null : fromRow(row);
+    },
+    async find(expected, orderBy = []) {
+      const rows = await orderBy
+        .reduce(
+          (qb, field) => qb.orderBy(columnOf(field)),
+          db
+            .selectFrom(table)
+            .selectAll()
+            .where((eb: FilterBuilder) => eb.and(holding(eb, expected))),
+        )
+        .execute();
+      return rows.map(fromRow);
     },
     async put(record) {
       await db

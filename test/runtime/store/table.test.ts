@@ -333,3 +333,18 @@ t.test('deleteAll: many keys in chunks, only the rows holding the expected value
   t.equal(await items.deleteAll(ids), 600, 'the rest, over three statements');
   t.equal(await items.get('i1'), null);
 });
+
+t.test('find: the rows holding the expected values, in the given order', async (t) => {
+  const { database } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  await items.insertAll([
+    item({ id: 'a', name: 'x', at: 30 }),
+    item({ id: 'b', name: 'y', at: 10, done: true }),
+    item({ id: 'c', name: 'x', at: 20 }),
+  ]);
+  const ids = (found: Item[]) => found.map((one) => one.id);
+  t.same(ids(await items.find({}, ['at'])), ['b', 'c', 'a'], 'every row, by at');
+  t.same(ids(await items.find({ name: 'x' }, ['name', 'id'])), ['a', 'c'], 'by two columns');
+  t.same(ids(await items.find({ done: null }, ['at'])), ['c', 'a'], 'null matches NULL');
+  t.same(ids(await items.find({ name: 'z' })), [], 'none');
+});

@@ -83,6 +83,25 @@ function configResponse(c: ComponentConfigRecord, withConfig = true): Record<str
   });
 }
 
+/** Version `version` of component `id` as a create body gives it, written at `at`. */
+function configOf(
+  id: string,
+  version: number,
+  body: z.output<typeof createComponentBody> | z.output<typeof createConfigBody>,
+  at: number,
+): ComponentConfigRecord {
+  return {
+    component_id: id,
+    version,
+    label: body.label ?? null,
+    stage: body.stage,
+    config: body.config ?? {},
+    notes: body.notes ?? null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 function dropNulls(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null));
 }
@@ -127,16 +146,7 @@ export function registerComponentRoutes(
     };
     await live.change(async (tables) => {
       await tables.put(component);
-      await tables.putConfig({
-        component_id: id,
-        version: 1,
-        label: body.label ?? null,
-        stage: body.stage,
-        config: body.config ?? {},
-        notes: body.notes ?? null,
-        created_at: at,
-        updated_at: at,
-      });
+      await tables.putConfig(configOf(id, 1, body, at));
     });
     return component;
   }
@@ -156,16 +166,7 @@ export function registerComponentRoutes(
       throw new HttpError(400, `Label '${body.label}' is already used by ${id}`);
     }
     const at = now();
-    const config: ComponentConfigRecord = {
-      component_id: id,
-      version,
-      label: body.label ?? null,
-      stage: body.stage,
-      config: body.config,
-      notes: body.notes ?? null,
-      created_at: at,
-      updated_at: at,
-    };
+    const config = configOf(id, version, body, at);
     const current = body.set_current || body.stage === 'published';
     await live.change(async (tables) => {
       await tables.putConfig(config);

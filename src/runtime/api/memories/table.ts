@@ -129,17 +129,7 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
         .execute((trx) =>
           table.in(trx).deleteAll(memoryIds, owner === undefined ? {} : { user_id: owner }),
         ),
-    async ofUser(userId) {
-      const rows = await db
-        .selectFrom('memories')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('updated_at')
-        .orderBy('created_at')
-        .orderBy('memory_id')
-        .execute();
-      return rows.map((row) => table.fromRow(row));
-    },
+    ofUser: (userId) => table.find({ user_id: userId }, ['updated_at', 'created_at', 'memory_id']),
     replaceUser: (userId, memories) =>
       db.transaction().execute(async (trx) => {
         await trx.deleteFrom('memories').where('user_id', '=', userId).execute();

@@ -187,14 +187,8 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
     list: (enabled, page, limit) =>
       schedulePages.page({ filters: { enabled: enabled ?? undefined }, page, limit }),
     get: (id) => schedules.get(id),
-    async byName(name) {
-      const row = await db
-        .selectFrom('schedules')
-        .selectAll()
-        .where('name', '=', name)
-        .executeTakeFirst();
-      return row === undefined ? null : schedules.fromRow(row);
-    },
+    // Names are unique (a UNIQUE column).
+    byName: async (name) => (await schedules.find({ name }))[0] ?? null,
     insert: (schedule) => schedules.insert(schedule),
     update: (id, changes) => schedules.change(id, changes),
     delete: (id) => schedules.delete(id),

@@ -178,13 +178,7 @@ export function createTraceStore(database: RuntimeDatabase): TraceStore {
       return entry === null ? null : storedTrace(entry);
     },
     async spans(traceId) {
-      const rows = await db
-        .selectFrom('trace_spans')
-        .selectAll()
-        .where('trace_id', '=', traceId)
-        .orderBy('position')
-        .execute();
-      return rows.map((row) => storedSpan(spans.fromRow(row)));
+      return (await spans.find({ trace_id: traceId }, ['position'])).map(storedSpan);
     },
     async span(spanId) {
       const entry = await spans.get(spanId);
