@@ -18,6 +18,10 @@ export const EPOCH = z.int().meta({ description: 'Epoch seconds' });
 /** An optional string query parameter. */
 export const QUERY_STRING = z.string().optional();
 
+/** The path parameters of a path with one string parameter, `name`. */
+export const pathParam = <K extends string>(name: K, description: string) =>
+  z.object({ [name]: z.string().meta({ description }) } as Record<K, z.ZodString>);
+
 /** `page` (1-based; 0 is read as 1). */
 export const PAGE = z
   .int()

@@ -12,6 +12,7 @@ import {
   fieldsOf,
   NULLABLE_STRING,
   pageQuery,
+  pathParam,
   QUERY_STRING,
   sortedPageQuery,
   USER_ID,
@@ -49,14 +50,10 @@ export const updateLearningBody = z
   .meta({ id: 'LearningUpdate' });
 
 /** `/learnings/{learning_id}`. */
-export const learningParams = z.object({
-  learning_id: z.string().meta({ description: 'Learning id' }),
-});
+export const learningParams = pathParam('learning_id', 'Learning id');
 
 /** `/learnings/users/{user_id}`. */
-export const learningUserParams = z.object({
-  user_id: z.string().meta({ description: 'User id' }),
-});
+export const learningUserParams = pathParam('user_id', 'User id');
 
 /** The query of `GET /learnings`: its filters, then page and sort. */
 export const listLearningsQuery = z.object({

@@ -13,6 +13,7 @@ import {
   ISO_TIME,
   NULLABLE_STRING,
   pageQuery,
+  pathParam,
   QUERY_STRING,
   sortedPageQuery,
   USER_ID,
@@ -53,9 +54,7 @@ export const optimizeBody = z
   .meta({ id: 'OptimizeMemoriesRequest' });
 
 /** `/memories/{memory_id}`. */
-export const memoryParams = z.object({
-  memory_id: z.string().meta({ description: 'Memory id' }),
-});
+export const memoryParams = pathParam('memory_id', 'Memory id');
 
 /** The query of `GET /memories`. */
 export const listMemoriesQuery = z.object({

@@ -5,7 +5,7 @@
  * OpenAPI document is generated from. Pure: never reads the store or the scheduler.
  */
 import { z } from 'zod';
-import { EPOCH, fieldsOf, limit, NULLABLE_STRING } from '../../http/openapi-shapes.js';
+import { EPOCH, fieldsOf, limit, NULLABLE_STRING, pathParam } from '../../http/openapi-shapes.js';
 import { SCHEDULE_METHODS, type ScheduleRecord, type ScheduleRunRecord } from './table.js';
 
 /** The document's section of the schedule routes. */
@@ -65,9 +65,7 @@ export const updateScheduleBody = z
   .meta({ id: 'ScheduleUpdate' });
 
 /** `/schedules/{schedule_id}`. */
-export const scheduleParams = z.object({
-  schedule_id: z.string().meta({ description: 'Schedule id' }),
-});
+export const scheduleParams = pathParam('schedule_id', 'Schedule id');
 
 /** `/schedules/{schedule_id}/runs/{run_id}`. */
 export const scheduleRunParams = z.object({
