@@ -35,7 +35,7 @@ import {
   sourcesQuery,
 } from './schemas.js';
 import { paginated } from '../../http/list-query.js';
-import { sectionSchemas } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 
 /** The schemas of this file's routes (validation.ts). */
 const { checked, documented } = sectionSchemas(KNOWLEDGE_TAGS);
@@ -82,6 +82,7 @@ export function registerKnowledgeCatalogueRoutes(
     readonly index: KnowledgeIndex;
   },
 ): void {
+  const checkedApp = app.withTypeProvider<CheckedTypes>();
   const { settings, store, instance, index } = o;
   const sourceOf = (id: string): KnowledgeSourceSettings => {
     const source = settings.sources.find((s) => s.id === id);
@@ -96,8 +97,7 @@ export function registerKnowledgeCatalogueRoutes(
       ...errors('400', '404', '422'),
     },
   });
-  type Search = { Body: z.output<typeof searchBody> };
-  app.post<Search>('/knowledge/search', { schema: searchSchema }, async (request) => {
+  checkedApp.post('/knowledge/search', { schema: searchSchema }, async (request) => {
     const started = performance.now();
     const body = request.body;
     selectInstance(instance, { knowledgeId: body.knowledge_id, dbId: body.db_id });
@@ -187,11 +187,7 @@ export function registerKnowledgeCatalogueRoutes(
     querystring: sourceFilesQuery,
     response: { 200: ok('Folders and files', sourceFilesSchema), ...errors('404', '422') },
   });
-  type Files = {
-    Params: z.output<typeof sourceFilesParams>;
-    Querystring: z.output<typeof sourceFilesQuery>;
-  };
-  app.get<Files>(
+  checkedApp.get(
     '/knowledge/:knowledge_id/sources/:source_id/files',
     { schema: filesSchema },
     async (request) => {

@@ -29,7 +29,7 @@ import {
   SCHEDULE_TAGS,
   updateScheduleBody,
 } from './schemas.js';
-import { sectionSchemas } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 
 /** The schemas of this file's routes (validation.ts). */
 const { checked, documented } = sectionSchemas(SCHEDULE_TAGS);
@@ -52,6 +52,7 @@ export function registerScheduleRoutes(
     readonly newId: () => string;
   },
 ): void {
+  const checkedApp = app.withTypeProvider<CheckedTypes>();
   const { store, scheduler, clock } = deps;
   const now = (): number => Math.floor(clock.now() / 1000);
   const found = async (id: string): Promise<ScheduleRecord> => {
@@ -66,8 +67,7 @@ export function registerScheduleRoutes(
     querystring: listSchedulesQuery,
     response: { 200: ok('Schedules', paginatedOf(scheduleSchema)), ...errors('422', '503') },
   });
-  type List = { Querystring: z.output<typeof listSchedulesQuery> };
-  app.get<List>('/schedules', { schema: listSchema }, async (request) => {
+  checkedApp.get('/schedules', { schema: listSchema }, async (request) => {
     const { enabled, page, limit } = request.query;
     const { rows, total } = await store.list(enabled ?? null, page, limit);
     return paginated(rows.map(scheduleResponse), page, limit, total);
@@ -77,8 +77,7 @@ export function registerScheduleRoutes(
     body: createScheduleBody,
     response: { 201: ok('Created', scheduleSchema), ...errors('409', '422', '503') },
   });
-  type Create = { Body: z.output<typeof createScheduleBody> };
-  app.post<Create>('/schedules', { schema: createSchema }, async (request, reply) => {
+  checkedApp.post('/schedules', { schema: createSchema }, async (request, reply) => {
     const body = request.body;
     checkCron(body.cron_expr, body.timezone);
     const at = now();
@@ -116,8 +115,7 @@ export function registerScheduleRoutes(
     body: updateScheduleBody,
     response: { 200: ok('Updated', scheduleSchema), ...errors('404', '409', '422', '503') },
   });
-  type Update = OneSchedule & { Body: z.output<typeof updateScheduleBody> };
-  app.patch<Update>('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
+  checkedApp.patch('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
     const schedule = await found(request.params.schedule_id);
     const body = request.body;
     const changes: ScheduleChanges = {};
@@ -218,16 +216,12 @@ export function registerScheduleRoutes(
       ...errors('404', '422', '503'),
     },
   });
-  app.get<OneSchedule & { Querystring: z.output<typeof scheduleRunsQuery> }>(
-    '/schedules/:schedule_id/runs',
-    { schema: runsSchema },
-    async (request) => {
-      const schedule = await found(request.params.schedule_id);
-      const { page, limit } = request.query;
-      const { rows, total } = await store.listRuns(schedule.id, page, limit);
-      return paginated(rows.map(scheduleRunResponse), page, limit, total);
-    },
-  );
+  checkedApp.get('/schedules/:schedule_id/runs', { schema: runsSchema }, async (request) => {
+    const schedule = await found(request.params.schedule_id);
+    const { page, limit } = request.query;
+    const { rows, total } = await store.listRuns(schedule.id, page, limit);
+    return paginated(rows.map(scheduleRunResponse), page, limit, total);
+  });
 
   const runSchema = documented('One schedule run', {
     params: scheduleRunParams,
