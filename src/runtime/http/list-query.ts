@@ -2,32 +2,25 @@
  * The page, limit and sort parameters of the paginated list routes, read as FastAPI reads them,
  * and the pagination envelope they answer with. Never reads the store.
  */
-
-/** Page, limit and sort of one list request. */
-export interface ListParams<S extends string> {
-  readonly page: number;
-  readonly limit: number;
-  readonly sortBy: S;
-  readonly sortOrder: 'asc' | 'desc';
-}
+import type { PageParams, Paging } from '../store/page.js';
 
 /** The page, limit and sort parameters of a list query, as its schema parsed them. */
-export interface ListQuery {
-  readonly page: number;
-  readonly limit: number;
+export interface ListQuery extends Paging {
   readonly sort_by: string;
   readonly sort_order: 'asc' | 'desc';
 }
+
+/** A parsed query's page (0 reads as 1) and limit. */
+export const pagingOf = (q: Paging): Paging => ({ page: Math.max(q.page, 1), limit: q.limit });
 
 /** A parsed list query's page (0 reads as 1) and sort (an unknown column is `defaultSort`, as Agno ignores it). */
 export function listOf<S extends string>(
   q: ListQuery,
   sorts: readonly S[],
   defaultSort: S,
-): ListParams<S> {
+): PageParams<S> {
   return {
-    page: Math.max(q.page, 1),
-    limit: q.limit,
+    ...pagingOf(q),
     sortBy: sorts.find((s) => s === q.sort_by) ?? defaultSort,
     sortOrder: q.sort_order,
   };

@@ -18,6 +18,10 @@ export const EPOCH = z.int().meta({ description: 'Epoch seconds' });
 /** An optional string query parameter. */
 export const QUERY_STRING = z.string().optional();
 
+/** The path parameters of a path with one string parameter, `name`. */
+export const pathParam = <K extends string>(name: K, description: string) =>
+  z.object({ [name]: z.string().meta({ description }) } as Record<K, z.ZodString>);
+
 /** `page` (1-based; 0 is read as 1). */
 export const PAGE = z
   .int()
@@ -72,6 +76,14 @@ export const PAGINATION_INFO = z
     search_time_ms: z.number(),
   })
   .meta({ id: 'PaginationInfo' });
+
+/** The fields of `record` that the object schema `answer` names, in its order (no other field). */
+export function fieldsOf<S extends z.ZodObject>(answer: S, record: z.output<S>): z.output<S> {
+  const fields = record as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(answer.shape).map((key) => [key, fields[key]]),
+  ) as z.output<S>;
+}
 
 /** The `{data, meta}` envelope of every paginated listing of `item`. */
 export const paginatedOf = (item: z.ZodType): z.ZodType =>

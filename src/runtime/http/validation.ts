@@ -10,6 +10,7 @@
 import type {
   FastifyInstance,
   FastifyRequest,
+  FastifySchema,
   FastifyTypeProvider,
   preHandlerAsyncHookHandler,
 } from 'fastify';
@@ -44,6 +45,26 @@ const INVALID = Symbol('invalid request part');
 export interface CheckedTypes extends FastifyTypeProvider {
   readonly validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown;
   readonly serializer: unknown;
+}
+
+/**
+ * The route schemas of one section of the document (`tags`): `checked(summary, parts)` for a route
+ * whose parts the lifecycle checks, `documented(summary, parts)` for one that reads its own input.
+ */
+export function sectionSchemas(tags: readonly string[]) {
+  return {
+    checked: <S extends FastifySchema>(summary: string, parts: S) => ({
+      checked: true as const,
+      tags,
+      summary,
+      ...parts,
+    }),
+    documented: <S extends FastifySchema>(summary: string, parts: S) => ({
+      tags,
+      summary,
+      ...parts,
+    }),
+  };
 }
 
 /** A request part that did not parse. */

@@ -6,7 +6,7 @@
  * the SQL text only when it is on the whitelist.
  */
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
-import type { Database, RuntimeDatabase } from './database.js';
+import type { RuntimeDatabase } from './database.js';
 import type { Table } from './table.js';
 
 /** The query builder a filter writes its term with (the table's columns are plain names). */
@@ -18,10 +18,9 @@ export type Filter<V> = (value: V, eb: FilterBuilder) => Expression<SqlBool>;
 
 /** What a table declares once. `F` maps each filter's name to the type of its value. */
 export interface PageSpec<F, S extends string> {
-  readonly table: keyof Database;
   /** Each filter gets its value as given, `null` included; `undefined` skips it. */
   readonly filters: { readonly [K in keyof F]-?: Filter<Exclude<F[K], undefined>> };
-  /** The whitelist of sort columns. */
+  /** The whitelist of sort columns; a request naming none sorts by the first. */
   readonly sorts: readonly S[];
   /**
    * Sort columns that may hold NULL: NULL sorts as the lowest value (first ascending, last
@@ -34,16 +33,33 @@ export interface PageSpec<F, S extends string> {
   readonly tieBreakOrder?: 'asc' | 'desc';
 }
 
-/** One page request: only the filters with a value (not `undefined`) apply. */
-export interface PageRequest<F, S extends string> {
-  readonly filters: Readonly<F>;
-  readonly sortBy: S;
-  readonly sortOrder: 'asc' | 'desc';
+/** Which page of how many rows. */
+export interface Paging {
   /** 1-based, an integer; 0 and below mean 1. */
   readonly page: number;
   /** Rows per page, at least 1. */
   readonly limit: number;
 }
+
+/** A page and the order of the rows it is cut from. */
+export interface PageParams<S extends string> extends Paging {
+  readonly sortBy: S;
+  readonly sortOrder: 'asc' | 'desc';
+}
+
+/**
+ * One page request: only the filters with a value (not `undefined`) apply; without a sort, the
+ * spec's first sort column, descending.
+ */
+export interface PageRequest<F, S extends string> extends Paging {
+  readonly filters: Readonly<F>;
+  readonly sortBy?: S;
+  readonly sortOrder?: 'asc' | 'desc';
+}
+
+/** The rows a page skips, capped so an absurd page is merely past the end (not beyond 64 bits). */
+export const offsetOf = ({ page, limit }: Paging): number =>
+  Math.min((Math.max(page, 1) - 1) * limit, Number.MAX_SAFE_INTEGER);
 
 /** One page of records and how many match in all. */
 export interface Page<R> {
@@ -103,9 +119,10 @@ export function pageOf<R, F, S extends string>(
   const nullable = new Set<string>(spec.nullable);
   return Object.freeze({
     async page(request: PageRequest<F, S>): Promise<Page<R>> {
+      const { sortBy = spec.sorts[0] as S, sortOrder = 'desc' } = request;
       // The sort column becomes SQL text: only a whitelisted one may, whatever the caller typed.
-      if (!spec.sorts.includes(request.sortBy)) {
-        throw new RangeError(`unsupported sort column: ${String(request.sortBy)}`);
+      if (!spec.sorts.includes(sortBy)) {
+        throw new RangeError(`unsupported sort column: ${String(sortBy)}`);
       }
       if (!Number.isSafeInteger(request.limit) || request.limit < 1) {
         throw new RangeError(`limit must be an integer of at least 1, got ${request.limit}`);
@@ -121,27 +138,22 @@ export function pageOf<R, F, S extends string>(
           ),
         );
       const filtered = active.length > 0;
-      // Capped so that an absurd page is merely past the end rather than beyond a 64-bit integer.
-      const offset = Math.min(
-        (Math.max(request.page, 1) - 1) * request.limit,
-        Number.MAX_SAFE_INTEGER,
-      );
       return db.transaction().execute(async (trx) => {
         const rows = await trx
-          .selectFrom(spec.table)
+          .selectFrom(table.name)
           .selectAll()
           .$if(filtered, (qb) => qb.where(where))
-          .orderBy(request.sortBy, (ob) => {
-            const ordered = request.sortOrder === 'asc' ? ob.asc() : ob.desc();
-            if (!nullable.has(request.sortBy)) return ordered;
-            return request.sortOrder === 'asc' ? ordered.nullsFirst() : ordered.nullsLast();
+          .orderBy(sortBy, (ob) => {
+            const ordered = sortOrder === 'asc' ? ob.asc() : ob.desc();
+            if (!nullable.has(sortBy)) return ordered;
+            return sortOrder === 'asc' ? ordered.nullsFirst() : ordered.nullsLast();
           })
-          .orderBy(spec.tieBreak, spec.tieBreakOrder ?? request.sortOrder)
+          .orderBy(spec.tieBreak, spec.tieBreakOrder ?? sortOrder)
           .limit(request.limit)
-          .offset(offset)
+          .offset(offsetOf(request))
           .execute();
         const count = await trx
-          .selectFrom(spec.table)
+          .selectFrom(table.name)
           .select((eb) => eb.fn.countAll<number>().as('total'))
           .$if(filtered, (qb) => qb.where(where))
           .executeTakeFirstOrThrow();

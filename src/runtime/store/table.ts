@@ -41,12 +41,16 @@ export type TableKey = string | number | readonly (string | number)[];
 
 /** One table on an open database, speaking in records. */
 export interface Table<R> {
+  /** The table's name in {@link Database}. */
+  readonly name: keyof Database;
   /** The record as its row is stored. */
   toRow(record: R): Record<string, unknown>;
   /** The stored row as its record (only the declared columns). */
   fromRow(row: Readonly<Record<string, unknown>>): R;
   /** The record of `key`, or `null`. */
   get(key: TableKey): Promise<R | null>;
+  /** The records holding every value of `expected` (`null` matches NULL), ascending by `orderBy`. */
+  find(expected: Partial<R>, orderBy?: readonly Column<R>[]): Promise<R[]>;
   /** Insert, or update every column but the key and `keepOnUpdate` when the key exists. */
   put(record: R): Promise<void>;
   /** Insert a new record; `false`, and nothing written, when its key (or another unique column) is taken. */
@@ -76,6 +80,13 @@ export interface Table<R> {
   change(key: TableKey, set: Partial<R>, expected?: Partial<R>): Promise<boolean>;
   /** Delete the record of `key`; `false` when there was none. */
   delete(key: TableKey): Promise<boolean>;
+  /**
+   * Delete the records of `keys` (of a one-column key) that hold every value of `expected`, a
+   * bounded number of keys a statement; run it in a transaction (`in`) for all or none.
+   *
+   * @returns how many were deleted
+   */
+  deleteAll(keys: readonly (string | number)[], expected?: Partial<R>): Promise<number>;
   /** The same operations inside the transaction `trx` (from `db.transaction().execute`). */
   in(trx: Kysely<Database>): Table<R>;
 }
@@ -134,6 +145,9 @@ function codecsOf<R>(spec: TableSpec<R>, dialect: SqlDialect): ColumnCodec[] {
 /** The most bound parameters one insert uses (under every dialect's limit: SQLite 32766, Postgres 65535). */
 const MAX_INSERT_PARAMETERS = 16_000;
 
+/** How many keys one DELETE binds (well under every dialect's parameter limit). */
+const DELETE_CHUNK = 500;
+
 /** The operations of the table `spec` declares, on `database`. */
 export function tableOf<R>(database: RuntimeDatabase, spec: TableSpec<R>): Table<R> {
   return bind(database.db, spec, codecsOf(spec, database.dialect));
@@ -151,10 +165,11 @@ function bind<R>(
   const db = executor as unknown as Kysely<any>;
   const table: string = spec.name;
   const keyFields: readonly string[] = typeof spec.key === 'string' ? [spec.key] : spec.key;
+  /** The stored column of a field. */
+  const columnOf = (field: string): string =>
+    (codecs.find((codec) => codec.field === field) as ColumnCodec).name;
   /** The key's stored columns, in the key's order. */
-  const keys = keyFields.map(
-    (field) => (codecs.find((codec) => codec.field === field) as ColumnCodec).name,
-  );
+  const keys = keyFields.map(columnOf);
   const kept = new Set<string>(spec.keepOnUpdate);
   const updated = codecs
     .filter((c) => !keys.includes(c.name) && !kept.has(c.field))
@@ -193,17 +208,19 @@ function bind<R>(
     for (const codec of codecs) record[codec.field] = codec.fromColumn(row[codec.name]);
     return record as R;
   };
-  /** WHERE: the row of `id`, holding every value of `expected` (`null` as IS NULL). */
-  const matching =
-    (id: unknown, expected: Partial<R> = {}) =>
-    (eb: FilterBuilder) =>
-      eb.and([
-        ...byKey(id).map(([column, value]) => eb(column, '=', value)),
-        ...Object.entries(columnsOf(expected)).map(([column, value]) =>
-          value === null ? eb(column, 'is', null) : eb(column, '=', value),
-        ),
-      ]);
+  /** The terms: the row holds every value of `expected` (`null` as IS NULL). */
+  const holding = (eb: FilterBuilder, expected: Partial<R> = {}) =>
+    Object.entries(columnsOf(expected)).map(([column, value]) =>
+      value === null ? eb(column, 'is', null) : eb(column, '=', value),
+    );
+  /** WHERE: the row of `id`, holding every value of `expected`. */
+  const matching = (id: unknown, expected?: Partial<R>) => (eb: FilterBuilder) =>
+    eb.and([
+      ...byKey(id).map(([column, value]) => eb(column, '=', value)),
+      ...holding(eb, expected),
+    ]);
   return Object.freeze({
+    name: spec.name,
     toRow,
     fromRow,
     async get(id) {
@@ -213,6 +230,18 @@ function bind<R>(
         .where(matching(id))
         .executeTakeFirst()) as Record<string, unknown> | undefined;
       return row === undefined ? null : fromRow(row);
+    },
+    async find(expected, orderBy = []) {
+      const rows = await orderBy
+        .reduce(
+          (qb, field) => qb.orderBy(columnOf(field)),
+          db
+            .selectFrom(table)
+            .selectAll()
+            .where((eb: FilterBuilder) => eb.and(holding(eb, expected))),
+        )
+        .execute();
+      return rows.map(fromRow);
     },
     async put(record) {
       await db
@@ -273,6 +302,21 @@ function bind<R>(
     async delete(id) {
       const result = await db.deleteFrom(table).where(matching(id)).executeTakeFirst();
       return result.numDeletedRows > 0n;
+    },
+    async deleteAll(ids, expected) {
+      if (keys.length !== 1) throw new RangeError(`${table} has a composite key`);
+      let deleted = 0n;
+      for (let at = 0; at < ids.length; at += DELETE_CHUNK) {
+        const chunk = ids.slice(at, at + DELETE_CHUNK);
+        const result = await db
+          .deleteFrom(table)
+          .where((eb: FilterBuilder) =>
+            eb.and([eb(keys[0] as string, 'in', chunk), ...holding(eb, expected)]),
+          )
+          .executeTakeFirst();
+        deleted += result.numDeletedRows;
+      }
+      return Number(deleted);
     },
   } satisfies Table<R>);
 }

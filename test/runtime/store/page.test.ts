@@ -43,7 +43,6 @@ async function reader(t: Test) {
     database,
     items,
     {
-      table: ITEMS.name,
       filters: {
         name: equals('name'),
         from: atLeast('at'),
@@ -166,7 +165,6 @@ t.test('equalsOrNull matches NULL for null; a nullable sort puts NULL lowest', a
     await items.put(one);
   }
   const pages = pageOf<Item, { done?: number | null | undefined }, 'done'>(database, items, {
-    table: ITEMS.name,
     filters: { done: equalsOrNull('done') },
     sorts: ['done'],
     nullable: ['done'],
@@ -196,7 +194,6 @@ t.test('a tie-break with its own order keeps it whatever the sort order', async 
     await items.put(item({ id, at }));
   }
   const pages = pageOf<Item, object, 'at'>(database, items, {
-    table: ITEMS.name,
     filters: {},
     sorts: ['at'],
     tieBreak: 'id',

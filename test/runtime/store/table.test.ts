@@ -320,4 +320,31 @@ t.test('a composite key: get, put, update, change and delete by its values', asy
   t.equal(await pairs.get(['a', 1]), null);
   t.equal(await pairs.get(['b', 2]), null, 'only the whole key matches');
   await t.rejects(pairs.get('a'), new RangeError('pairs has a key of 2 column(s), got 1'));
+  await t.rejects(pairs.deleteAll(['a']), new RangeError('pairs has a composite key'));
+});
+
+t.test('deleteAll: many keys in chunks, only the rows holding the expected values', async (t) => {
+  const { database } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  const ids = Array.from({ length: 1201 }, (_, at) => `i${at}`);
+  await items.insertAll(ids.map((id, at) => item({ id, name: at % 2 === 0 ? 'even' : 'odd' })));
+  t.equal(await items.deleteAll([]), 0, 'no keys, nothing deleted');
+  t.equal(await items.deleteAll([...ids, 'unknown'], { name: 'even' }), 601, 'only the evens');
+  t.equal(await items.deleteAll(ids), 600, 'the rest, over three statements');
+  t.equal(await items.get('i1'), null);
+});
+
+t.test('find: the rows holding the expected values, in the given order', async (t) => {
+  const { database } = itemsDatabase(t);
+  const items = tableOf(database, ITEMS);
+  await items.insertAll([
+    item({ id: 'a', name: 'x', at: 30 }),
+    item({ id: 'b', name: 'y', at: 10, done: true }),
+    item({ id: 'c', name: 'x', at: 20 }),
+  ]);
+  const ids = (found: Item[]) => found.map((one) => one.id);
+  t.same(ids(await items.find({}, ['at'])), ['b', 'c', 'a'], 'every row, by at');
+  t.same(ids(await items.find({ name: 'x' }, ['name', 'id'])), ['a', 'c'], 'by two columns');
+  t.same(ids(await items.find({ done: null }, ['at'])), ['c', 'a'], 'null matches NULL');
+  t.same(ids(await items.find({ name: 'z' })), [], 'none');
 });

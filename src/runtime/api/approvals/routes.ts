@@ -14,7 +14,7 @@ import type { RunService } from '../runs/service.js';
 import type { ApprovalFilter, ApprovalRecord } from './table.js';
 import type { RuntimeStore } from '../../store/store.js';
 import { empty, errors, ok } from '../../http/openapi.js';
-import type { CheckedTypes } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   approvalCountSchema,
@@ -27,7 +27,10 @@ import {
   listApprovalsQuery,
   resolveApprovalBody,
 } from './schemas.js';
-import { paginated } from '../../http/list-query.js';
+import { paginated, pagingOf } from '../../http/list-query.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(APPROVAL_TAGS);
 
 const NOT_FOUND = 'Approval not found';
 
@@ -56,16 +59,13 @@ export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRo
     return approval;
   };
 
-  const listSchema = {
-    checked: true,
-    tags: APPROVAL_TAGS,
-    summary: 'List approvals',
+  const listSchema = checked('List approvals', {
     querystring: listApprovalsQuery,
     response: { 200: ok('Approvals', paginatedOf(approvalSchema)), ...errors('422', '503') },
-  };
+  });
   app.get('/approvals', { schema: listSchema }, async (request) => {
-    const { page: asked, limit, user_id: userId, ...filters } = request.query;
-    const page = Math.max(asked, 1);
+    const { page: _page, limit: _limit, user_id: userId, ...filters } = request.query;
+    const { page, limit } = pagingOf(request.query);
     // Confined callers see their own approvals whatever they ask for.
     const filter: ApprovalFilter = {
       ...filters,
@@ -75,36 +75,27 @@ export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRo
     return paginated(rows.map(approvalResponse), page, limit, total);
   });
 
-  const countSchema = {
-    checked: true,
-    tags: APPROVAL_TAGS,
-    summary: 'Number of pending approvals',
+  const countSchema = checked('Number of pending approvals', {
     querystring: countApprovalsQuery,
     response: { 200: ok('The count', approvalCountSchema), ...errors('503') },
-  };
+  });
   app.get('/approvals/count', { schema: countSchema }, async (request) => {
     const owner = callerOf(request).scopedUserId ?? request.query.user_id;
     return { count: await store.approvals.countPending(owner) };
   });
 
-  const getSchema = {
-    checked: true,
-    tags: APPROVAL_TAGS,
-    summary: 'One approval',
+  const getSchema = checked('One approval', {
     params: approvalParams,
     response: { 200: ok('The approval', approvalSchema), ...errors('404', '503') },
-  };
+  });
   app.get('/approvals/:approval_id', { schema: getSchema }, async (request) =>
     approvalResponse(await visible(request.params.approval_id, callerOf(request).scopedUserId)),
   );
 
-  const statusSchema = {
-    checked: true,
-    tags: APPROVAL_TAGS,
-    summary: "An approval's status",
+  const statusSchema = checked("An approval's status", {
     params: approvalParams,
     response: { 200: ok('The status', approvalStatusSchema), ...errors('404', '503') },
-  };
+  });
   app.get('/approvals/:approval_id/status', { schema: statusSchema }, async (request) => {
     const a = await visible(request.params.approval_id, callerOf(request).scopedUserId);
     return {
@@ -116,17 +107,14 @@ export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRo
     };
   });
 
-  const resolveSchema = {
-    checked: true,
-    tags: APPROVAL_TAGS,
-    summary: 'Approve or reject (resumes the run accordingly)',
+  const resolveSchema = checked('Approve or reject (resumes the run accordingly)', {
     params: approvalParams,
     body: resolveApprovalBody,
     response: {
       200: ok('The resolved approval', approvalSchema),
       ...errors('404', '409', '422', '503'),
     },
-  };
+  });
   app.post('/approvals/:approval_id/resolve', { schema: resolveSchema }, async (request) => {
     const caller = callerOf(request);
     // Resolving is for admins: a confined caller cannot even tell the approval exists.
@@ -147,13 +135,10 @@ export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRo
     return approvalResponse(await visible(approval.id, null));
   });
 
-  const deleteSchema = {
-    checked: true,
-    tags: APPROVAL_TAGS,
-    summary: 'Delete an approval',
+  const deleteSchema = checked('Delete an approval', {
     params: approvalParams,
     response: { 204: empty('Deleted'), ...errors('404', '500', '503') },
-  };
+  });
   app.delete('/approvals/:approval_id', { schema: deleteSchema }, async (request, reply) => {
     // Deleting is for admins; a confined caller is told there is nothing.
     if (callerOf(request).scopedUserId !== null) throw new HttpError(404, NOT_FOUND);

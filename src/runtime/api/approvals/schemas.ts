@@ -9,6 +9,7 @@ import {
   EPOCH,
   NULLABLE_STRING,
   pageQuery,
+  pathParam,
   QUERY_STRING,
   USER_ID,
 } from '../../http/openapi-shapes.js';
@@ -29,9 +30,7 @@ export const resolveApprovalBody = z
   .meta({ id: 'ApprovalResolve' });
 
 /** `/approvals/{approval_id}`. */
-export const approvalParams = z.object({
-  approval_id: z.string().meta({ description: 'Approval id' }),
-});
+export const approvalParams = pathParam('approval_id', 'Approval id');
 
 /** The query of `GET /approvals`: its equality filters, then the page. */
 export const listApprovalsQuery = z.object({

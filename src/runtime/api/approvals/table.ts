@@ -143,7 +143,6 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
   const approvals = tableOf(database, APPROVALS);
   // Every filter of GET /approvals is an equality on the column of its name.
   const pages = pageOf<ApprovalRecord, ApprovalFilter, 'created_at'>(database, approvals, {
-    table: 'approvals',
     filters: {
       status: equals('status'),
       source_type: equals('source_type'),
@@ -163,8 +162,7 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
   return Object.freeze({
     insert: (approval) => approvals.insert(approval),
     get: (id) => approvals.get(id),
-    list: (filters, page, limit) =>
-      pages.page({ filters, sortBy: 'created_at', sortOrder: 'desc', page, limit }),
+    list: (filters, page, limit) => pages.page({ filters, page, limit }),
     async countPending(userId) {
       const { n } = await db
         .selectFrom('approvals')

@@ -36,6 +36,10 @@ import {
   updateComponentFields,
   updateConfigBody,
 } from './schemas.js';
+import { sectionSchemas } from '../../http/validation.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked, documented } = sectionSchemas(COMPONENT_TAGS);
 
 const LABELS: Readonly<Record<ComponentType, string>> = {
   agent: 'Agent',
@@ -77,6 +81,25 @@ function configResponse(c: ComponentConfigRecord, withConfig = true): Record<str
     created_at: c.created_at,
     updated_at: c.updated_at,
   });
+}
+
+/** Version `version` of component `id` as a create body gives it, written at `at`. */
+function configOf(
+  id: string,
+  version: number,
+  body: z.output<typeof createComponentBody> | z.output<typeof createConfigBody>,
+  at: number,
+): ComponentConfigRecord {
+  return {
+    component_id: id,
+    version,
+    label: body.label ?? null,
+    stage: body.stage,
+    config: body.config ?? {},
+    notes: body.notes ?? null,
+    created_at: at,
+    updated_at: at,
+  };
 }
 
 function dropNulls(record: Record<string, unknown>): Record<string, unknown> {
@@ -123,16 +146,7 @@ export function registerComponentRoutes(
     };
     await live.change(async (tables) => {
       await tables.put(component);
-      await tables.putConfig({
-        component_id: id,
-        version: 1,
-        label: body.label ?? null,
-        stage: body.stage,
-        config: body.config ?? {},
-        notes: body.notes ?? null,
-        created_at: at,
-        updated_at: at,
-      });
+      await tables.putConfig(configOf(id, 1, body, at));
     });
     return component;
   }
@@ -152,16 +166,7 @@ export function registerComponentRoutes(
       throw new HttpError(400, `Label '${body.label}' is already used by ${id}`);
     }
     const at = now();
-    const config: ComponentConfigRecord = {
-      component_id: id,
-      version,
-      label: body.label ?? null,
-      stage: body.stage,
-      config: body.config,
-      notes: body.notes ?? null,
-      created_at: at,
-      updated_at: at,
-    };
+    const config = configOf(id, version, body, at);
     const current = body.set_current || body.stage === 'published';
     await live.change(async (tables) => {
       await tables.putConfig(config);
@@ -196,16 +201,12 @@ export function registerComponentRoutes(
 
   type OneComponent = { Params: z.infer<typeof componentParams> };
   type OneConfig = { Params: z.infer<typeof configParams> };
-  const tags = COMPONENT_TAGS;
   const cid = componentParams;
 
-  const listSchema = {
-    checked: true,
-    tags,
-    summary: 'List components',
+  const listSchema = checked('List components', {
     querystring: listComponentsQuery,
     response: { 200: ok('Components', paginatedOf(componentSchema)), ...errors('422') },
-  };
+  });
   app.get<{ Querystring: z.output<typeof listComponentsQuery> }>(
     '/components',
     { schema: listSchema },
@@ -216,37 +217,29 @@ export function registerComponentRoutes(
     },
   );
 
-  const createSchema = {
-    checked: true,
-    tags,
-    summary: 'Create a component (and its version 1 config)',
+  const createSchema = checked('Create a component (and its version 1 config)', {
     body: createComponentBody,
     response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
-  };
+  });
   type Create = { Body: z.output<typeof createComponentBody> };
   app.post<Create>('/components', { schema: createSchema }, async (request, reply) => {
     const component = await create(request.body);
     return reply.code(201).send(componentResponse(component));
   });
 
-  const getSchema = {
-    tags,
-    summary: 'One component',
+  const getSchema = documented('One component', {
     params: cid,
     response: { 200: ok('The component', componentSchema), ...errors('404') },
-  };
+  });
   app.get<OneComponent>('/components/:component_id', { schema: getSchema }, async (request) =>
     componentResponse(await found(request.params.component_id)),
   );
 
-  const updateSchema = {
-    checked: true,
-    tags,
-    summary: 'Update a component',
+  const updateSchema = checked('Update a component', {
     params: cid,
     body: updateComponentBody,
     response: { 200: ok('Updated', componentSchema), ...errors('400', '404', '422') },
-  };
+  });
   app.patch<OneComponent & { Body: z.output<typeof updateComponentBody> }>(
     '/components/:component_id',
     { schema: updateSchema },
@@ -256,12 +249,10 @@ export function registerComponentRoutes(
     },
   );
 
-  const deleteSchema = {
-    tags,
-    summary: 'Delete a component',
+  const deleteSchema = documented('Delete a component', {
     params: cid,
     response: { 204: empty('Deleted'), ...errors('404') },
-  };
+  });
   app.delete<OneComponent>(
     '/components/:component_id',
     { schema: deleteSchema },
@@ -272,13 +263,11 @@ export function registerComponentRoutes(
     },
   );
 
-  const configsSchema = {
-    tags,
-    summary: "A component's config versions",
+  const configsSchema = documented("A component's config versions", {
     params: cid,
     querystring: configsQuery,
     response: { 200: ok('Configs', z.array(componentConfigSchema)), ...errors('404') },
-  };
+  });
   app.get<OneComponent & { Querystring: { include_config?: string } }>(
     '/components/:component_id/configs',
     { schema: configsSchema },
@@ -291,14 +280,11 @@ export function registerComponentRoutes(
     },
   );
 
-  const addConfigSchema = {
-    checked: true,
-    tags,
-    summary: 'Add a config version',
+  const addConfigSchema = checked('Add a config version', {
     params: cid,
     body: createConfigBody,
     response: { 201: ok('Created', componentConfigSchema), ...errors('400', '422') },
-  };
+  });
   app.post<OneComponent & { Body: z.output<typeof createConfigBody> }>(
     '/components/:component_id/configs',
     { schema: addConfigSchema },
@@ -311,12 +297,10 @@ export function registerComponentRoutes(
     },
   );
 
-  const currentSchema = {
-    tags,
-    summary: 'The current config (else the latest draft)',
+  const currentSchema = documented('The current config (else the latest draft)', {
     params: cid,
     response: { 200: ok('The config', componentConfigSchema), ...errors('404') },
-  };
+  });
   app.get<OneComponent>(
     '/components/:component_id/configs/current',
     { schema: currentSchema },
@@ -337,12 +321,10 @@ export function registerComponentRoutes(
     return config;
   };
 
-  const versionSchema = {
-    tags,
-    summary: 'One config version',
+  const versionSchema = documented('One config version', {
     params: configParams,
     response: { 200: ok('The config', componentConfigSchema), ...errors('404') },
-  };
+  });
   app.get<OneConfig>(
     '/components/:component_id/configs/:version',
     { schema: versionSchema },
@@ -352,14 +334,11 @@ export function registerComponentRoutes(
     },
   );
 
-  const updateConfigSchema = {
-    checked: true,
-    tags,
-    summary: 'Update a draft config version',
+  const updateConfigSchema = checked('Update a draft config version', {
     params: configParams,
     body: updateConfigBody,
     response: { 200: ok('Updated', componentConfigSchema), ...errors('400', '404', '422') },
-  };
+  });
   app.patch<OneConfig & { Body: z.output<typeof updateConfigBody> }>(
     '/components/:component_id/configs/:version',
     { schema: updateConfigSchema },
@@ -396,12 +375,10 @@ export function registerComponentRoutes(
     },
   );
 
-  const deleteConfigSchema = {
-    tags,
-    summary: 'Delete a config version (not the current one)',
+  const deleteConfigSchema = documented('Delete a config version (not the current one)', {
     params: configParams,
     response: { 204: empty('Deleted'), ...errors('400', '404') },
-  };
+  });
   app.delete<OneConfig>(
     '/components/:component_id/configs/:version',
     { schema: deleteConfigSchema },
@@ -419,12 +396,10 @@ export function registerComponentRoutes(
     },
   );
 
-  const setCurrentSchema = {
-    tags,
-    summary: 'Make a published version current',
+  const setCurrentSchema = documented('Make a published version current', {
     params: configParams,
     response: { 200: ok('The component', componentSchema), ...errors('404') },
-  };
+  });
   app.post<OneConfig>(
     '/components/:component_id/configs/:version/set-current',
     { schema: setCurrentSchema },

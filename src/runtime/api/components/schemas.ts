@@ -5,7 +5,7 @@
  * `ComponentConfigResponse`, null fields left out). Pure data.
  */
 import { z } from 'zod';
-import { EPOCH, limit } from '../../http/openapi-shapes.js';
+import { EPOCH, limit, pathParam } from '../../http/openapi-shapes.js';
 
 /** The document's section of the component routes. */
 export const COMPONENT_TAGS = ['Components'] as const;
@@ -20,9 +20,7 @@ const json = z.record(z.string(), z.unknown());
 const STAGE = z.enum(['draft', 'published']);
 
 /** `/components/{component_id}`. */
-export const componentParams = z.object({
-  component_id: z.string().meta({ description: 'Component id' }),
-});
+export const componentParams = pathParam('component_id', 'Component id');
 
 /** `/components/{component_id}/configs/{version}`. */
 export const configParams = componentParams.extend({

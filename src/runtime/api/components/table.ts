@@ -4,8 +4,7 @@
  * (database.ts, table.ts, page.ts). Stores what it is given; the rules (ids, stages, the current
  * version) live in the routes and the live catalogue.
  */
-import type { Kysely } from 'kysely';
-import type { Database, RowOf, RuntimeDatabase } from '../../store/database.js';
+import type { RowOf, RuntimeDatabase } from '../../store/database.js';
 import { equals, pageOf } from '../../store/page.js';
 import type { SessionType } from '../../store/records.js';
 import { tableOf, type Table, type TableSpec } from '../../store/table.js';
@@ -132,7 +131,6 @@ export function createComponentStore(database: RuntimeDatabase): ComponentStore 
     database,
     components,
     {
-      table: 'components',
       filters: { type: equals('component_type') },
       sorts: ['created_at'],
       tieBreak: 'component_id',
@@ -140,50 +138,24 @@ export function createComponentStore(database: RuntimeDatabase): ComponentStore 
     },
   );
   return Object.freeze({
-    list: (type, page, limit) =>
-      pages.page({
-        filters: { type: type ?? undefined },
-        sortBy: 'created_at',
-        sortOrder: 'desc',
-        page,
-        limit,
-      }),
-    ...storeOn(database.db, components, configs),
+    list: (type, page, limit) => pages.page({ filters: { type: type ?? undefined }, page, limit }),
+    ...storeOn(components, configs),
     transaction: (fn) =>
-      database.db
-        .transaction()
-        .execute((trx) => fn(storeOn(trx, components.in(trx), configs.in(trx)))),
+      database.db.transaction().execute((trx) => fn(storeOn(components.in(trx), configs.in(trx)))),
   } satisfies ComponentStore);
 }
 
-/** The tables' operations run by `db` (the database, or one transaction on it). */
+/** The operations of the tables (on the database, or on one transaction). */
 function storeOn(
-  db: Kysely<Database>,
   components: Table<ComponentRecord>,
   configs: Table<ComponentConfigRecord>,
 ): ComponentTables {
   return Object.freeze({
-    async all() {
-      const rows = await db
-        .selectFrom('components')
-        .selectAll()
-        .orderBy('created_at')
-        .orderBy('component_id')
-        .execute();
-      return rows.map((row) => components.fromRow(row));
-    },
+    all: () => components.find({}, ['created_at', 'component_id']),
     get: (componentId) => components.get(componentId),
     put: (component) => components.put(component),
     delete: (componentId) => components.delete(componentId),
-    async configs(componentId) {
-      const rows = await db
-        .selectFrom('component_configs')
-        .selectAll()
-        .where('component_id', '=', componentId)
-        .orderBy('version')
-        .execute();
-      return rows.map((row) => configs.fromRow(row));
-    },
+    configs: (componentId) => configs.find({ component_id: componentId }, ['version']),
     config: (componentId, version) => configs.get([componentId, version]),
     putConfig: (config) => configs.put(config),
     deleteConfig: (componentId, version) => configs.delete([componentId, version]),

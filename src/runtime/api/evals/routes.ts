@@ -37,8 +37,11 @@ import { isoOfSeconds } from '../../engine/time.js';
 import { listOf, paginated } from '../../http/list-query.js';
 import { acceptEmptyJsonBody } from '../../http/json-body.js';
 import { empty, errors, ok } from '../../http/openapi.js';
-import type { CheckedTypes } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(EVAL_TAGS);
 
 /** What the eval routes run and store with. */
 export interface EvalRouteDeps {
@@ -119,13 +122,10 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
     acceptEmptyJsonBody(plain);
     const scope = plain.withTypeProvider<CheckedTypes>();
 
-    const listSchema = {
-      checked: true,
-      tags: EVAL_TAGS,
-      summary: 'List eval runs',
+    const listSchema = checked('List eval runs', {
       querystring: listEvalsQuery,
       response: { 200: ok('Eval runs', paginatedOf(evalRunSchema)), ...errors('404', '422') },
-    };
+    });
     scope.get('/eval-runs', { schema: listSchema }, async (request) => {
       const q = request.query;
       const componentType = q.type;
@@ -147,28 +147,22 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       return paginated(rows.map(evalSchema), page, limit, total);
     });
 
-    const getSchema = {
-      checked: true,
-      tags: EVAL_TAGS,
-      summary: 'One eval run',
+    const getSchema = checked('One eval run', {
       params: evalParams,
       querystring: DB_ONLY,
       response: { 200: ok('The eval run', evalRunSchema), ...errors('404') },
-    };
+    });
     scope.get('/eval-runs/:eval_run_id', { schema: getSchema }, async (request) => {
       const run = await store.get(request.params.eval_run_id);
       if (run === null) throw notFound(request.params.eval_run_id);
       return evalSchema(run);
     });
 
-    const createSchema = {
-      checked: true,
-      tags: EVAL_TAGS,
-      summary: 'Run an eval against an agent or team',
+    const createSchema = checked('Run an eval against an agent or team', {
       querystring: DB_ONLY,
       body: createEvalBody,
       response: { 200: ok('The eval run', evalRunSchema), ...errors('400', '404', '422') },
-    };
+    });
     scope.post('/eval-runs', { schema: createSchema }, async (request) => {
       const body = request.body;
       const subject = subjectOf(deps.catalogue, body);
@@ -194,15 +188,12 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       return evalSchema(run);
     });
 
-    const renameSchema = {
-      checked: true,
-      tags: EVAL_TAGS,
-      summary: 'Rename an eval run',
+    const renameSchema = checked('Rename an eval run', {
       params: evalParams,
       querystring: DB_ONLY,
       body: renameEvalBody,
       response: { 200: ok('Renamed', evalRunSchema), ...errors('404', '422') },
-    };
+    });
     scope.patch('/eval-runs/:eval_run_id', { schema: renameSchema }, async (request) => {
       const { name } = request.body;
       const now = Math.floor(deps.engine.clock.now() / 1000);
@@ -211,14 +202,11 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
       return evalSchema(run);
     });
 
-    const deleteSchema = {
-      checked: true,
-      tags: EVAL_TAGS,
-      summary: 'Delete eval runs',
+    const deleteSchema = checked('Delete eval runs', {
       querystring: DB_ONLY,
       body: deleteEvalsBody,
       response: { 204: empty('Deleted'), ...errors('404', '422') },
-    };
+    });
     scope.delete('/eval-runs', { schema: deleteSchema }, async (request, reply) => {
       const body = request.body;
       await store.delete(body.eval_run_ids);

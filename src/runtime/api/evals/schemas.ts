@@ -13,6 +13,7 @@ import {
   DB_QUERY,
   ISO_TIME,
   NULLABLE_STRING,
+  pathParam,
   QUERY_STRING,
   sortedPageQuery,
 } from '../../http/openapi-shapes.js';
@@ -22,9 +23,7 @@ import { EVAL_TYPES } from './table.js';
 export const EVAL_TAGS = ['Evals'] as const;
 
 /** `/eval-runs/{eval_run_id}`. */
-export const evalParams = z.object({
-  eval_run_id: z.string().meta({ description: 'Eval run id' }),
-});
+export const evalParams = pathParam('eval_run_id', 'Eval run id');
 
 /** The query of `GET /eval-runs`: its filters, then page and sort. */
 export const listEvalsQuery = z.object({

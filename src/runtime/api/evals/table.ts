@@ -5,7 +5,7 @@
  * parameter only.
  */
 import type { RowOf, RuntimeDatabase } from '../../store/database.js';
-import { equals, oneOf, pageOf } from '../../store/page.js';
+import { equals, oneOf, pageOf, type PageParams } from '../../store/page.js';
 import type { SessionType } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
@@ -41,7 +41,7 @@ export const EVAL_SORTS = ['created_at', 'updated_at', 'name', 'eval_type'] as c
 export type EvalSort = (typeof EVAL_SORTS)[number];
 
 /** Filters, sort and page of {@link EvalStore.list}; an absent filter filters nothing. */
-export interface EvalQuery {
+export interface EvalQuery extends PageParams<EvalSort> {
   agentId?: string;
   teamId?: string;
   workflowId?: string;
@@ -50,12 +50,6 @@ export interface EvalQuery {
   componentType?: SessionType;
   /** Only runs of one of these kinds. */
   evalTypes?: readonly EvalType[];
-  /** 1-based; 0 and below mean 1. */
-  page: number;
-  /** Rows per page, at least 1. */
-  limit: number;
-  sortBy: EvalSort;
-  sortOrder: 'asc' | 'desc';
 }
 
 /** The eval runs of the runtime store. */
@@ -118,15 +112,11 @@ interface EvalFilters {
   evalTypes?: readonly EvalType[] | undefined;
 }
 
-/** How many ids one DELETE binds (well under every dialect's parameter limit). */
-const DELETE_CHUNK = 500;
-
 /** The eval-run store on an open, migrated database. */
 export function createEvalStore(database: RuntimeDatabase): EvalStore {
   const { db } = database;
   const table = tableOf(database, EVAL_RUNS);
   const pages = pageOf<EvalRunRecord, EvalFilters, EvalSort>(database, table, {
-    table: 'eval_runs',
     filters: {
       agentId: equals('agent_id'),
       teamId: equals('team_id'),
@@ -158,17 +148,6 @@ export function createEvalStore(database: RuntimeDatabase): EvalStore {
           .executeTakeFirst();
         return result.numUpdatedRows === 0n ? null : table.in(trx).get(runId);
       }),
-    delete: (runIds) =>
-      db.transaction().execute(async (trx) => {
-        let deleted = 0n;
-        for (let at = 0; at < runIds.length; at += DELETE_CHUNK) {
-          const result = await trx
-            .deleteFrom('eval_runs')
-            .where('run_id', 'in', runIds.slice(at, at + DELETE_CHUNK))
-            .executeTakeFirst();
-          deleted += result.numDeletedRows;
-        }
-        return Number(deleted);
-      }),
+    delete: (runIds) => db.transaction().execute((trx) => table.in(trx).deleteAll(runIds)),
   } satisfies EvalStore);
 }

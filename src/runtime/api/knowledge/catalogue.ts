@@ -35,6 +35,10 @@ import {
   sourcesQuery,
 } from './schemas.js';
 import { paginated } from '../../http/list-query.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked, documented } = sectionSchemas(KNOWLEDGE_TAGS);
 
 type Query = Record<string, string | undefined>;
 
@@ -78,6 +82,7 @@ export function registerKnowledgeCatalogueRoutes(
     readonly index: KnowledgeIndex;
   },
 ): void {
+  const checkedApp = app.withTypeProvider<CheckedTypes>();
   const { settings, store, instance, index } = o;
   const sourceOf = (id: string): KnowledgeSourceSettings => {
     const source = settings.sources.find((s) => s.id === id);
@@ -85,18 +90,14 @@ export function registerKnowledgeCatalogueRoutes(
     return source;
   };
 
-  const searchSchema = {
-    checked: true,
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Search the knowledge base (ranked)',
+  const searchSchema = checked('Search the knowledge base (ranked)', {
     body: searchBody,
     response: {
       200: ok('Ranked results', paginatedOf(searchResultSchema)),
       ...errors('400', '404', '422'),
     },
-  };
-  type Search = { Body: z.output<typeof searchBody> };
-  app.post<Search>('/knowledge/search', { schema: searchSchema }, async (request) => {
+  });
+  checkedApp.post('/knowledge/search', { schema: searchSchema }, async (request) => {
     const started = performance.now();
     const body = request.body;
     selectInstance(instance, { knowledgeId: body.knowledge_id, dbId: body.db_id });
@@ -133,12 +134,10 @@ export function registerKnowledgeCatalogueRoutes(
     return paginated(data, page, limit, hits.length, performance.now() - started);
   });
 
-  const configSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Readers, chunkers, filters and vector stores',
+  const configSchema = documented('Readers, chunkers, filters and vector stores', {
     querystring: instanceQuery,
     response: { 200: ok('The configuration', knowledgeConfigSchema), ...errors('404') },
-  };
+  });
   app.get<{ Querystring: Query }>(
     '/knowledge/config',
     { schema: configSchema },
@@ -168,13 +167,11 @@ export function registerKnowledgeCatalogueRoutes(
     },
   );
 
-  const sourcesSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Remote content sources of a knowledge base',
+  const sourcesSchema = documented('Remote content sources of a knowledge base', {
     params: sourcesParams,
     querystring: sourcesQuery,
     response: { 200: ok('Sources', z.array(knowledgeSourceSchema)), ...errors('404') },
-  };
+  });
   app.get<{ Params: z.infer<typeof sourcesParams>; Querystring: Query }>(
     '/knowledge/:knowledge_id/sources',
     { schema: sourcesSchema },
@@ -185,19 +182,12 @@ export function registerKnowledgeCatalogueRoutes(
     },
   );
 
-  const filesSchema = {
-    checked: true,
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Files of a remote content source',
+  const filesSchema = checked('Files of a remote content source', {
     params: sourceFilesParams,
     querystring: sourceFilesQuery,
     response: { 200: ok('Folders and files', sourceFilesSchema), ...errors('404', '422') },
-  };
-  type Files = {
-    Params: z.output<typeof sourceFilesParams>;
-    Querystring: z.output<typeof sourceFilesQuery>;
-  };
-  app.get<Files>(
+  });
+  checkedApp.get(
     '/knowledge/:knowledge_id/sources/:source_id/files',
     { schema: filesSchema },
     async (request) => {

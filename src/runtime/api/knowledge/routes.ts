@@ -50,6 +50,10 @@ import {
   SUCCESS,
 } from './schemas.js';
 import { listOf, paginated } from '../../http/list-query.js';
+import { sectionSchemas } from '../../http/validation.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked, documented } = sectionSchemas(KNOWLEDGE_TAGS);
 
 type Query = Record<string, string | undefined>;
 type OneContent = { Params: z.infer<typeof contentParams>; Querystring: Query };
@@ -173,14 +177,15 @@ export function registerKnowledgeRoutes(
     return accepted(content);
   }
 
-  const uploadSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Add content (text, a file or URLs); processed in the background',
-    querystring: instanceQuery,
-    consumes: MULTIPART,
-    body: contentForm,
-    response: { 202: ok('Accepted', contentAcceptedSchema), ...errors('400', '404', '422') },
-  };
+  const uploadSchema = documented(
+    'Add content (text, a file or URLs); processed in the background',
+    {
+      querystring: instanceQuery,
+      consumes: MULTIPART,
+      body: contentForm,
+      response: { 202: ok('Accepted', contentAcceptedSchema), ...errors('400', '404', '422') },
+    },
+  );
   app.post<{ Querystring: Query }>(
     '/knowledge/content',
     { schema: uploadSchema },
@@ -191,14 +196,12 @@ export function registerKnowledgeRoutes(
     },
   );
 
-  const remoteSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Add content from a configured remote source',
+  const remoteSchema = documented('Add content from a configured remote source', {
     querystring: instanceQuery,
     consumes: FORMS,
     body: remoteContentForm,
     response: { 202: ok('Accepted', contentAcceptedSchema), ...errors('400', '404', '422') },
-  };
+  });
   app.post<{ Querystring: Query }>(
     '/knowledge/remote-content',
     { schema: remoteSchema },
@@ -233,13 +236,10 @@ export function registerKnowledgeRoutes(
     },
   );
 
-  const listSchema = {
-    checked: true,
-    tags: KNOWLEDGE_TAGS,
-    summary: 'List content',
+  const listSchema = checked('List content', {
     querystring: listContentQuery,
     response: { 200: ok('Content', paginatedOf(contentSchema)), ...errors('400', '404', '422') },
-  };
+  });
   type List = { Querystring: z.output<typeof listContentQuery> };
   app.get<List>('/knowledge/content', { schema: listSchema }, async (request) => {
     const q = request.query;
@@ -249,25 +249,21 @@ export function registerKnowledgeRoutes(
     return paginated(rows.map(contentResponse), page, limit, total);
   });
 
-  const getSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'One content entry',
+  const getSchema = documented('One content entry', {
     params: contentParams,
     querystring: instanceQuery,
     response: { 200: ok('The content', contentSchema), ...errors('404') },
-  };
+  });
   app.get<OneContent>('/knowledge/content/:content_id', { schema: getSchema }, async (request) => {
     selected(request.query);
     return contentResponse(await found(request.params.content_id));
   });
 
-  const statusSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Processing status of one content entry',
+  const statusSchema = documented('Processing status of one content entry', {
     params: contentParams,
     querystring: instanceQuery,
     response: { 200: ok('The status', contentStatusSchema), ...errors('404') },
-  };
+  });
   app.get<OneContent>(
     '/knowledge/content/:content_id/status',
     { schema: statusSchema },
@@ -278,15 +274,13 @@ export function registerKnowledgeRoutes(
     },
   );
 
-  const updateSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Update content metadata',
+  const updateSchema = documented('Update content metadata', {
     params: contentParams,
     querystring: instanceQuery,
     consumes: FORMS,
     body: contentUpdateForm,
     response: { 200: ok('Updated', contentSchema), ...errors('400', '404', '422') },
-  };
+  });
   app.patch<OneContent>(
     '/knowledge/content/:content_id',
     { schema: updateSchema },
@@ -311,13 +305,11 @@ export function registerKnowledgeRoutes(
     },
   );
 
-  const deleteSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Delete one content entry',
+  const deleteSchema = documented('Delete one content entry', {
     params: contentParams,
     querystring: instanceQuery,
     response: { 200: ok('Deleted', contentDeletedSchema), ...errors('404') },
-  };
+  });
   app.delete<OneContent>(
     '/knowledge/content/:content_id',
     { schema: deleteSchema },
@@ -330,12 +322,10 @@ export function registerKnowledgeRoutes(
     },
   );
 
-  const deleteAllSchema = {
-    tags: KNOWLEDGE_TAGS,
-    summary: 'Delete all content',
+  const deleteAllSchema = documented('Delete all content', {
     querystring: instanceQuery,
     response: { 200: ok('"success"', SUCCESS), ...errors('400', '404') },
-  };
+  });
   app.delete<{ Querystring: Query }>(
     '/knowledge/content',
     { schema: deleteAllSchema },

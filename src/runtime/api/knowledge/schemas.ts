@@ -12,6 +12,7 @@ import {
   limit,
   NULLABLE_STRING,
   PAGINATION_INFO,
+  pathParam,
   QUERY_STRING,
   sortedPageQuery,
 } from '../../http/openapi-shapes.js';
@@ -49,9 +50,7 @@ export const listContentQuery = z.object({
 });
 
 /** `/knowledge/content/{content_id}`. */
-export const contentParams = z.object({
-  content_id: z.string().meta({ description: 'Content id' }),
-});
+export const contentParams = pathParam('content_id', 'Content id');
 
 /** `/knowledge/{knowledge_id}/sources`. */
 export const sourcesParams = z.object({ knowledge_id: KNOWLEDGE_ID });

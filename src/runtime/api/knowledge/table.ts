@@ -4,7 +4,7 @@
  * given: reading, chunking, ranking and HTTP shapes live in the routes.
  */
 import type { RowOf, RuntimeDatabase } from '../../store/database.js';
-import { equals, pageOf } from '../../store/page.js';
+import { equals, pageOf, type PageParams } from '../../store/page.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** Where a content is in its processing. */
@@ -49,12 +49,7 @@ export const CONTENT_SORTS = ['created_at', 'updated_at', 'name'] as const;
 export type ContentSort = (typeof CONTENT_SORTS)[number];
 
 /** A page request of {@link KnowledgeStore.list}. */
-export interface ContentQuery {
-  readonly page: number;
-  readonly limit: number;
-  readonly sortBy: ContentSort;
-  readonly sortOrder: 'asc' | 'desc';
-}
+export type ContentQuery = PageParams<ContentSort>;
 
 /** The knowledge tables of the runtime store. */
 export interface KnowledgeStore {
@@ -140,7 +135,6 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
   const contents = tableOf(database, CONTENTS);
   const chunks = tableOf(database, CHUNKS);
   const pages = pageOf<ContentRecord, ContentFilters, ContentSort>(database, contents, {
-    table: 'knowledge_contents',
     filters: { knowledgeId: equals('knowledge_id') },
     sorts: CONTENT_SORTS,
     tieBreak: 'id',

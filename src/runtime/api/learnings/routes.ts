@@ -30,10 +30,13 @@ import {
   listLearningsQuery,
   updateLearningBody,
 } from './schemas.js';
-import { listOf, paginated } from '../../http/list-query.js';
+import { listOf, paginated, pagingOf } from '../../http/list-query.js';
 import { empty, errors, ok } from '../../http/openapi.js';
-import type { CheckedTypes } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(LEARNING_TAGS);
 
 type ListQuery = z.output<typeof listLearningsQuery>;
 
@@ -98,16 +101,13 @@ export function registerLearningRoutes(
     return learning;
   }
 
-  const listSchema = {
-    checked: true,
-    tags: LEARNING_TAGS,
-    summary: 'List learnings (own and ownerless under user isolation)',
+  const listSchema = checked('List learnings (own and ownerless under user isolation)', {
     querystring: listLearningsQuery,
     response: {
       200: ok('Learnings', paginatedOf(learningSchema)),
       ...errors('403', '404', '422'),
     },
-  };
+  });
   app.get('/learnings', { schema: listSchema }, async (request) => {
     const q = request.query;
     const params = listOf(q, LEARNING_SORTS, 'updated_at');
@@ -129,14 +129,11 @@ export function registerLearningRoutes(
     return paginated(rows.map(learningResponse), params.page, params.limit, total);
   });
 
-  const createSchema = {
-    checked: true,
-    tags: LEARNING_TAGS,
-    summary: 'Create a learning',
+  const createSchema = checked('Create a learning', {
     querystring: DB_ONLY,
     body: createLearningBody,
     response: { 201: ok('Created', learningSchema), ...errors('403', '404', '409', '422') },
-  };
+  });
   app.post('/learnings', { schema: createSchema }, async (request, reply) => {
     const body = request.body;
     const caller = callerOf(request);
@@ -171,17 +168,13 @@ export function registerLearningRoutes(
     return reply.code(201).send(learningResponse(learning));
   });
 
-  const usersSchema = {
-    checked: true,
-    tags: LEARNING_TAGS,
-    summary: 'Users with learnings',
+  const usersSchema = checked('Users with learnings', {
     querystring: learningUsersQuery,
     response: { 200: ok('Users', paginatedOf(learningUser)), ...errors('403', '404', '422') },
-  };
+  });
   app.get('/learnings/users', { schema: usersSchema }, async (request) => {
     const q = request.query;
-    const page = Math.max(q.page, 1);
-    const limit = q.limit;
+    const { page, limit } = pagingOf(q);
     const caller = callerOf(request);
     checkNamedUser(caller, q.user_id, 'Cannot list learnings for another user');
     const { rows, total } = await store.users({
@@ -193,14 +186,11 @@ export function registerLearningRoutes(
     return paginated(rows, page, limit, total);
   });
 
-  const deleteUserSchema = {
-    checked: true,
-    tags: LEARNING_TAGS,
-    summary: "Delete a user's learnings",
+  const deleteUserSchema = checked("Delete a user's learnings", {
     params: learningUserParams,
     querystring: learningTypeQuery,
     response: { 204: empty('Deleted'), ...errors('403', '404') },
-  };
+  });
   app.delete('/learnings/users/:user_id', { schema: deleteUserSchema }, async (request, reply) => {
     const userId = request.params.user_id;
     checkNamedUser(callerOf(request), userId, 'Cannot delete learnings for another user');
@@ -208,27 +198,21 @@ export function registerLearningRoutes(
     return reply.code(204).send();
   });
 
-  const getSchema = {
-    checked: true,
-    tags: LEARNING_TAGS,
-    summary: 'One learning',
+  const getSchema = checked('One learning', {
     params: learningParams,
     querystring: DB_ONLY,
     response: { 200: ok('The learning', learningSchema), ...errors('404') },
-  };
+  });
   app.get('/learnings/:learning_id', { schema: getSchema }, async (request) => {
     return learningResponse(await visible(request.params.learning_id, callerOf(request)));
   });
 
-  const updateSchema = {
-    checked: true,
-    tags: LEARNING_TAGS,
-    summary: 'Update a learning (given fields replace)',
+  const updateSchema = checked('Update a learning (given fields replace)', {
     params: learningParams,
     querystring: DB_ONLY,
     body: updateLearningBody,
     response: { 200: ok('Updated', learningSchema), ...errors('403', '404', '422') },
-  };
+  });
   app.patch('/learnings/:learning_id', { schema: updateSchema }, async (request) => {
     const body = request.body;
     const learning = await writable(request.params.learning_id, callerOf(request));
@@ -242,14 +226,11 @@ export function registerLearningRoutes(
     return learningResponse(updated);
   });
 
-  const deleteSchema = {
-    checked: true,
-    tags: LEARNING_TAGS,
-    summary: 'Delete a learning',
+  const deleteSchema = checked('Delete a learning', {
     params: learningParams,
     querystring: DB_ONLY,
     response: { 204: empty('Deleted'), ...errors('403', '404') },
-  };
+  });
   app.delete('/learnings/:learning_id', { schema: deleteSchema }, async (request, reply) => {
     await store.delete((await writable(request.params.learning_id, callerOf(request))).learning_id);
     return reply.code(204).send();

@@ -9,8 +9,10 @@ import { HttpError } from '../../http/errors.js';
 import {
   DB_QUERY,
   EPOCH,
+  fieldsOf,
   NULLABLE_STRING,
   pageQuery,
+  pathParam,
   QUERY_STRING,
   sortedPageQuery,
   USER_ID,
@@ -48,14 +50,10 @@ export const updateLearningBody = z
   .meta({ id: 'LearningUpdate' });
 
 /** `/learnings/{learning_id}`. */
-export const learningParams = z.object({
-  learning_id: z.string().meta({ description: 'Learning id' }),
-});
+export const learningParams = pathParam('learning_id', 'Learning id');
 
 /** `/learnings/users/{user_id}`. */
-export const learningUserParams = z.object({
-  user_id: z.string().meta({ description: 'User id' }),
-});
+export const learningUserParams = pathParam('user_id', 'User id');
 
 /** The query of `GET /learnings`: its filters, then page and sort. */
 export const listLearningsQuery = z.object({
@@ -155,19 +153,5 @@ export function learningIdOf(identity: LearningIdentity): string | null {
 
 /** A stored learning as {@link learningSchema} writes it. */
 export function learningResponse(l: LearningRecord): LearningResponse {
-  return {
-    learning_id: l.learning_id,
-    learning_type: l.learning_type,
-    namespace: l.namespace,
-    user_id: l.user_id,
-    agent_id: l.agent_id,
-    team_id: l.team_id,
-    session_id: l.session_id,
-    entity_id: l.entity_id,
-    entity_type: l.entity_type,
-    content: l.content,
-    metadata: l.metadata,
-    created_at: l.created_at,
-    updated_at: l.updated_at,
-  };
+  return fieldsOf(learningSchema, l);
 }

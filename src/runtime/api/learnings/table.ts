@@ -5,29 +5,11 @@
  * the caller is, and never builds HTTP shapes.
  */
 import type { RuntimeDatabase } from '../../store/database.js';
-import { equals, pageOf } from '../../store/page.js';
+import { equals, offsetOf, pageOf, type PageParams, type Paging } from '../../store/page.js';
 import type { LearningRecord } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
 export type { LearningRecord } from '../../store/records.js';
-
-/** The columns GET /learnings may sort by. */
-export const LEARNING_SORTS = [
-  'learning_id',
-  'learning_type',
-  'namespace',
-  'user_id',
-  'agent_id',
-  'team_id',
-  'session_id',
-  'entity_id',
-  'entity_type',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** A sort column of {@link LEARNING_SORTS}. */
-export type LearningSort = (typeof LEARNING_SORTS)[number];
 
 /** The plain column filters of {@link LearningQuery}. */
 export type LearningFilter =
@@ -41,14 +23,10 @@ export type LearningFilter =
   | 'entityType';
 
 /** Filters, sort and page of {@link LearningStore.list}. */
-export interface LearningQuery {
+export interface LearningQuery extends PageParams<LearningSort> {
   readonly filters: Readonly<Partial<Record<LearningFilter, string>>>;
   /** Only the learnings of this owner and the ownerless ones. */
   readonly visibleTo?: string;
-  readonly sortBy: LearningSort;
-  readonly sortOrder: 'asc' | 'desc';
-  readonly page: number;
-  readonly limit: number;
 }
 
 /** One owner's newest change (GET /learnings/users). */
@@ -73,18 +51,18 @@ export interface LearningStore {
    * The owners (never the ownerless), most recently changed first, optionally only one owner
    * and one type: one page and how many in all.
    */
-  users(filter: {
-    readonly userId?: string | undefined;
-    readonly learningType?: string | undefined;
-    readonly page: number;
-    readonly limit: number;
-  }): Promise<{ rows: LearningUser[]; total: number }>;
+  users(
+    filter: Paging & {
+      readonly userId?: string | undefined;
+      readonly learningType?: string | undefined;
+    },
+  ): Promise<{ rows: LearningUser[]; total: number }>;
   /** Delete every learning of `userId` (of one type when given); how many went. */
   deleteUser(userId: string, learningType?: string): Promise<number>;
 }
 
 /** The `learnings` table: content and metadata are JSON, times epoch seconds. */
-const LEARNINGS: TableSpec<LearningRecord> = {
+const LEARNINGS = {
   name: 'learnings',
   key: 'learning_id',
   columns: [
@@ -104,7 +82,15 @@ const LEARNINGS: TableSpec<LearningRecord> = {
   ],
   json: ['content', 'metadata'],
   seconds: ['created_at', 'updated_at'],
-};
+} as const satisfies TableSpec<LearningRecord>;
+
+/** A sort column of {@link LEARNING_SORTS}. */
+export type LearningSort = Exclude<keyof LearningRecord, (typeof LEARNINGS.json)[number]>;
+
+/** The columns GET /learnings may sort by: all but the JSON ones. */
+export const LEARNING_SORTS = LEARNINGS.columns.filter(
+  (column): column is LearningSort => !(LEARNINGS.json as readonly string[]).includes(column),
+);
 
 /** The filters of {@link LearningStore.list}: the plain columns and the visibility rule. */
 type LearningFilters = Partial<Record<LearningFilter | 'visibleTo', string | undefined>>;
@@ -114,7 +100,6 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
   const { db, dialect } = database;
   const table = tableOf(database, LEARNINGS);
   const pages = pageOf<LearningRecord, LearningFilters, LearningSort>(database, table, {
-    table: 'learnings',
     filters: {
       learningType: equals('learning_type'),
       userId: equals('user_id'),
@@ -145,14 +130,8 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
       await table.update(learning);
     },
     delete: (learningId) => table.delete(learningId),
-    list: (query) =>
-      pages.page({
-        filters: { ...query.filters, visibleTo: query.visibleTo },
-        sortBy: query.sortBy,
-        sortOrder: query.sortOrder,
-        page: query.page,
-        limit: query.limit,
-      }),
+    list: ({ filters, visibleTo, ...params }) =>
+      pages.page({ filters: { ...filters, visibleTo }, ...params }),
     async users(filter) {
       const matching = owned(filter.userId, filter.learningType);
       const rows = await matching
@@ -161,7 +140,7 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
         .orderBy('last_learning_updated_at', 'desc')
         .orderBy('user_id')
         .limit(filter.limit)
-        .offset((Math.max(filter.page, 1) - 1) * filter.limit)
+        .offset(offsetOf(filter))
         .execute();
       const count = await matching
         .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))

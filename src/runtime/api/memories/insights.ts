@@ -11,7 +11,7 @@ import { HttpError } from '../../http/errors.js';
 import { optimizeMemories } from './optimizer.js';
 import type { MemoryRecord, MemoryStore } from './table.js';
 import { isoOfSeconds } from '../../engine/time.js';
-import { paginated } from '../../http/list-query.js';
+import { paginated, pagingOf } from '../../http/list-query.js';
 import {
   MEMORY_TAGS,
   memorySchema,
@@ -22,8 +22,11 @@ import {
   userMemoryStats,
 } from './schemas.js';
 import { errors, ok } from '../../http/openapi.js';
-import type { CheckedTypes } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(MEMORY_TAGS);
 
 /** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
 export function registerMemoryInsightRoutes(
@@ -32,31 +35,24 @@ export function registerMemoryInsightRoutes(
   deps: { readonly clock: { now(): number }; readonly newId: () => string },
 ): void {
   const app = parent.withTypeProvider<CheckedTypes>();
-  const topicsSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: 'The topics of the memories',
+  const topicsSchema = checked('The topics of the memories', {
     querystring: ownerQuery,
     response: { 200: ok('Topics', z.array(z.string())), ...errors('404') },
-  };
+  });
   app.get('/memory_topics', { schema: topicsSchema }, async (request) => {
     return await store.topics(callerOf(request).scopedUserId ?? request.query.user_id);
   });
 
-  const statsSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: 'Memory counts per user',
+  const statsSchema = checked('Memory counts per user', {
     querystring: memoryStatsQuery,
     response: {
       200: ok('Per-user statistics', paginatedOf(userMemoryStats)),
       ...errors('404', '422'),
     },
-  };
+  });
   app.get('/user_memory_stats', { schema: statsSchema }, async (request) => {
     const q = request.query;
-    const page = Math.max(q.page, 1);
-    const limit = q.limit;
+    const { page, limit } = pagingOf(q);
     const userId = callerOf(request).scopedUserId ?? q.user_id;
     const { rows, total } = await store.userStats(userId, page, limit);
     const data = rows.map((row): z.infer<typeof userMemoryStats> => ({
@@ -67,14 +63,11 @@ export function registerMemoryInsightRoutes(
     return paginated(data, page, limit, total);
   });
 
-  const optimizeSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: "Merge a user's memories into fewer",
+  const optimizeSchema = checked("Merge a user's memories into fewer", {
     querystring: DB_ONLY,
     body: optimizeBody,
     response: { 200: ok('The optimized memories', optimizeResponse), ...errors('404', '422') },
-  };
+  });
   app.post('/optimize-memories', { schema: optimizeSchema }, async (request) => {
     const body = request.body;
     // A confined caller optimizes its own memories, whoever the body names.

@@ -23,8 +23,11 @@ import {
   userMemory,
 } from './schemas.js';
 import { empty, errors, ok } from '../../http/openapi.js';
-import type { CheckedTypes } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(MEMORY_TAGS);
 
 /** What the memory routes take from the runtime besides the store. */
 export interface MemoryDeps {
@@ -60,13 +63,10 @@ export function registerMemoryRoutes(
   const app = parent.withTypeProvider<CheckedTypes>();
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
 
-  const listSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: 'List memories',
+  const listSchema = checked('List memories', {
     querystring: listMemoriesQuery,
     response: { 200: ok('Memories', paginatedOf(userMemory)), ...errors('404', '422') },
-  };
+  });
   app.get('/memories', { schema: listSchema }, async (request) => {
     const q = request.query;
     const params = listOf(q, MEMORY_SORTS, 'updated_at');
@@ -84,14 +84,11 @@ export function registerMemoryRoutes(
     return paginated(rows.map(memorySchema), params.page, params.limit, total);
   });
 
-  const createSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: 'Create a memory',
+  const createSchema = checked('Create a memory', {
     querystring: DB_ONLY,
     body: memoryBody,
     response: { 200: ok('Created', userMemory), ...errors('400', '404', '422') },
-  };
+  });
   app.post('/memories', { schema: createSchema }, async (request) => {
     const body = request.body;
     const userId = memoryUserOf(callerOf(request), body.user_id);
@@ -111,14 +108,11 @@ export function registerMemoryRoutes(
     return memorySchema(memory);
   });
 
-  const getSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: 'One memory',
+  const getSchema = checked('One memory', {
     params: memoryParams,
     querystring: ownerQuery,
     response: { 200: ok('The memory', userMemory), ...errors('404') },
-  };
+  });
   app.get('/memories/:memory_id', { schema: getSchema }, async (request) => {
     const owner = callerOf(request).scopedUserId ?? request.query.user_id;
     const id = request.params.memory_id;
@@ -129,15 +123,12 @@ export function registerMemoryRoutes(
     return memorySchema(memory);
   });
 
-  const replaceSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: 'Replace a memory',
+  const replaceSchema = checked('Replace a memory', {
     params: memoryParams,
     querystring: DB_ONLY,
     body: memoryBody,
     response: { 200: ok('Updated', userMemory), ...errors('400', '404', '422') },
-  };
+  });
   app.patch('/memories/:memory_id', { schema: replaceSchema }, async (request) => {
     const body = request.body;
     const caller = callerOf(request);
@@ -162,14 +153,11 @@ export function registerMemoryRoutes(
     return memorySchema(updated);
   });
 
-  const deleteSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: 'Delete a memory',
+  const deleteSchema = checked('Delete a memory', {
     params: memoryParams,
     querystring: ownerQuery,
     response: { 204: empty('Deleted') },
-  };
+  });
   app.delete('/memories/:memory_id', { schema: deleteSchema }, async (request, reply) => {
     const owner = callerOf(request).scopedUserId ?? request.query.user_id;
     // One conditional delete: another user's memory is simply not matched (204, no-op).
@@ -177,14 +165,11 @@ export function registerMemoryRoutes(
     return reply.code(204).send();
   });
 
-  const bulkDeleteSchema = {
-    checked: true,
-    tags: MEMORY_TAGS,
-    summary: 'Delete memories',
+  const bulkDeleteSchema = checked('Delete memories', {
     querystring: DB_ONLY,
     body: bulkDeleteBody,
     response: { 204: empty('Deleted'), ...errors('404', '422') },
-  };
+  });
   app.delete('/memories', { schema: bulkDeleteSchema }, async (request, reply) => {
     const body = request.body;
     const owner = callerOf(request).scopedUserId ?? body.user_id ?? undefined;

@@ -9,9 +9,11 @@ import type { MemoryRecord } from './table.js';
 import { isoOfSeconds } from '../../engine/time.js';
 import {
   DB_QUERY,
+  fieldsOf,
   ISO_TIME,
   NULLABLE_STRING,
   pageQuery,
+  pathParam,
   QUERY_STRING,
   sortedPageQuery,
   USER_ID,
@@ -52,9 +54,7 @@ export const optimizeBody = z
   .meta({ id: 'OptimizeMemoriesRequest' });
 
 /** `/memories/{memory_id}`. */
-export const memoryParams = z.object({
-  memory_id: z.string().meta({ description: 'Memory id' }),
-});
+export const memoryParams = pathParam('memory_id', 'Memory id');
 
 /** The query of `GET /memories`. */
 export const listMemoriesQuery = z.object({
@@ -117,13 +117,5 @@ export const optimizeResponse = z
 
 /** A stored memory as {@link userMemory} writes it. */
 export function memorySchema(m: MemoryRecord): UserMemory {
-  return {
-    memory_id: m.memory_id,
-    memory: m.memory,
-    topics: m.topics,
-    agent_id: m.agent_id,
-    team_id: m.team_id,
-    user_id: m.user_id,
-    updated_at: isoOfSeconds(m.updated_at),
-  };
+  return fieldsOf(userMemory, { ...m, updated_at: isoOfSeconds(m.updated_at) });
 }

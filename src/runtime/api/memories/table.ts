@@ -5,28 +5,14 @@
  * shapes.
  */
 import type { RuntimeDatabase } from '../../store/database.js';
-import { equals, pageOf } from '../../store/page.js';
+import { equals, offsetOf, pageOf, type PageParams } from '../../store/page.js';
 import type { MemoryRecord } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
 export type { MemoryRecord } from '../../store/records.js';
 
-/** The columns GET /memories may sort by. */
-export const MEMORY_SORTS = [
-  'memory_id',
-  'memory',
-  'user_id',
-  'agent_id',
-  'team_id',
-  'created_at',
-  'updated_at',
-] as const;
-
-/** A sort column of {@link MEMORY_SORTS}. */
-export type MemorySort = (typeof MEMORY_SORTS)[number];
-
 /** Filters, sort and page of {@link MemoryStore.list}. */
-export interface MemoryQuery {
+export interface MemoryQuery extends PageParams<MemorySort> {
   readonly userId?: string;
   readonly agentId?: string;
   readonly teamId?: string;
@@ -34,10 +20,6 @@ export interface MemoryQuery {
   readonly topics?: readonly string[];
   /** Case-insensitive substring of the memory text; an empty string filters nothing. */
   readonly contains?: string;
-  readonly sortBy: MemorySort;
-  readonly sortOrder: 'asc' | 'desc';
-  readonly page: number;
-  readonly limit: number;
 }
 
 /** One owner's memory count (GET /user_memory_stats). */
@@ -76,7 +58,7 @@ export interface MemoryStore {
 }
 
 /** The `memories` table: topics are JSON, times epoch seconds; a replace keeps `created_at`. */
-const MEMORIES: TableSpec<MemoryRecord> = {
+const MEMORIES = {
   name: 'memories',
   key: 'memory_id',
   columns: [
@@ -92,7 +74,15 @@ const MEMORIES: TableSpec<MemoryRecord> = {
   json: ['topics'],
   seconds: ['created_at', 'updated_at'],
   keepOnUpdate: ['created_at'],
-};
+} as const satisfies TableSpec<MemoryRecord>;
+
+/** A sort column of {@link MEMORY_SORTS}. */
+export type MemorySort = Exclude<keyof MemoryRecord, 'topics'>;
+
+/** The columns GET /memories may sort by: all but the topics. */
+export const MEMORY_SORTS = MEMORIES.columns.filter(
+  (column): column is MemorySort => column !== 'topics',
+);
 
 /** The filters of {@link MemoryStore.list}, by name and value. */
 interface MemoryFilters {
@@ -103,15 +93,11 @@ interface MemoryFilters {
   contains?: string | undefined;
 }
 
-/** How many ids one DELETE binds (well under every dialect's parameter limit). */
-const DELETE_CHUNK = 500;
-
 /** The memory store on an open, migrated database. */
 export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
   const { db, dialect } = database;
   const table = tableOf(database, MEMORIES);
   const pages = pageOf<MemoryRecord, MemoryFilters, MemorySort>(database, table, {
-    table: 'memories',
     filters: {
       userId: equals('user_id'),
       agentId: equals('agent_id'),
@@ -126,44 +112,24 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
   return Object.freeze({
     get: (memoryId) => table.get(memoryId),
     put: (memory) => table.put(memory),
-    list: (query) =>
+    list: ({ userId, agentId, teamId, topics, contains, ...params }) =>
       pages.page({
         filters: {
-          userId: query.userId,
-          agentId: query.agentId,
-          teamId: query.teamId,
-          topics: query.topics?.length ? query.topics : undefined,
-          contains: query.contains ? query.contains : undefined,
+          userId,
+          agentId,
+          teamId,
+          topics: topics?.length ? topics : undefined,
+          contains: contains ? contains : undefined,
         },
-        sortBy: query.sortBy,
-        sortOrder: query.sortOrder,
-        page: query.page,
-        limit: query.limit,
+        ...params,
       }),
     delete: (memoryIds, owner) =>
-      db.transaction().execute(async (trx) => {
-        let deleted = 0n;
-        for (let at = 0; at < memoryIds.length; at += DELETE_CHUNK) {
-          const result = await trx
-            .deleteFrom('memories')
-            .where('memory_id', 'in', memoryIds.slice(at, at + DELETE_CHUNK))
-            .$if(owner !== undefined, (qb) => qb.where('user_id', '=', owner as string))
-            .executeTakeFirst();
-          deleted += result.numDeletedRows;
-        }
-        return Number(deleted);
-      }),
-    async ofUser(userId) {
-      const rows = await db
-        .selectFrom('memories')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('updated_at')
-        .orderBy('created_at')
-        .orderBy('memory_id')
-        .execute();
-      return rows.map((row) => table.fromRow(row));
-    },
+      db
+        .transaction()
+        .execute((trx) =>
+          table.in(trx).deleteAll(memoryIds, owner === undefined ? {} : { user_id: owner }),
+        ),
+    ofUser: (userId) => table.find({ user_id: userId }, ['updated_at', 'created_at', 'memory_id']),
     replaceUser: (userId, memories) =>
       db.transaction().execute(async (trx) => {
         await trx.deleteFrom('memories').where('user_id', '=', userId).execute();
@@ -193,7 +159,7 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
         .orderBy('last_memory_updated_at', 'desc')
         .orderBy('user_id')
         .limit(limit)
-        .offset((Math.max(page, 1) - 1) * limit)
+        .offset(offsetOf({ page, limit }))
         .execute();
       const owners = await owned
         .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))

@@ -14,6 +14,10 @@ import { errors, ok } from '../../http/openapi.js';
 import { DB_ONLY } from '../../http/openapi-shapes.js';
 import { scalarQuery, type RawQuery } from '../../http/query.js';
 import { dayMetrics, METRICS_TAGS, metricsQuery, metricsResponse } from './schemas.js';
+import { sectionSchemas } from '../../http/validation.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { documented } = sectionSchemas(METRICS_TAGS);
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -56,12 +60,10 @@ export function registerMetricsRoutes(
     }
   };
 
-  const listSchema = {
-    tags: METRICS_TAGS,
-    summary: 'Daily aggregates of runs, sessions, users and tokens',
+  const listSchema = documented('Daily aggregates of runs, sessions, users and tokens', {
     querystring: metricsQuery,
     response: { 200: ok('Daily metrics', metricsResponse), ...errors('422', '500') },
-  };
+  });
   app.get<{ Querystring: RawQuery }>('/metrics', { schema: listSchema }, async (request) =>
     guarded(async () => {
       const q = scalarQuery(request.query);
@@ -78,12 +80,10 @@ export function registerMetricsRoutes(
     }),
   );
 
-  const refreshSchema = {
-    tags: METRICS_TAGS,
-    summary: 'Recompute the daily aggregates from stored sessions and runs',
+  const refreshSchema = documented('Recompute the daily aggregates from stored sessions and runs', {
     querystring: DB_ONLY,
     response: { 200: ok('Daily metrics', z.array(dayMetrics)), ...errors('500') },
-  };
+  });
   app.post<{ Querystring: RawQuery }>(
     '/metrics/refresh',
     { schema: refreshSchema },

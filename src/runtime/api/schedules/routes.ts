@@ -29,6 +29,10 @@ import {
   SCHEDULE_TAGS,
   updateScheduleBody,
 } from './schemas.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked, documented } = sectionSchemas(SCHEDULE_TAGS);
 
 /** The hand-made 422 (a string detail) for a bad cron expression or time zone. */
 function checkCron(expr: string, timezone: string): void {
@@ -48,6 +52,7 @@ export function registerScheduleRoutes(
     readonly newId: () => string;
   },
 ): void {
+  const checkedApp = app.withTypeProvider<CheckedTypes>();
   const { store, scheduler, clock } = deps;
   const now = (): number => Math.floor(clock.now() / 1000);
   const found = async (id: string): Promise<ScheduleRecord> => {
@@ -58,29 +63,21 @@ export function registerScheduleRoutes(
   const duplicate = (name: string): HttpError =>
     new HttpError(409, `Schedule with name '${name}' already exists`);
 
-  const listSchema = {
-    checked: true,
-    tags: SCHEDULE_TAGS,
-    summary: 'List schedules',
+  const listSchema = checked('List schedules', {
     querystring: listSchedulesQuery,
     response: { 200: ok('Schedules', paginatedOf(scheduleSchema)), ...errors('422', '503') },
-  };
-  type List = { Querystring: z.output<typeof listSchedulesQuery> };
-  app.get<List>('/schedules', { schema: listSchema }, async (request) => {
+  });
+  checkedApp.get('/schedules', { schema: listSchema }, async (request) => {
     const { enabled, page, limit } = request.query;
     const { rows, total } = await store.list(enabled ?? null, page, limit);
     return paginated(rows.map(scheduleResponse), page, limit, total);
   });
 
-  const createSchema = {
-    checked: true,
-    tags: SCHEDULE_TAGS,
-    summary: 'Create a schedule',
+  const createSchema = checked('Create a schedule', {
     body: createScheduleBody,
     response: { 201: ok('Created', scheduleSchema), ...errors('409', '422', '503') },
-  };
-  type Create = { Body: z.output<typeof createScheduleBody> };
-  app.post<Create>('/schedules', { schema: createSchema }, async (request, reply) => {
+  });
+  checkedApp.post('/schedules', { schema: createSchema }, async (request, reply) => {
     const body = request.body;
     checkCron(body.cron_expr, body.timezone);
     const at = now();
@@ -105,26 +102,20 @@ export function registerScheduleRoutes(
     return reply.code(201).send(scheduleResponse(schedule));
   });
 
-  const getSchema = {
-    tags: SCHEDULE_TAGS,
-    summary: 'One schedule',
+  const getSchema = documented('One schedule', {
     params: scheduleParams,
     response: { 200: ok('The schedule', scheduleSchema), ...errors('404', '503') },
-  };
+  });
   app.get<OneSchedule>('/schedules/:schedule_id', { schema: getSchema }, async (request) =>
     scheduleResponse(await found(request.params.schedule_id)),
   );
 
-  const updateSchema = {
-    checked: true,
-    tags: SCHEDULE_TAGS,
-    summary: 'Update a schedule',
+  const updateSchema = checked('Update a schedule', {
     params: scheduleParams,
     body: updateScheduleBody,
     response: { 200: ok('Updated', scheduleSchema), ...errors('404', '409', '422', '503') },
-  };
-  type Update = OneSchedule & { Body: z.output<typeof updateScheduleBody> };
-  app.patch<Update>('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
+  });
+  checkedApp.patch('/schedules/:schedule_id', { schema: updateSchema }, async (request) => {
     const schedule = await found(request.params.schedule_id);
     const body = request.body;
     const changes: ScheduleChanges = {};
@@ -146,12 +137,10 @@ export function registerScheduleRoutes(
     return scheduleResponse(next);
   });
 
-  const deleteSchema = {
-    tags: SCHEDULE_TAGS,
-    summary: 'Delete a schedule',
+  const deleteSchema = documented('Delete a schedule', {
     params: scheduleParams,
     response: { 204: empty('Deleted'), ...errors('404', '503') },
-  };
+  });
   app.delete<OneSchedule>(
     '/schedules/:schedule_id',
     { schema: deleteSchema },
@@ -164,15 +153,13 @@ export function registerScheduleRoutes(
   );
 
   for (const enabled of [true, false]) {
-    const stateSchema = {
-      tags: SCHEDULE_TAGS,
-      summary: enabled ? 'Enable a schedule' : 'Disable a schedule',
+    const stateSchema = documented(enabled ? 'Enable a schedule' : 'Disable a schedule', {
       params: scheduleParams,
       response: {
         200: ok(enabled ? 'Enabled' : 'Disabled', scheduleStateSchema),
         ...errors('404', '503'),
       },
-    };
+    });
     app.post<OneSchedule>(
       `/schedules/:schedule_id/${enabled ? 'enable' : 'disable'}`,
       { schema: stateSchema },
@@ -200,12 +187,10 @@ export function registerScheduleRoutes(
     );
   }
 
-  const triggerSchema = {
-    tags: SCHEDULE_TAGS,
-    summary: 'Run a schedule now (through the gateway) and wait for it',
+  const triggerSchema = documented('Run a schedule now (through the gateway) and wait for it', {
     params: scheduleParams,
     response: { 200: ok('The schedule run', scheduleRunSchema), ...errors('404', '409', '503') },
-  };
+  });
   app.post<OneSchedule>(
     '/schedules/:schedule_id/trigger',
     { schema: triggerSchema },
@@ -223,34 +208,25 @@ export function registerScheduleRoutes(
     },
   );
 
-  const runsSchema = {
-    checked: true,
-    tags: SCHEDULE_TAGS,
-    summary: "A schedule's run history",
+  const runsSchema = checked("A schedule's run history", {
     params: scheduleParams,
     querystring: scheduleRunsQuery,
     response: {
       200: ok('Schedule runs', paginatedOf(scheduleRunSchema)),
       ...errors('404', '422', '503'),
     },
-  };
-  app.get<OneSchedule & { Querystring: z.output<typeof scheduleRunsQuery> }>(
-    '/schedules/:schedule_id/runs',
-    { schema: runsSchema },
-    async (request) => {
-      const schedule = await found(request.params.schedule_id);
-      const { page, limit } = request.query;
-      const { rows, total } = await store.listRuns(schedule.id, page, limit);
-      return paginated(rows.map(scheduleRunResponse), page, limit, total);
-    },
-  );
+  });
+  checkedApp.get('/schedules/:schedule_id/runs', { schema: runsSchema }, async (request) => {
+    const schedule = await found(request.params.schedule_id);
+    const { page, limit } = request.query;
+    const { rows, total } = await store.listRuns(schedule.id, page, limit);
+    return paginated(rows.map(scheduleRunResponse), page, limit, total);
+  });
 
-  const runSchema = {
-    tags: SCHEDULE_TAGS,
-    summary: 'One schedule run',
+  const runSchema = documented('One schedule run', {
     params: scheduleRunParams,
     response: { 200: ok('The schedule run', scheduleRunSchema), ...errors('404', '503') },
-  };
+  });
   app.get<{ Params: z.infer<typeof scheduleRunParams> }>(
     '/schedules/:schedule_id/runs/:run_id',
     { schema: runSchema },

@@ -5,7 +5,7 @@
  * OpenAPI document is generated from. Pure: never reads the store or the scheduler.
  */
 import { z } from 'zod';
-import { EPOCH, limit, NULLABLE_STRING } from '../../http/openapi-shapes.js';
+import { EPOCH, fieldsOf, limit, NULLABLE_STRING, pathParam } from '../../http/openapi-shapes.js';
 import { SCHEDULE_METHODS, type ScheduleRecord, type ScheduleRunRecord } from './table.js';
 
 /** The document's section of the schedule routes. */
@@ -65,9 +65,7 @@ export const updateScheduleBody = z
   .meta({ id: 'ScheduleUpdate' });
 
 /** `/schedules/{schedule_id}`. */
-export const scheduleParams = z.object({
-  schedule_id: z.string().meta({ description: 'Schedule id' }),
-});
+export const scheduleParams = pathParam('schedule_id', 'Schedule id');
 
 /** `/schedules/{schedule_id}/runs/{run_id}`. */
 export const scheduleRunParams = z.object({
@@ -153,20 +151,5 @@ export function scheduleResponse(s: ScheduleRecord): z.infer<typeof scheduleSche
 
 /** A stored run as {@link scheduleRunSchema} writes it. */
 export function scheduleRunResponse(r: ScheduleRunRecord): z.infer<typeof scheduleRunSchema> {
-  return {
-    id: r.id,
-    schedule_id: r.schedule_id,
-    attempt: r.attempt,
-    triggered_at: r.triggered_at,
-    completed_at: r.completed_at,
-    status: r.status,
-    status_code: r.status_code,
-    run_id: r.run_id,
-    session_id: r.session_id,
-    error: r.error,
-    input: r.input,
-    output: r.output,
-    requirements: r.requirements,
-    created_at: r.created_at,
-  };
+  return fieldsOf(scheduleRunSchema, r);
 }

@@ -171,7 +171,6 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
     database,
     schedules,
     {
-      table: 'schedules',
       filters: { enabled: (on, eb) => eb('enabled', '=', dialect.booleanToColumn(on)) },
       sorts: ['created_at'],
       tieBreak: 'id',
@@ -179,30 +178,17 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
     },
   );
   const runPages = pageOf<ScheduleRunRecord, { scheduleId: string }, 'created_at'>(database, runs, {
-    table: 'schedule_runs',
     filters: { scheduleId: (id, eb) => eb('schedule_id', '=', id) },
     sorts: ['created_at'],
     // Runs recorded in the same second: the later one first.
     tieBreak: 'seq',
   });
-  const newestFirst = { sortBy: 'created_at', sortOrder: 'desc' } as const;
   return Object.freeze({
     list: (enabled, page, limit) =>
-      schedulePages.page({
-        filters: { enabled: enabled ?? undefined },
-        ...newestFirst,
-        page,
-        limit,
-      }),
+      schedulePages.page({ filters: { enabled: enabled ?? undefined }, page, limit }),
     get: (id) => schedules.get(id),
-    async byName(name) {
-      const row = await db
-        .selectFrom('schedules')
-        .selectAll()
-        .where('name', '=', name)
-        .executeTakeFirst();
-      return row === undefined ? null : schedules.fromRow(row);
-    },
+    // Names are unique (a UNIQUE column).
+    byName: async (name) => (await schedules.find({ name }))[0] ?? null,
     insert: (schedule) => schedules.insert(schedule),
     update: (id, changes) => schedules.change(id, changes),
     delete: (id) => schedules.delete(id),
@@ -230,7 +216,6 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
       const run = await runs.get(runId);
       return run?.schedule_id === scheduleId ? run : null;
     },
-    listRuns: (scheduleId, page, limit) =>
-      runPages.page({ filters: { scheduleId }, ...newestFirst, page, limit }),
+    listRuns: (scheduleId, page, limit) => runPages.page({ filters: { scheduleId }, page, limit }),
   } satisfies ScheduleStore);
 }

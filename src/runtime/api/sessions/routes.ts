@@ -15,7 +15,7 @@ import { runSchema, sessionDetail, sessionSchema } from './render.js';
 import { registerSessionWriteRoutes, type SessionWriteDeps } from './writes.js';
 import { listOf, paginated } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
-import type { CheckedTypes } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   listSessionsQuery,
@@ -28,6 +28,9 @@ import {
   sessionRunsQuery,
   sessionSchemaSchema,
 } from './schemas.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(SESSION_TAGS);
 
 const SORTS = ['created_at', 'updated_at', 'session_name'] as const;
 
@@ -44,13 +47,10 @@ export function registerSessionRoutes(
   deps: SessionWriteDeps,
 ): void {
   const app = parent.withTypeProvider<CheckedTypes>();
-  const listSchema = {
-    checked: true,
-    tags: SESSION_TAGS,
-    summary: 'List sessions',
+  const listSchema = checked('List sessions', {
     querystring: listSessionsQuery,
     response: { 200: ok('Sessions', paginatedOf(sessionSchemaSchema)), ...errors('404', '422') },
-  };
+  });
   app.get('/sessions', { schema: listSchema }, async (request) => {
     const q = request.query;
     const params = listOf(q, SORTS, 'created_at');
@@ -67,14 +67,11 @@ export function registerSessionRoutes(
     return paginated(rows.map(sessionSchema), params.page, params.limit, total);
   });
 
-  const getSchema = {
-    checked: true,
-    tags: SESSION_TAGS,
-    summary: 'One session',
+  const getSchema = checked('One session', {
     params: sessionParams,
     querystring: oneSessionQuery,
     response: { 200: ok('The session', sessionDetailSchema), ...errors('404', '422') },
-  };
+  });
   app.get('/sessions/:session_id', { schema: getSchema }, async (request) => {
     const { type, user_id: userId } = request.query;
     const id = request.params.session_id;
@@ -112,14 +109,11 @@ export function registerSessionRoutes(
   // in the reference's order (rename before runs).
   void parent.register(async (plain) => {
     const scope = plain.withTypeProvider<CheckedTypes>();
-    const runsSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: "A session's runs",
+    const runsSchema = checked("A session's runs", {
       params: sessionParams,
       querystring: sessionRunsQuery,
       response: { 200: ok('Runs', z.array(runSchemaSchema)), ...errors('404', '422') },
-    };
+    });
     scope.get('/sessions/:session_id/runs', { schema: runsSchema }, async (request) => {
       const q = request.query;
       // Epoch seconds, both ends included, as Agno filters.
@@ -134,14 +128,11 @@ export function registerSessionRoutes(
         .map(runSchema);
     });
 
-    const runSchemaDoc = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'One run of a session',
+    const runSchemaDoc = checked('One run of a session', {
       params: sessionRunParams,
       querystring: oneSessionQuery,
       response: { 200: ok('The run', runSchemaSchema), ...errors('404', '422') },
-    };
+    });
     scope.get('/sessions/:session_id/runs/:run_id', { schema: runSchemaDoc }, async (request) => {
       const { session_id: id, run_id: runId } = request.params;
       const session = await sessionOfRuns(id, request.query, callerOf(request));

@@ -10,6 +10,7 @@ import {
   EPOCH,
   ISO_TIME,
   NULLABLE_STRING,
+  pathParam,
   QUERY_STRING,
   sortedPageQuery,
   USER_ID,
@@ -23,9 +24,7 @@ const KIND = z.enum(['agent', 'team', 'workflow']);
 const json = z.record(z.string(), z.unknown());
 
 /** `/sessions/{session_id}`. */
-export const sessionParams = z.object({
-  session_id: z.string().meta({ description: 'Session id' }),
-});
+export const sessionParams = pathParam('session_id', 'Session id');
 
 /** `/sessions/{session_id}/runs/{run_id}`. */
 export const sessionRunParams = sessionParams.extend({

@@ -5,15 +5,18 @@
  * process could race is one conditional UPDATE of the fields it sets, never a read-then-write.
  */
 import type { RuntimeDatabase } from '../../store/database.js';
-import { equals, equalsOrNull, pageOf } from '../../store/page.js';
+import { equals, equalsOrNull, pageOf, type PageParams } from '../../store/page.js';
 import type { SessionRecord, SessionType } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** The columns GET /sessions may sort by. */
 const SESSION_SORTS = ['created_at', 'updated_at', 'session_name'] as const;
 
-/** Filters, sort and page of {@link SessionStore.listSessions}. */
-export interface SessionQuery {
+/**
+ * Filters, sort and page of {@link SessionStore.listSessions}: sessions whose `session_name` is
+ * NULL sort first when ascending, last when descending.
+ */
+export interface SessionQuery extends PageParams<(typeof SESSION_SORTS)[number]> {
   /** Only sessions of this kind. */
   type?: SessionType;
   /** Only sessions of this agent, team or workflow id. */
@@ -22,13 +25,6 @@ export interface SessionQuery {
   userId?: string | null;
   /** Case-insensitive substring of `session_name`; an empty string filters nothing. */
   nameContains?: string;
-  /** 1-based; 0 and below mean 1. */
-  page: number;
-  /** Rows per page, at least 1. */
-  limit: number;
-  /** Sessions whose `session_name` is NULL sort first when ascending, last when descending. */
-  sortBy: (typeof SESSION_SORTS)[number];
-  sortOrder: 'asc' | 'desc';
 }
 
 /** Names a session for {@link SessionStore.deleteSessions}. */
@@ -133,7 +129,6 @@ export function createSessionStore(database: RuntimeDatabase): SessionStore {
   const { db, dialect } = database;
   const table = tableOf(database, SESSIONS);
   const pages = pageOf<SessionRecord, SessionFilters, SessionQuery['sortBy']>(database, table, {
-    table: 'sessions',
     filters: {
       type: equals('session_type'),
       componentId: equals('component_id'),
@@ -176,17 +171,15 @@ export function createSessionStore(database: RuntimeDatabase): SessionStore {
           new RangeError(`unsupported sort: ${String(query.sortBy)} ${String(query.sortOrder)}`),
         );
       }
+      const { type, componentId, userId, nameContains, ...params } = query;
       return pages.page({
         filters: {
-          type: query.type,
-          componentId: query.componentId,
-          userId: query.userId,
-          nameContains: query.nameContains ? query.nameContains : undefined,
+          type,
+          componentId,
+          userId,
+          nameContains: nameContains ? nameContains : undefined,
         },
-        sortBy: query.sortBy,
-        sortOrder: query.sortOrder,
-        page: query.page,
-        limit: query.limit,
+        ...params,
       });
     },
     async deleteSession(sessionId) {

@@ -32,6 +32,10 @@ import {
   sessionParams,
   updateSessionBody,
 } from './schemas.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(SESSION_TAGS);
 
 /** What the write routes take from the runtime besides the store. */
 export interface SessionWriteDeps {
@@ -40,11 +44,11 @@ export interface SessionWriteDeps {
   readonly newId: () => string;
 }
 
-type OneSession = {
-  Params: z.output<typeof sessionParams>;
-  Querystring: z.output<typeof oneSessionQuery>;
+/** What a single-session write reads of its request. */
+type Request = Pick<FastifyRequest, 'caller'> & {
+  readonly params: z.output<typeof sessionParams>;
+  readonly query: z.output<typeof oneSessionQuery>;
 };
-type Request = FastifyRequest<OneSession>;
 type CreateBody = z.output<typeof createSessionBody>;
 
 const ID_FIELD_OF = { agent: 'agent_id', team: 'team_id', workflow: 'workflow_id' } as const;
@@ -117,7 +121,8 @@ export function registerSessionWriteRoutes(
     return sessionDetail(session, await store.listRuns(session.session_id));
   }
 
-  void app.register(async (scope) => {
+  void app.register(async (parent) => {
+    const scope = parent.withTypeProvider<CheckedTypes>();
     acceptEmptyJsonBody(scope);
     // A body of another content type reaches pydantic as bytes: a form is not read as fields.
     scope.addHook('preValidation', async (request) => {
@@ -126,16 +131,12 @@ export function registerSessionWriteRoutes(
       if (!JSON_TYPE.test(String(request.headers['content-type']))) request.body = NOT_JSON;
     });
 
-    const createSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Create a session',
+    const createSchema = checked('Create a session', {
       querystring: createSessionQuery,
       body: createSessionBody,
       response: { 201: ok('Created', sessionDetailSchema), ...errors('400', '404', '422') },
-    };
-    type Create = { Querystring: z.output<typeof createSessionQuery>; Body: CreateBody };
-    scope.post<Create>(
+    });
+    scope.post(
       '/sessions',
       {
         schema: createSchema,
@@ -173,31 +174,23 @@ export function registerSessionWriteRoutes(
       },
     );
 
-    const renameSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Rename a session',
+    const renameSchema = checked('Rename a session', {
       params: sessionParams,
       querystring: oneSessionQuery,
       body: renameSessionBody,
       response: { 200: ok('Renamed', sessionDetailSchema), ...errors('404', '422') },
-    };
-    type Rename = OneSession & { Body: z.output<typeof renameSessionBody> };
-    scope.post<Rename>('/sessions/:session_id/rename', { schema: renameSchema }, async (request) =>
+    });
+    scope.post('/sessions/:session_id/rename', { schema: renameSchema }, async (request) =>
       changed(request, { session_name: request.body.session_name, updated_at: nowSeconds() }),
     );
 
-    const updateSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Update a session (given fields replace)',
+    const updateSchema = checked('Update a session (given fields replace)', {
       params: sessionParams,
       querystring: oneSessionQuery,
       body: updateSessionBody,
       response: { 200: ok('Updated', sessionDetailSchema), ...errors('404', '422') },
-    };
-    type Update = OneSession & { Body: z.output<typeof updateSessionBody> };
-    scope.patch<Update>('/sessions/:session_id', { schema: updateSchema }, async (request) => {
+    });
+    scope.patch('/sessions/:session_id', { schema: updateSchema }, async (request) => {
       const body = request.body;
       const now = nowSeconds();
       const { summary } = body;
@@ -215,44 +208,26 @@ export function registerSessionWriteRoutes(
       });
     });
 
-    const deleteOneSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Delete a session',
+    const deleteOneSchema = checked('Delete a session', {
       params: sessionParams,
       querystring: deleteSessionsQuery,
       response: { 204: empty('Deleted (also when unknown)') },
-    };
-    type DeleteOne = {
-      Params: z.output<typeof sessionParams>;
-      Querystring: z.output<typeof deleteSessionsQuery>;
-    };
-    scope.delete<DeleteOne>(
-      '/sessions/:session_id',
-      { schema: deleteOneSchema },
-      async (request, reply) => {
-        // One conditional DELETE: another user's session is simply not matched (204, no-op).
-        await store.deleteSessions(
-          [{ sessionId: request.params.session_id }],
-          ownerOf(callerOf(request), request.query.user_id),
-        );
-        return reply.code(204).send();
-      },
-    );
+    });
+    scope.delete('/sessions/:session_id', { schema: deleteOneSchema }, async (request, reply) => {
+      // One conditional DELETE: another user's session is simply not matched (204, no-op).
+      await store.deleteSessions(
+        [{ sessionId: request.params.session_id }],
+        ownerOf(callerOf(request), request.query.user_id),
+      );
+      return reply.code(204).send();
+    });
 
-    const deleteSchema = {
-      checked: true,
-      tags: SESSION_TAGS,
-      summary: 'Delete sessions',
+    const deleteSchema = checked('Delete sessions', {
       querystring: deleteSessionsQuery,
       body: deleteSessionsBody,
       response: { 204: empty('Deleted'), ...errors('400', '422') },
-    };
-    type Delete = {
-      Querystring: z.output<typeof deleteSessionsQuery>;
-      Body: z.output<typeof deleteSessionsBody>;
-    };
-    scope.delete<Delete>('/sessions', { schema: deleteSchema }, async (request, reply) => {
+    });
+    scope.delete('/sessions', { schema: deleteSchema }, async (request, reply) => {
       const { session_ids: ids, session_types: types } = request.body;
       if (ids.length !== types.length) {
         throw new HttpError(400, 'Session IDs and session types must have the same length');

@@ -19,9 +19,9 @@ import {
   type TraceCondition,
 } from './filter.js';
 import { sessionStats, traceDetail, traceNode, traceSummary } from './render.js';
-import { paginated } from '../../http/list-query.js';
+import { paginated, pagingOf } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
-import type { CheckedTypes } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   filterSchemaSchema,
@@ -37,6 +37,9 @@ import {
   traceSessionStatsSchema,
   traceSummarySchema,
 } from './schemas.js';
+
+/** The schemas of this file's routes (validation.ts). */
+const { checked } = sectionSchemas(TRACE_TAGS);
 
 type Expression = Record<string, unknown>;
 
@@ -78,12 +81,6 @@ function confined(caller: Caller, filter: Expression | null): TraceCondition {
   }
 }
 
-/** Page and limit of a parsed query: 1-based (0 reads as 1). */
-const paging = (q: { page: number; limit: number }): { page: number; limit: number } => ({
-  page: Math.max(q.page, 1),
-  limit: q.limit,
-});
-
 /** What `POST /traces/search` reads when it is sent no body. */
 const NO_SEARCH = searchBody.parse({});
 
@@ -92,19 +89,16 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
   const app = parent.withTypeProvider<CheckedTypes>();
   const traces = store.traces;
 
-  const listSchema = {
-    checked: true,
-    tags: TRACE_TAGS,
-    summary: 'List traces',
+  const listSchema = checked('List traces', {
     querystring: listTracesQuery,
     response: {
       200: ok('Traces', paginatedOf(traceSummarySchema)),
       ...errors('400', '404', '422'),
     },
-  };
+  });
   app.get('/traces', { schema: listSchema }, async (request) => {
     const q = request.query;
-    const { page, limit } = paging(q);
+    const { page, limit } = pagingOf(q);
     const keys: (keyof typeof q)[] = [
       'run_id',
       'session_id',
@@ -119,21 +113,15 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
     return paginated(rows.map(traceSummary), page, limit, total);
   });
 
-  const filterSchema = {
-    checked: true,
-    tags: TRACE_TAGS,
-    summary: 'The fields and operators POST /traces/search accepts',
+  const filterSchema = checked('The fields and operators POST /traces/search accepts', {
     response: { 200: ok('Filter schema', filterSchemaSchema) },
-  };
+  });
   app.get('/traces/filter-schema', { schema: filterSchema }, async () => ({
     fields: FILTER_FIELDS,
     logical_operators: ['AND', 'OR'],
   }));
 
-  const oneSchema = {
-    checked: true,
-    tags: TRACE_TAGS,
-    summary: 'One trace with its span tree (or one span)',
+  const oneSchema = checked('One trace with its span tree (or one span)', {
     params: traceParams,
     querystring: traceQuery,
     response: {
@@ -143,7 +131,7 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
       ),
       ...errors('404'),
     },
-  };
+  });
   app.get('/traces/:trace_id', { schema: oneSchema }, async (request) => {
     const q = request.query;
     const caller = callerOf(request);
@@ -166,29 +154,23 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
     return traceDetail(trace, await traces.spans(trace.trace_id));
   });
 
-  const statsSchema = {
-    checked: true,
-    tags: TRACE_TAGS,
-    summary: 'Trace counts per session',
+  const statsSchema = checked('Trace counts per session', {
     querystring: sessionStatsQuery,
     response: {
       200: ok('Per-session statistics', paginatedOf(traceSessionStatsSchema)),
       ...errors('400', '404', '422'),
     },
-  };
+  });
   app.get('/trace_session_stats', { schema: statsSchema }, async (request) => {
     const q = request.query;
-    const { page, limit } = paging(q);
+    const { page, limit } = pagingOf(q);
     const keys: (keyof typeof q)[] = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
     const where = confined(callerOf(request), queryExpression(q, keys));
     const { rows, total } = await traces.sessionStats(where, page, limit);
     return paginated(rows.map(sessionStats), page, limit, total);
   });
 
-  const searchSchema = {
-    checked: true,
-    tags: TRACE_TAGS,
-    summary: 'Search traces with a filter expression',
+  const searchSchema = checked('Search traces with a filter expression', {
     querystring: searchQuery,
     body: searchBody.optional(),
     response: {
@@ -198,11 +180,11 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
       ),
       ...errors('400', '404', '422'),
     },
-  };
+  });
   app.post('/traces/search', { schema: searchSchema }, async (request) => {
     const search = request.body ?? NO_SEARCH;
-    const { filter, group_by: groupBy, limit } = search;
-    const page = Math.max(search.page, 1);
+    const { filter, group_by: groupBy } = search;
+    const { page, limit } = pagingOf(search);
     const where = confined(callerOf(request), filter ?? null);
     if (groupBy === 'session') {
       const { rows, total } = await traces.sessionStats(where, page, limit);

@@ -11,6 +11,7 @@ import {
   limit,
   NULLABLE_STRING,
   PAGE,
+  pathParam,
   QUERY_STRING,
   USER_ID,
 } from '../../http/openapi-shapes.js';
@@ -22,7 +23,7 @@ export const TRACE_TAGS = ['Traces'] as const;
 export const MAX_TRACE_LIMIT = 100;
 
 /** `/traces/{trace_id}`. */
-export const traceParams = z.object({ trace_id: z.string().meta({ description: 'Trace id' }) });
+export const traceParams = pathParam('trace_id', 'Trace id');
 
 const STATUS = z.enum(['OK', 'ERROR', 'UNSET']);
 const ZONED_TIME = ISO_TIME.optional().meta({ description: 'ISO-8601 with a zone' });

@@ -5,7 +5,7 @@
  * never builds HTTP shapes, and never puts a value into SQL text.
  */
 import type { RowOf, RuntimeDatabase } from '../../store/database.js';
-import { pageOf } from '../../store/page.js';
+import { offsetOf, pageOf } from '../../store/page.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 import type { TraceCondition } from './filter.js';
 import type { SpanRecord, TraceRecord } from './records.js';
@@ -148,7 +148,6 @@ export function createTraceStore(database: RuntimeDatabase): TraceStore {
   const traces = tableOf(database, TRACES);
   const spans = tableOf(database, SPANS);
   const pages = pageOf<TraceEntry, { where?: TraceCondition }, 'start_time'>(database, traces, {
-    table: 'traces',
     filters: { where: (where, eb) => where(eb, dialect) },
     sorts: ['start_time'],
     tieBreak: 'trace_id',
@@ -179,26 +178,14 @@ export function createTraceStore(database: RuntimeDatabase): TraceStore {
       return entry === null ? null : storedTrace(entry);
     },
     async spans(traceId) {
-      const rows = await db
-        .selectFrom('trace_spans')
-        .selectAll()
-        .where('trace_id', '=', traceId)
-        .orderBy('position')
-        .execute();
-      return rows.map((row) => storedSpan(spans.fromRow(row)));
+      return (await spans.find({ trace_id: traceId }, ['position'])).map(storedSpan);
     },
     async span(spanId) {
       const entry = await spans.get(spanId);
       return entry === null ? null : storedSpan(entry);
     },
     async list(where, page, limit) {
-      const found = await pages.page({
-        filters: { where },
-        sortBy: 'start_time',
-        sortOrder: 'desc',
-        page,
-        limit,
-      });
+      const found = await pages.page({ filters: { where }, page, limit });
       return { rows: found.rows.map(storedTrace), total: found.total };
     },
     sessionStats: (where, page, limit) =>
@@ -221,7 +208,7 @@ export function createTraceStore(database: RuntimeDatabase): TraceStore {
           .orderBy('last_trace_ms', 'desc')
           .orderBy('session_id', 'desc')
           .limit(limit)
-          .offset((Math.max(page, 1) - 1) * limit)
+          .offset(offsetOf({ page, limit }))
           .execute();
         const { n } = await scoped
           .select((eb) => eb.fn.count('session_id').distinct().as('n'))
