@@ -5,6 +5,7 @@
  */
 import { Kysely, PostgresDialect, sql, type SqlBool } from 'kysely';
 import pg from 'pg';
+import { describePostgresError } from '../../shared/postgres-error.js';
 import { printableUrl } from '../../shared/store-location.js';
 import type { Database, SqlDialect } from './database.js';
 import { RuntimeStoreError } from './errors.js';
@@ -26,8 +27,7 @@ export const postgresDialect: SqlDialect = Object.freeze({
   // which folds as JavaScript's toLowerCase does for the letters of every script.
   containsFolded: (column, needle) =>
     sql<SqlBool>`strpos(lower(${sql.ref(column)} COLLATE "und-x-icu"), ${needle.toLowerCase()}) > 0`,
-  jsonArrayOverlaps: (column, values) =>
-    sql<SqlBool>`${sql.ref(column)} ?| ${[...values]}::text[]`,
+  jsonArrayOverlaps: (column, values) => sql<SqlBool>`${sql.ref(column)} ?| ${[...values]}::text[]`,
   // jsonb_array_elements_text and jsonb_each name their output columns `value` and `key`.
   jsonArrayElements: (column, alias) =>
     sql<{ value: string }>`jsonb_array_elements_text(${sql.ref(column)})`.as(alias),
@@ -46,6 +46,9 @@ const types = {
   getTypeParser: (oid: number, format?: 'text' | 'binary'): unknown =>
     oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format),
 } as pg.CustomTypesConfig;
+
+/** Drops an event or error that the next query reports anyway. */
+const ignore = (): void => undefined;
 
 /** Options of {@link openPostgres}. */
 export interface PostgresOptions {
@@ -98,33 +101,19 @@ export function openPostgres(url: string, options: PostgresOptions): PostgresDat
   });
   // A connection that dies (a server restart, a cut network) fails the query it serves; it must
   // never crash the process through an unhandled 'error' event.
-  const ignore = (): void => undefined;
   pool.on('error', ignore);
   pool.on('connect', (client) => {
     client.on('error', ignore);
     client.query(`SET statement_timeout = ${Math.floor(statementTimeoutMs)}`, ignore);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  let closing: Promise<void> | null = null;
-  return Object.freeze({
-    db,
-    pool,
-    location,
-    close: () => (closing ??= db.destroy()),
-  });
+  return Object.freeze({ db, pool, location, close: () => db.destroy() });
 }
 
 /** The row of `scopegate_schema` that holds the runtime's schema version. */
 const COMPONENT = 'runtime';
 /** A fixed advisory-lock key ('sg:rt-mg' as a 64-bit integer): serializes migrations across replicas. */
 const MIGRATION_LOCK = '8315679504188207719';
-
-/** A driver error in one line: the server's message with its SQLSTATE, or the socket's. */
-export function describePostgresError(err: unknown): string {
-  if (err instanceof pg.DatabaseError) return `${err.message} (SQLSTATE ${String(err.code)})`;
-  const e = err as { message?: string; code?: unknown };
-  return e.message || String(e.code);
-}
 
 async function versionOf(client: pg.PoolClient): Promise<number> {
   const { rows } = await client.query<{ present: boolean }>(
@@ -163,44 +152,52 @@ export async function migratePostgres(
   try {
     client = await database.pool.connect();
   } catch (err) {
-    throw new RuntimeStoreError(database.location, `cannot connect: ${describePostgresError(err)}`, err);
+    throw new RuntimeStoreError(
+      database.location,
+      `cannot connect: ${describePostgresError(err as Error)}`,
+      err,
+    );
   }
   let step: { version: number; name: string } | null = null;
   try {
     let found = await versionOf(client);
-    if (found > latest) throw newer(found);
-    if (found === latest) return latest;
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS scopegate_schema (component text PRIMARY KEY, ' +
-        'version integer NOT NULL, applied_at bigint NOT NULL)',
-    );
-    found = await versionOf(client);
+    const behind = found < latest;
+    if (behind) {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS scopegate_schema (component text PRIMARY KEY, ' +
+          'version integer NOT NULL, applied_at bigint NOT NULL)',
+      );
+      // Read again under the lock: a replica that held it before has applied what it found.
+      found = await versionOf(client);
+    }
     if (found > latest) throw newer(found);
     for (const next of steps.slice(found)) {
       step = next;
       await client.query(next.sql);
     }
     step = null;
-    await client.query(
-      'INSERT INTO scopegate_schema (component, version, applied_at) ' +
-        'VALUES ($1, $2, extract(epoch FROM now())::bigint) ON CONFLICT (component) ' +
-        'DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at',
-      [COMPONENT, latest],
-    );
-    await client.query('COMMIT');
+    if (behind) {
+      await client.query(
+        'INSERT INTO scopegate_schema (component, version, applied_at) ' +
+          'VALUES ($1, $2, extract(epoch FROM now())::bigint) ON CONFLICT (component) ' +
+          'DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at',
+        [COMPONENT, latest],
+      );
+      await client.query('COMMIT');
+    }
+    client.release();
     return latest;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await client.query('ROLLBACK').catch(ignore);
+    client.release();
     if (err instanceof RuntimeStoreError) throw err;
     const what = step === null ? 'migrating' : `migration ${step.version} (${step.name})`;
     throw new RuntimeStoreError(
       database.location,
-      `${what} failed, nothing was applied: ${describePostgresError(err)}`,
+      `${what} failed, nothing was applied: ${describePostgresError(err as Error)}`,
       err,
     );
-  } finally {
-    client.release();
   }
 }

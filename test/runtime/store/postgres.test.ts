@@ -4,7 +4,7 @@
  * with its password, and every dialect term of the query layer against the SQLite answers.
  */
 import { sql } from 'kysely';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { MIGRATIONS } from '../../../src/runtime/store/migrations.js';
 import {
   migratePostgres,
@@ -16,9 +16,13 @@ import { POSTGRES_STEPS } from '../../../src/runtime/store/schema/postgres.js';
 import { RuntimeStoreError } from '../../../src/runtime/store/errors.js';
 import { testDatabase } from '../../fixtures/postgres.js';
 
-const STEPS = MIGRATIONS.map((m) => ({ version: m.version, name: m.name, sql: POSTGRES_STEPS[m.version]! }));
+const STEPS = MIGRATIONS.map((m) => ({
+  version: m.version,
+  name: m.name,
+  sql: POSTGRES_STEPS[m.version]!,
+}));
 
-async function fresh(tt: Parameters<Parameters<typeof t.test>[1]>[0]): Promise<{ url: string; open: () => PostgresDatabase } | null> {
+async function fresh(tt: Test): Promise<{ url: string; open: () => PostgresDatabase } | null> {
   const url = await testDatabase(tt);
   if (url === null) return null;
   return {
@@ -72,14 +76,56 @@ t.test('a failing step applies nothing and is named', async (t) => {
   const db = await fresh(t);
   if (db === null) return;
   const one = db.open();
-  const broken = [STEPS[0]!, { version: 2, name: 'broken', sql: 'ALTER TABLE nowhere ADD COLUMN x int' }];
+  const broken = [
+    STEPS[0]!,
+    { version: 2, name: 'broken', sql: 'ALTER TABLE nowhere ADD COLUMN x int' },
+  ];
   const err = await migratePostgres(one, broken).catch((e: unknown) => e);
-  t.match((err as Error).message, /migration 2 \(broken\) failed, nothing was applied: .*SQLSTATE 42P01/);
+  t.match(
+    (err as Error).message,
+    /migration 2 \(broken\) failed, nothing was applied: .*SQLSTATE 42P01/,
+  );
   const { rows } = await one.pool.query<{ present: boolean }>(
     "SELECT to_regclass('sessions') IS NOT NULL AS present",
   );
   t.same(rows, [{ present: false }]);
 });
+
+t.test(
+  "a database the gateway's service accounts share: the runtime keeps its own version row",
+  async (t) => {
+    const db = await fresh(t);
+    if (db === null) return;
+    const one = db.open();
+    await one.pool.query(
+      'CREATE TABLE scopegate_schema (component text PRIMARY KEY, version integer NOT NULL, applied_at bigint NOT NULL)',
+    );
+    await one.pool.query("INSERT INTO scopegate_schema VALUES ('service_accounts', 1, 0)");
+    t.equal(await migratePostgres(one, STEPS), STEPS.length);
+    const { rows } = await one.pool.query(
+      'SELECT component, version FROM scopegate_schema ORDER BY component',
+    );
+    t.same(rows, [
+      { component: 'runtime', version: STEPS.length },
+      { component: 'service_accounts', version: 1 },
+    ]);
+  },
+);
+
+t.test(
+  'a scopegate_schema table of another shape stops the open, naming the database',
+  async (t) => {
+    const db = await fresh(t);
+    if (db === null) return;
+    const one = db.open();
+    await one.pool.query('CREATE TABLE scopegate_schema (component text)');
+    const err = await migratePostgres(one, STEPS).catch((e: unknown) => e);
+    t.match(
+      (err as Error).message,
+      /^runtime store 'postgres:.*': migrating failed, nothing was applied: .*SQLSTATE 42703/,
+    );
+  },
+);
 
 t.test('a URL that cannot be parsed or reached is named without its password', async (t) => {
   t.throws(() => openPostgres('postgres://u:secret@[bad/db', { replicaId: 'x' }), {
@@ -89,10 +135,15 @@ t.test('a URL that cannot be parsed or reached is named without its password', a
   const unreachable = openPostgres('postgres://u:secret@127.0.0.1:1/db', {
     replicaId: 'x',
     connectTimeoutMs: 500,
+    statementTimeoutMs: 1_000,
+    poolMax: 1,
   });
   t.teardown(() => unreachable.close());
   const err = await migratePostgres(unreachable, STEPS).catch((e: unknown) => e);
-  t.match((err as Error).message, /runtime store 'postgres:\/\/u:\*+@127\.0\.0\.1:1\/db': cannot connect/);
+  t.match(
+    (err as Error).message,
+    /runtime store 'postgres:\/\/u:\*+@127\.0\.0\.1:1\/db': cannot connect/,
+  );
   t.notMatch((err as Error).message, /secret/);
 });
 
@@ -128,9 +179,14 @@ t.test('the dialect terms answer as SQLite does', async (t) => {
     ])
     .execute();
   const ids = async (where: ReturnType<typeof d.startsWith>): Promise<string[]> =>
-    (await one.db.selectFrom('memories').select('memory_id').where(where).orderBy('memory_id').execute()).map(
-      (r) => r.memory_id,
-    );
+    (
+      await one.db
+        .selectFrom('memories')
+        .select('memory_id')
+        .where(where)
+        .orderBy('memory_id')
+        .execute()
+    ).map((r) => r.memory_id);
   t.same(await ids(d.containsFolded('memory', 'äRg')), ['m1']);
   t.same(await ids(d.containsFolded('memory', 'STRASSE')), []);
   t.same(await ids(d.jsonArrayOverlaps('topics', ['b', 'z'])), ['m1']);
@@ -169,9 +225,13 @@ t.test('the dialect terms answer as SQLite does', async (t) => {
     .execute();
   const at = await sql<{ n: number | null; s: string | null; missing: number | null }>`
     SELECT ${d.jsonNumberAt('eval_data', ['score'])} AS n, ${d.jsonTextAt('eval_data', ['label'])} AS s,
-           ${d.jsonNumberAt('eval_data', ['nested', 'none'])} AS missing FROM eval_runs`.execute(one.db);
+           ${d.jsonNumberAt('eval_data', ['nested', 'none'])} AS missing FROM eval_runs`.execute(
+    one.db,
+  );
   t.same(at.rows, [{ n: 7.5, s: 'ok', missing: null }]);
-  const keys = await sql<{ key: string }>`SELECT k.key FROM eval_runs, ${d.jsonObjectKeys('eval_data', 'k')} ORDER BY k.key`.execute(
+  const keys = await sql<{
+    key: string;
+  }>`SELECT k.key FROM eval_runs, ${d.jsonObjectKeys('eval_data', 'k')} ORDER BY k.key`.execute(
     one.db,
   );
   t.same(
