@@ -19,8 +19,8 @@ const memory = (memory_id: string, user_id: string): MemoryRecord => ({
   updated_at: 1,
 });
 
-eachStore(t, 'a bulk delete of 1,201 ids counts once and keeps to the owner', async (t, open) => {
-  const store = await open();
+eachStore(t, 'a bulk delete of 1,201 ids counts once and keeps to the owner', async (t, stores) => {
+  const store = await stores.open();
   const ids = Array.from({ length: 1201 }, (_, i) => `m${i}`);
   await store.memories.replaceUser('alice', [
     ...ids.map((id, i) => memory(id, i % 2 === 0 ? 'alice' : 'bob')),
@@ -31,8 +31,8 @@ eachStore(t, 'a bulk delete of 1,201 ids counts once and keeps to the owner', as
   t.equal(await store.memories.delete([]), 0, 'no ids, nothing');
 });
 
-eachStore(t, 'a replacement that fails leaves the memories as they were', async (t, open) => {
-  const store = await open();
+eachStore(t, 'a replacement that fails leaves the memories as they were', async (t, stores) => {
+  const store = await stores.open();
   await store.memories.put(memory('m1', 'alice'));
   const bad = { ...memory('m2', 'alice'), memory: null } as unknown as MemoryRecord;
   await t.rejects(store.memories.replaceUser('alice', [memory('m3', 'alice'), bad]), {
