@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock.js';
 import { buildRuntimeApp, schedulerOf, type RuntimeParts } from './app.js';
 import { buildCatalogue } from './catalogue/resolve.js';
@@ -12,7 +12,7 @@ import { createIdentityTokenCheck } from './http/identity-token.js';
 import { createOutboundGuard } from './outbound/guard.js';
 import type { Scheduler } from './api/schedules/scheduler.js';
 import { createIntervalTimer, type SchedulerTimer } from './api/schedules/timer.js';
-import { openRuntimeStore, type RuntimeStore } from './store/store.js';
+import { connectRuntimeStore, type RuntimeStore } from './store/store.js';
 
 /** A listening runtime. */
 export interface RunningRuntime {
@@ -58,9 +58,10 @@ export async function startRuntime(options: {
     tokenSettings === null
       ? null
       : createIdentityTokenCheck(tokenSettings, { clock: options.clock, dir: options.dir });
-  const store = openRuntimeStore(
-    built.settings.db === ':memory:' ? ':memory:' : resolve(options.dir, built.settings.db),
-  );
+  const store = await connectRuntimeStore(built.settings.db, {
+    dir: options.dir,
+    replicaId: `${hostname()}:${process.pid}`,
+  });
   const parts: RuntimeParts = {
     settings: built.settings,
     store,
@@ -83,7 +84,7 @@ export async function startRuntime(options: {
   try {
     address = await app.listen({ host: options.host, port: options.port });
   } catch (err) {
-    store.close();
+    await store.close();
     throw err;
   }
   // The runtime never fetches itself, whatever allow_hosts opens.
@@ -98,7 +99,7 @@ export async function startRuntime(options: {
       // Executions in flight are aborted and recorded before the store closes.
       await scheduler.close();
       await app.close();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -21,6 +21,7 @@ import {
   type ServiceAccountRecord,
   type ServiceAccountStore,
 } from './store.js';
+import { describePostgresError } from '../../shared/postgres-error.js';
 import { printableUrl } from '../../shared/store-location.js';
 
 /** One schema step; step `n` moves the `service_accounts` row of `scopegate_schema` from `n - 1` to `n`. Append-only. */
@@ -187,15 +188,6 @@ function isPermanent(err: unknown): boolean {
   );
 }
 
-/** A driver error in one line: the server's message with its SQLSTATE, or the socket's. */
-function describe(err: Error & { code?: unknown }): string {
-  if (err instanceof pg.DatabaseError) return `${err.message} (SQLSTATE ${String(err.code)})`;
-  // Node names the code in the message, except for a connection refused on every address of a
-  // host name: an AggregateError with no message.
-  /* c8 ignore next -- needs a host name with two addresses; the test machine's has one */
-  return err.message || String(err.code);
-}
-
 const nextRetry = (ms: number): number => Math.min(ms * 2, LAST_RETRY_MS);
 
 /**
@@ -294,10 +286,14 @@ function createStore(
   const storeError = (what: string, err: unknown): ServiceAccountStoreError =>
     isServiceAccountStoreError(err)
       ? err
-      : new ServiceAccountStoreError(location, `${what} failed: ${describe(err as Error)}`, {
-          cause: err,
-          permanent: isPermanent(err),
-        });
+      : new ServiceAccountStoreError(
+          location,
+          `${what} failed: ${describePostgresError(err as Error)}`,
+          {
+            cause: err,
+            permanent: isPermanent(err),
+          },
+        );
 
   const newerSchema = (found: number): ServiceAccountStoreError =>
     new ServiceAccountStoreError(

@@ -10,6 +10,7 @@ import {
   DEFAULT_A2A_PREFIX,
 } from '../../shared/a2a-prefix.js';
 import { isHttpsOrLoopbackUrl } from '../../shared/secure-url.js';
+import { storeSettingProblem } from '../../shared/store-location.js';
 import { ALLOW_HOST_RULE, isAllowHostEntry } from '../outbound/addresses.js';
 
 const id = z
@@ -275,8 +276,19 @@ const identityTokenCheckSchema = z
 export const runtimeSettingsSchema = z.strictObject({
   os_id: z.string().min(1).default('scopegate-runtime'),
   name: z.string().nullable().default(null),
-  /** SQLite file (relative to the config's folder). */
-  db: z.string().min(1).default('data/runtime.db'),
+  /**
+   * The runtime's database: a SQLite file (`sqlite:<path>` or a bare path, relative to the
+   * config's folder), or a `postgres://` / `postgresql://` URL that runtime replicas share.
+   */
+  db: z
+    .string()
+    .min(1)
+    .default('data/runtime.db')
+    .superRefine((value, ctx) => {
+      if (!value.startsWith('sqlite:') && !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return;
+      const problem = storeSettingProblem(value);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   /** Model providers agents may name by id (besides the built-in `offline-echo`). */
   models: z.array(modelSettingsSchema).default([]),
   /**

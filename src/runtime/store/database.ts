@@ -27,7 +27,7 @@ import type { LearningRecord, MemoryRecord, RunRecord, SessionRecord } from './r
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 
 /** The dialects the store can speak. Migrations may key a step's statements by this name. */
-export type DialectName = 'sqlite';
+export type DialectName = 'sqlite' | 'postgres';
 
 /**
  * A record's row as a dialect stores it: the JSON columns `J` as text and the boolean columns

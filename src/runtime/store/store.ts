@@ -3,29 +3,33 @@
  * by name) composed on one database. It stores what it is given: it never filters by caller
  * identity on its own (routes pass `userId`), and never builds HTTP shapes.
  */
+import { resolve } from 'node:path';
 import { createApprovalStore, type ApprovalStore } from '../api/approvals/table.js';
 import { createComponentStore, type ComponentStore } from '../api/components/table.js';
 import { MEMORY_PATH, openConnection } from './connection.js';
-import { openDatabase } from './database.js';
+import { openDatabase, type DialectName, type RuntimeDatabase } from './database.js';
 import { createDailyMetricsStore, type DailyMetricsStore } from '../api/metrics/table.js';
 import { createEvalStore, type EvalStore } from '../api/evals/table.js';
 import { createKnowledgeStore, type KnowledgeStore } from '../api/knowledge/table.js';
 import { RuntimeStoreError } from './errors.js';
 import { createLearningStore, type LearningStore } from '../api/learnings/table.js';
 import { createMemoryStore, type MemoryStore } from '../api/memories/table.js';
-import { migrate } from './migrations.js';
+import { migrate, MIGRATIONS } from './migrations.js';
+import { migratePostgres, openPostgres, postgresDialect } from './postgres.js';
+import { POSTGRES_STEPS } from './schema/postgres.js';
 import { createRunStore, type RunStore } from '../api/runs/table.js';
 import { createScheduleStore, type ScheduleStore } from '../api/schedules/table.js';
 import { createSessionStore, type SessionStore } from '../api/sessions/table.js';
-import type { SqliteDatabase } from './sqlite.js';
 import { createTraceStore, type TraceStore } from '../api/traces/table.js';
 
 export type { SessionQuery, SessionRef } from '../api/sessions/table.js';
 
 /** Sessions and runs, and every other table of the runtime, on one database. */
 export interface RuntimeStore extends SessionStore, RunStore {
-  /** The database path as given to {@link openRuntimeStore}. */
+  /** The database as given: its path, or its URL with the password shown as `***`. */
   readonly path: string;
+  /** The SQL dialect the database speaks. */
+  readonly dialect: DialectName;
   /** Agents, teams and workflows defined through the API, in the same database. */
   readonly components: ComponentStore;
   /** User memories, in the same database. */
@@ -45,22 +49,20 @@ export interface RuntimeStore extends SessionStore, RunStore {
   /** Knowledge contents and their chunks, in the same database. */
   readonly knowledge: KnowledgeStore;
   /** Applies any pending schema step (none after a successful open); the version it is at. */
-  migrate(): number;
-  /** Close the database; later calls on this store fail. Closing twice is harmless. */
-  close(): void;
+  migrate(): Promise<number>;
+  /** Close the database; later calls on this store fail. */
+  close(): Promise<void>;
 }
 
-/** The tables this module reads through the query layer, probed when the store opens. */
-const PROBED = ['sessions', 'runs'] as const;
-
-/** Compose every table's store on one open, migrated connection. */
-function createStore(db: SqliteDatabase, path: string): RuntimeStore {
-  // Fail at open, naming the table, rather than at the first request, when one has gone.
-  for (const name of PROBED) db.prepare(`SELECT * FROM ${name} LIMIT 0`);
-  // The tables on the async query layer share this one connection with the others.
-  const database = openDatabase(db);
+/** Compose every table's store on one open, migrated database. */
+function createStore(
+  database: RuntimeDatabase,
+  path: string,
+  own: Pick<RuntimeStore, 'migrate' | 'close'>,
+): RuntimeStore {
   return Object.freeze({
     path,
+    dialect: database.dialect.name,
     ...createSessionStore(database),
     ...createRunStore(database),
     components: createComponentStore(database),
@@ -72,12 +74,12 @@ function createStore(db: SqliteDatabase, path: string): RuntimeStore {
     approvals: createApprovalStore(database),
     schedules: createScheduleStore(database),
     knowledge: createKnowledgeStore(database),
-    migrate: () => migrate(db, path),
-    close() {
-      db.close();
-    },
+    ...own,
   } satisfies RuntimeStore);
 }
+
+/** The tables probed when a SQLite file opens. */
+const PROBED = ['sessions', 'runs'] as const;
 
 /**
  * Open (creating it and its parent folders if needed) and migrate the runtime database at
@@ -93,11 +95,57 @@ export function openRuntimeStore(path: string): RuntimeStore {
     // WAL lets GET routes read while a run is being written. It rewrites the file header, so it
     // comes after migrate() has refused a database newer than this build.
     if (path !== MEMORY_PATH) db.pragma('journal_mode = WAL');
-    return createStore(db, path);
+    // Fail at open, naming the table, rather than at the first request, when one has gone.
+    for (const name of PROBED) db.prepare(`SELECT * FROM ${name} LIMIT 0`);
+    return createStore(openDatabase(db), path, {
+      migrate: async () => migrate(db, path),
+      close: async () => {
+        db.close();
+      },
+    });
   } catch (err) {
     db.close();
     throw err instanceof RuntimeStoreError
       ? err
       : new RuntimeStoreError(path, `cannot open: ${String(err)}`, err);
   }
+}
+
+/** The schema steps in PostgreSQL's words. */
+const POSTGRES_MIGRATIONS = MIGRATIONS.map((step) => ({
+  version: step.version,
+  name: step.name,
+  sql: POSTGRES_STEPS[step.version]!,
+}));
+
+/** How many connections one runtime replica keeps to a PostgreSQL database at most. */
+const POSTGRES_POOL = 10;
+
+/**
+ * Opens the runtime database a `runtime.db` setting names: a `postgres://` or `postgresql://`
+ * URL (a pool, migrated under a lock so that replicas starting together apply each step once), or
+ * else a SQLite file (`sqlite:<path>` or a bare path, relative to `dir`; `:memory:` as it is).
+ *
+ * @throws {RuntimeStoreError} naming the database (never a URL's password) when it cannot be
+ *   opened or reached, has a schema newer than this build, or cannot be migrated
+ */
+export async function connectRuntimeStore(
+  setting: string,
+  options: { readonly dir: string; readonly replicaId: string },
+): Promise<RuntimeStore> {
+  if (!/^postgres(ql)?:\/\//i.test(setting)) {
+    const path = setting.startsWith('sqlite:') ? setting.slice('sqlite:'.length) : setting;
+    return openRuntimeStore(path === MEMORY_PATH ? path : resolve(options.dir, path));
+  }
+  const pool = openPostgres(setting, { replicaId: options.replicaId, poolMax: POSTGRES_POOL });
+  try {
+    await migratePostgres(pool, POSTGRES_MIGRATIONS);
+  } catch (err) {
+    await pool.close();
+    throw err;
+  }
+  return createStore({ db: pool.db, dialect: postgresDialect }, pool.location, {
+    migrate: () => migratePostgres(pool, POSTGRES_MIGRATIONS),
+    close: () => pool.close(),
+  });
 }

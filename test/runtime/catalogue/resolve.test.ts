@@ -220,3 +220,30 @@ t.test('runtime.agui naming an unknown id, or not one entity, is a problem', asy
   t.equal(both.catalogue, null);
   t.match(both.problems.join('\n'), /^runtime\.agui: /m);
 });
+
+t.test(
+  'runtime.db: a path, sqlite:<path> or a postgres:// URL; a malformed URL is named',
+  async (t) => {
+    for (const db of [
+      'data/runtime.db',
+      ':memory:',
+      'sqlite:x.db',
+      'postgres://u:p@db.internal:5432/rt',
+    ]) {
+      t.same(buildCatalogue({ db }).problems, [], db);
+    }
+    const rows: [db: string, problem: string][] = [
+      [
+        'postgres://u:secret@/rt',
+        'runtime.db: must be sqlite:<path> or a postgres://user:password@host:port/database URL',
+      ],
+      ['postgresql://u:secret@db', 'runtime.db: postgresql://u:***@db: the URL names no database'],
+      [
+        'mysql://db/rt',
+        "runtime.db: unknown scheme 'mysql:': must be sqlite:<path>, postgres:// or postgresql://",
+      ],
+      ['sqlite:', 'runtime.db: sqlite: needs a path, as in sqlite:data/gateway.db'],
+    ];
+    for (const [db, problem] of rows) t.same(buildCatalogue({ db }).problems, [problem], db);
+  },
+);

@@ -119,7 +119,10 @@ t.test('a step may give its statements per dialect', async (t) => {
   const perDialect: Migration = {
     version: 2,
     name: 'per dialect',
-    sql: { sqlite: 'CREATE TABLE two_sqlite (x INTEGER) STRICT' },
+    sql: {
+      sqlite: 'CREATE TABLE two_sqlite (x INTEGER) STRICT',
+      postgres: 'CREATE TABLE two_postgres (x integer)',
+    },
   };
   t.equal(migrate(db, path, [ONE, perDialect]), 2);
   t.same(objects(db), ['table one', 'table two_sqlite'], 'the SQLite text ran');

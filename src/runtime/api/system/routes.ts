@@ -198,7 +198,7 @@ export function registerSystemRoutes(
   );
 
   /** Migrates to the latest version; a `target_version` other than it is refused (ours). */
-  const migrate = (target: string | undefined): string => {
+  const migrate = async (target: string | undefined): Promise<string> => {
     const latest = MIGRATIONS.length;
     if (target !== undefined && target !== '' && target !== String(latest)) {
       throw new HttpError(
@@ -206,7 +206,7 @@ export function registerSystemRoutes(
         `Unsupported target_version '${target}': this runtime migrates to version ${latest} only`,
       );
     }
-    store.migrate();
+    await store.migrate();
     return target === undefined || target === '' ? 'latest version' : `version ${target}`;
   };
   /** `target_version` from the query or, as the Python SDK sends it, a form field. */
@@ -218,7 +218,7 @@ export function registerSystemRoutes(
   };
 
   app.post('/databases/all/migrate', { schema: SYSTEM_DOCS.migrateAll }, async (request) => ({
-    message: `All databases migrated successfully to ${migrate(targetOf(request))}`,
+    message: `All databases migrated successfully to ${await migrate(targetOf(request))}`,
   }));
   app.post<{ Params: { db_id: string } }>(
     '/databases/:db_id/migrate',
@@ -227,7 +227,7 @@ export function registerSystemRoutes(
       if (request.params.db_id !== dbId) {
         throw new HttpError(404, `No database found with id '${request.params.db_id}'`);
       }
-      return { message: `Database migrated successfully to ${migrate(targetOf(request))}` };
+      return { message: `Database migrated successfully to ${await migrate(targetOf(request))}` };
     },
   );
 }

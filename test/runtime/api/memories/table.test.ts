@@ -1,20 +1,12 @@
 /**
- * The memory and learning stores on the query layer, on a real SQLite file: a bulk delete larger
+ * The memory and learning stores on the query layer, on a real SQLite file and on PostgreSQL: a bulk delete larger
  * than one statement's share of ids is still one count and owner-confined, a replacement is one
  * transaction, and a closed store answers the routes with a 500, never a 200 with nothing.
  */
-import { join } from 'node:path';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { MemoryRecord } from '../../../../src/runtime/store/records.js';
-import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
 import { call, runtimeApp } from '../../fixtures/runtime.js';
-
-/** A store on a fresh file in the test's own folder, closed at teardown. */
-function fileStore(t: Test): RuntimeStore {
-  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
-  t.teardown(() => store.close());
-  return store;
-}
+import { eachStore } from '../../fixtures/stores.js';
 
 const memory = (memory_id: string, user_id: string): MemoryRecord => ({
   memory_id,
@@ -27,8 +19,8 @@ const memory = (memory_id: string, user_id: string): MemoryRecord => ({
   updated_at: 1,
 });
 
-t.test('a bulk delete of 1,201 ids counts once and keeps to the owner', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'a bulk delete of 1,201 ids counts once and keeps to the owner', async (t, stores) => {
+  const store = await stores.open();
   const ids = Array.from({ length: 1201 }, (_, i) => `m${i}`);
   await store.memories.replaceUser('alice', [
     ...ids.map((id, i) => memory(id, i % 2 === 0 ? 'alice' : 'bob')),
@@ -39,12 +31,12 @@ t.test('a bulk delete of 1,201 ids counts once and keeps to the owner', async (t
   t.equal(await store.memories.delete([]), 0, 'no ids, nothing');
 });
 
-t.test('a replacement that fails leaves the memories as they were', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'a replacement that fails leaves the memories as they were', async (t, stores) => {
+  const store = await stores.open();
   await store.memories.put(memory('m1', 'alice'));
   const bad = { ...memory('m2', 'alice'), memory: null } as unknown as MemoryRecord;
   await t.rejects(store.memories.replaceUser('alice', [memory('m3', 'alice'), bad]), {
-    message: /NOT NULL/,
+    message: /NOT NULL|not-null/,
   });
   t.same(
     (await store.memories.ofUser('alice')).map((m) => m.memory_id),

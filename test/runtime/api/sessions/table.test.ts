@@ -1,64 +1,59 @@
 /**
- * Sessions on the query layer, on a real SQLite file opened by two stores as two runtime
- * processes would: a change sets only its own fields (two writers of different fields both keep
+ * Sessions on the query layer, on a real SQLite file and on PostgreSQL, opened by two stores as
+ * two runtime processes (replicas) would: a change sets only its own fields (two writers of different fields both keep
  * theirs), only on the session of the kind and owner it names; after a run the name is set only
  * while there is none; and a closed store answers the session routes with a 500, never a 200.
  */
-import { join } from 'node:path';
-import t, { type Test } from 'tap';
-import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
+import t from 'tap';
 import { call, runtimeApp } from '../../fixtures/runtime.js';
+import { eachStore } from '../../fixtures/stores.js';
 import { aliceSession } from '../../store/fixtures/records.js';
 
-/** Two stores on one fresh file, as two processes would open it; closed at teardown. */
-function twoStores(t: Test): [RuntimeStore, RuntimeStore] {
-  const path = join(t.testdir(), 'runtime.db');
-  const stores: [RuntimeStore, RuntimeStore] = [openRuntimeStore(path), openRuntimeStore(path)];
-  t.teardown(() => stores.forEach((store) => store.close()));
-  return stores;
-}
+eachStore(
+  t,
+  'updateSession sets the given fields of the session that matches',
+  async (t, stores) => {
+    const [one, two] = await stores.pair();
+    await one.putSession(aliceSession());
+    await one.putSession(aliceSession({ session_id: 'anon', user_id: null }));
+    const rows: [name: string, id: string, match: object, found: boolean][] = [
+      ['no conditions', 'sess-alice', {}, true],
+      ['the kind and owner', 'sess-alice', { type: 'agent', owner: 'alice' }, true],
+      ['another kind', 'sess-alice', { type: 'team' }, false],
+      ['another owner', 'sess-alice', { owner: 'bob' }, false],
+      ['owner null: the ownerless one', 'anon', { owner: null }, true],
+      ['owner null, an owned session', 'sess-alice', { owner: null }, false],
+      ['an unknown id', 'nope', {}, false],
+    ];
+    for (const [name, id, match, found] of rows) {
+      const updated = await one.updateSession(id, { updated_at: 7 }, match);
+      t.equal(updated?.session_id ?? null, found ? id : null, name);
+    }
 
-t.test('updateSession sets the given fields of the session that matches', async (t) => {
-  const [one, two] = twoStores(t);
-  await one.putSession(aliceSession());
-  await one.putSession(aliceSession({ session_id: 'anon', user_id: null }));
-  const rows: [name: string, id: string, match: object, found: boolean][] = [
-    ['no conditions', 'sess-alice', {}, true],
-    ['the kind and owner', 'sess-alice', { type: 'agent', owner: 'alice' }, true],
-    ['another kind', 'sess-alice', { type: 'team' }, false],
-    ['another owner', 'sess-alice', { owner: 'bob' }, false],
-    ['owner null: the ownerless one', 'anon', { owner: null }, true],
-    ['owner null, an owned session', 'sess-alice', { owner: null }, false],
-    ['an unknown id', 'nope', {}, false],
-  ];
-  for (const [name, id, match, found] of rows) {
-    const updated = await one.updateSession(id, { updated_at: 7 }, match);
-    t.equal(updated?.session_id ?? null, found ? id : null, name);
-  }
+    // Two processes change different fields of one session at once: both changes are kept.
+    const [renamed, stated] = await Promise.all([
+      one.updateSession('sess-alice', { session_name: 'Renamed', updated_at: 8 }),
+      two.updateSession('sess-alice', { session_state: { step: 2 }, updated_at: 9 }),
+    ]);
+    t.equal(renamed?.session_name, 'Renamed');
+    t.same(stated?.session_state, { step: 2 });
+    t.strictSame(
+      await two.getSession('sess-alice'),
+      aliceSession({ session_name: 'Renamed', session_state: { step: 2 }, updated_at: 9 }),
+      'each field as its writer set it; the others as stored',
+    );
+    const summary = { summary: 'S', topics: null, updated_at: 3 };
+    t.same(
+      (await one.updateSession('sess-alice', { session_summary: summary, updated_at: 10 }))
+        ?.session_summary,
+      summary,
+      'the summary column too',
+    );
+  },
+);
 
-  // Two processes change different fields of one session at once: both changes are kept.
-  const [renamed, stated] = await Promise.all([
-    one.updateSession('sess-alice', { session_name: 'Renamed', updated_at: 8 }),
-    two.updateSession('sess-alice', { session_state: { step: 2 }, updated_at: 9 }),
-  ]);
-  t.equal(renamed?.session_name, 'Renamed');
-  t.same(stated?.session_state, { step: 2 });
-  t.strictSame(
-    await two.getSession('sess-alice'),
-    aliceSession({ session_name: 'Renamed', session_state: { step: 2 }, updated_at: 9 }),
-    'each field as its writer set it; the others as stored',
-  );
-  const summary = { summary: 'S', topics: null, updated_at: 3 };
-  t.same(
-    (await one.updateSession('sess-alice', { session_summary: summary, updated_at: 10 }))
-      ?.session_summary,
-    summary,
-    'the summary column too',
-  );
-});
-
-t.test('updateAfterRun names a session only while it has no name', async (t) => {
-  const [one, two] = twoStores(t);
+eachStore(t, 'updateAfterRun names a session only while it has no name', async (t, stores) => {
+  const [one, two] = await stores.pair();
   await one.putSession(aliceSession({ session_name: null }));
   const after = (name: string, at: number) => ({ name, state: { at }, at });
   t.equal(await one.updateAfterRun('sess-alice', after('first input', 1)), true);

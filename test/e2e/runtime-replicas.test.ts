@@ -1,0 +1,209 @@
+/**
+ * Two bundled runtimes on one real PostgreSQL database, each behind its own gateway (RS256 JWTs,
+ * RBAC on, real HTTP on loopback), as two replicas: a run started through one gateway is read
+ * back, continued and deleted through the other; a paused run continued through both at once is
+ * continued once (the other gets the 409 a second continue gets); ten schedules made due at once,
+ * ticked on both runtimes at once, each fire exactly once (counted in SQL).
+ */
+import pg from 'pg';
+import t, { type Test } from 'tap';
+import { createGatewayExecutor } from '../../src/runtime/api/schedules/gateway-executor.js';
+import type { SchedulerTimer } from '../../src/runtime/api/schedules/timer.js';
+import { startRuntime, type RunningRuntime } from '../../src/runtime/start.js';
+import { bearer, send, type Answer } from '../fixtures/e2e.js';
+import { startGateway } from '../fixtures/gateway.js';
+import { RSA_KEY } from '../fixtures/keys.js';
+import { testDatabase } from '../fixtures/postgres.js';
+import { E2E_IDENTITY_SECRET, runtimeDir } from '../fixtures/runtime-stack.js';
+import { createTestClock, goodToken, TEST_SERVICE_ID, type TestClock } from '../fixtures/tokens.js';
+
+const INTERNAL_TOKEN = 'internal-token-for-replica-tests-0123';
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+/** A timer that never fires: the test ticks by hand. */
+const HAND_TIMER: SchedulerTimer = { start: () => () => {} };
+
+interface Replica {
+  readonly runtime: RunningRuntime;
+  readonly url: string;
+}
+
+/** Runtime `id` on `db` (its own clock, hand-ticked) behind a gateway of its own. */
+async function replica(t: Test, db: string, id: string, clock: TestClock): Promise<Replica> {
+  const runtime = await startRuntime({
+    settings: {
+      os_id: `replica-${id}`,
+      db,
+      agents: [
+        {
+          id: 'a1',
+          name: 'Agent One',
+          tools: [{ name: 'pick_color', description: 'Asks the user.', external_execution: true }],
+        },
+      ],
+    },
+    dir: runtimeDir(t),
+    host: '127.0.0.1',
+    port: 0,
+    clock,
+    scheduleTimer: HAND_TIMER,
+    identitySecret: E2E_IDENTITY_SECRET,
+  });
+  t.teardown(() => runtime.close());
+  const gateway = await startGateway(t, {
+    upstreamUrl: runtime.url,
+    upstream: { identity_secret: E2E_IDENTITY_SECRET },
+    clock: createTestClock(),
+    files: { 'rs.pem': RSA_KEY.publicPem },
+    yaml: [
+      `service_id: ${TEST_SERVICE_ID}`,
+      'auth:',
+      '  algorithm: RS256',
+      '  verification_keys: ["file:rs.pem"]',
+      '  authorization: true',
+      `  internal_service_token: ${INTERNAL_TOKEN}`,
+    ].join('\n'),
+  });
+  runtime.scheduler.attach(
+    createGatewayExecutor({
+      url: gateway.url,
+      token: INTERNAL_TOKEN,
+      clock,
+      sleep: () => new Promise((r) => setImmediate(r)),
+      pollIntervalMs: 0,
+    }),
+  );
+  return { runtime, url: gateway.url };
+}
+
+/** Two replicas on one fresh database, sharing one clock; null when no server can be had. */
+async function pair(t: Test) {
+  const db = await testDatabase(t);
+  if (db === null) return null;
+  const clock = createTestClock();
+  const one = await replica(t, db, '1', clock);
+  const two = await replica(t, db, '2', clock);
+  return { db, clock, one, two };
+}
+
+/** A request through `url` as alice, an admin (so no approval holds a continue back). */
+async function as(url: string, method: string, path: string, form?: Record<string, string>) {
+  const token = await goodToken({ sub: 'alice', scopes: ['agent_os:admin'] });
+  return send(url, {
+    method,
+    path,
+    headers: { ...bearer(token), ...(form === undefined ? {} : FORM) },
+    ...(form === undefined ? {} : { body: new URLSearchParams(form).toString() }),
+  });
+}
+
+/** Starts a run through `url` that pauses on the client tool. */
+async function paused(url: string): Promise<{ runId: string; sessionId: string; tools: object[] }> {
+  const res = await as(url, 'POST', '/agents/a1/runs', {
+    message: '/tool pick_color {}',
+    stream: 'false',
+  });
+  const output = res.json as Record<string, unknown>;
+  if (output['status'] !== 'PAUSED') throw new Error(`not paused: ${res.status} ${res.body}`);
+  return {
+    runId: output['run_id'] as string,
+    sessionId: output['session_id'] as string,
+    tools: output['tools'] as object[],
+  };
+}
+
+const continueForm = (run: { sessionId: string; tools: object[] }) => ({
+  tools: JSON.stringify(run.tools.map((tool) => ({ ...tool, result: 'teal' }))),
+  session_id: run.sessionId,
+  stream: 'false',
+});
+
+t.test(
+  'a run started through one gateway is read, continued and deleted through the other',
+  async (t) => {
+    const replicas = await pair(t);
+    if (replicas === null) return;
+    const { one, two } = replicas;
+    const run = await paused(one.url);
+    const read = await as(two.url, 'GET', `/sessions/${run.sessionId}/runs/${run.runId}`);
+    t.equal(read.status, 200);
+    t.match(read.json, { run_id: run.runId, status: 'PAUSED' });
+
+    const continued = await as(
+      two.url,
+      'POST',
+      `/agents/a1/runs/${run.runId}/continue`,
+      continueForm(run),
+    );
+    t.equal(continued.status, 200, 'continued through the other gateway');
+    t.match(continued.json, { run_id: run.runId, status: 'COMPLETED' });
+    t.match((await as(one.url, 'GET', `/sessions/${run.sessionId}/runs/${run.runId}`)).json, {
+      status: 'COMPLETED',
+    });
+
+    const deleted = await as(two.url, 'DELETE', `/sessions/${run.sessionId}`);
+    t.equal(deleted.status, 204);
+    const gone = await as(one.url, 'GET', `/sessions/${run.sessionId}`);
+    t.equal(gone.status, 404);
+  },
+);
+
+t.test('a paused run continued through both gateways at once is continued once', async (t) => {
+  const replicas = await pair(t);
+  if (replicas === null) return;
+  const { one, two } = replicas;
+  for (let round = 0; round < 5; round++) {
+    const run = await paused(one.url);
+    const path = `/agents/a1/runs/${run.runId}/continue`;
+    const answers: Answer[] = await Promise.all([
+      as(one.url, 'POST', path, continueForm(run)),
+      as(two.url, 'POST', path, continueForm(run)),
+    ]);
+    const statuses = answers.map((a) => a.status).sort();
+    t.same(statuses, [200, 409], `round ${round}: one wins`);
+    const lost = answers.find((a) => a.status === 409);
+    t.match(lost?.json, { detail: new RegExp(`^Cannot continue run ${run.runId}: run is `) });
+  }
+});
+
+t.test('ten schedules made due at once fire exactly once across both runtimes', async (t) => {
+  const replicas = await pair(t);
+  if (replicas === null) return;
+  const { db, clock, one, two } = replicas;
+  const ids: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    const res = await send(one.url, {
+      method: 'POST',
+      path: '/schedules',
+      headers: {
+        ...bearer(await goodToken({ sub: 'ops', scopes: ['schedules:write'] })),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        name: `every-minute-${i}`,
+        cron_expr: '* * * * *',
+        endpoint: '/agents/a1/runs',
+        payload: { message: `scheduled ${i}` },
+      }),
+    });
+    t.equal(res.status, 201, `schedule ${i} created`);
+    ids.push((res.json as { id: string }).id);
+  }
+  clock.advance(60_000);
+  await Promise.all([one.runtime.scheduler.tick(), two.runtime.scheduler.tick()]);
+
+  const client = new pg.Client({ connectionString: db });
+  await client.connect();
+  t.teardown(() => client.end());
+  const { rows } = await client.query<{ schedule_id: string; fired: number }>(
+    'SELECT schedule_id, count(*)::int AS fired FROM schedule_runs GROUP BY schedule_id ORDER BY schedule_id',
+  );
+  t.same(
+    rows,
+    [...ids].sort().map((id) => ({ schedule_id: id, fired: 1 })),
+    'one schedule run each',
+  );
+  const runs = await client.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM runs WHERE user_id = '__scheduler__'",
+  );
+  t.equal(runs.rows[0]!.n, 10, 'one agent run each');
+});
