@@ -2,7 +2,8 @@
  * Two bundled runtimes on one real PostgreSQL database, each behind its own gateway (RS256 JWTs,
  * RBAC on, real HTTP on loopback), as two replicas: a run started through one gateway is read
  * back, continued and deleted through the other; a paused run continued through both at once is
- * continued once (the other gets the 409 a second continue gets); ten schedules made due at once,
+ * continued once (the other gets the 409 a second continue gets); a run streaming through one is
+ * cancelled through the other (the time it took is printed); ten schedules made due at once,
  * ticked on both runtimes at once, each fire exactly once (counted in SQL).
  */
 import pg from 'pg';
@@ -163,6 +164,45 @@ t.test('a paused run continued through both gateways at once is continued once',
     const lost = answers.find((a) => a.status === 409);
     t.match(lost?.json, { detail: new RegExp(`^Cannot continue run ${run.runId}: run is `) });
   }
+});
+
+t.test('a run streaming through one gateway is cancelled through the other', async (t) => {
+  const replicas = await pair(t);
+  if (replicas === null) return;
+  const { one, two } = replicas;
+  const token = await goodToken({ sub: 'alice', scopes: ['agent_os:admin'] });
+  const response = await fetch(new URL('/agents/a1/runs', one.url), {
+    method: 'POST',
+    headers: { ...bearer(token), ...FORM },
+    body: new URLSearchParams({ message: '/slow 5000 5' }).toString(),
+  });
+  t.equal(response.status, 200);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value);
+  const first = JSON.parse(text.split('\n\n')[0]?.split('\ndata: ')[1] as string) as {
+    run_id: string;
+    session_id: string;
+  };
+  const asked = performance.now();
+  const cancel = await as(
+    two.url,
+    'POST',
+    `/agents/a1/runs/${first.run_id}/cancel?session_id=${first.session_id}`,
+  );
+  t.equal(cancel.status, 200);
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    text += decoder.decode(chunk.value);
+  }
+  t.comment(`the run stopped ${Math.round(performance.now() - asked)} ms after the cancel`);
+  t.match(text, /event: RunCancelled/);
+  t.notMatch(text, / 5000/, 'it stopped before its last delta');
+  t.match((await as(two.url, 'GET', `/sessions/${first.session_id}/runs/${first.run_id}`)).json, {
+    status: 'CANCELLED',
+  });
 });
 
 t.test('ten schedules made due at once fire exactly once across both runtimes', async (t) => {

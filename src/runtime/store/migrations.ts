@@ -137,6 +137,20 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'schedules', sql: SCHEDULES_SCHEMA },
   // Step 12: schema/approvals.ts
   { version: 12, name: 'approvals', sql: APPROVALS_SCHEMA },
+  {
+    version: 13,
+    name: 'run cancels',
+    // A cancel asked for a run this runtime is not running: the runtime that runs it (another
+    // replica on the same database, or this one when the run starts later) finds it here. Not
+    // tied to runs by a foreign key: the intent may come before the run.
+    sql: `
+      CREATE TABLE run_cancels (
+        run_id       TEXT    NOT NULL PRIMARY KEY,
+        requested_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX run_cancels_by_time ON run_cancels (requested_at);
+    `,
+  },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */
