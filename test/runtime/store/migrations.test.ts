@@ -86,6 +86,7 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'table eval_runs',
     'table knowledge_chunks',
     'table knowledge_contents',
+    'table knowledge_revisions',
     'table learnings',
     'table memories',
     'table run_cancels',

@@ -299,5 +299,9 @@ export const POSTGRES_STEPS: Readonly<Record<number, string>> = {
       requested_at bigint  NOT NULL
     );
     CREATE INDEX run_cancels_by_time ON run_cancels (requested_at);
+    CREATE TABLE knowledge_revisions (
+      knowledge_id ${TEXT} NOT NULL PRIMARY KEY,
+      revision     bigint  NOT NULL
+    );
   `,
 };
