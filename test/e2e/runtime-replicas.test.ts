@@ -2,7 +2,9 @@
  * Two bundled runtimes on one real PostgreSQL database, each behind its own gateway (RS256 JWTs,
  * RBAC on, real HTTP on loopback), as two replicas: a run started through one gateway is read
  * back, continued and deleted through the other; a paused run continued through both at once is
- * continued once (the other gets the 409 a second continue gets); ten schedules made due at once,
+ * continued once (the other gets the 409 a second continue gets); a run streaming through one is
+ * cancelled through the other (the time it took is printed); a text uploaded through one is
+ * found by a search through the other, ranked as the first ranks it; ten schedules made due at once,
  * ticked on both runtimes at once, each fire exactly once (counted in SQL).
  */
 import pg from 'pg';
@@ -40,6 +42,7 @@ async function replica(t: Test, db: string, id: string, clock: TestClock): Promi
           tools: [{ name: 'pick_color', description: 'Asks the user.', external_execution: true }],
         },
       ],
+      knowledge: { name: 'kb' },
     },
     dir: runtimeDir(t),
     host: '127.0.0.1',
@@ -163,6 +166,101 @@ t.test('a paused run continued through both gateways at once is continued once',
     const lost = answers.find((a) => a.status === 409);
     t.match(lost?.json, { detail: new RegExp(`^Cannot continue run ${run.runId}: run is `) });
   }
+});
+
+t.test('a run streaming through one gateway is cancelled through the other', async (t) => {
+  const replicas = await pair(t);
+  if (replicas === null) return;
+  const { one, two } = replicas;
+  const token = await goodToken({ sub: 'alice', scopes: ['agent_os:admin'] });
+  const response = await fetch(new URL('/agents/a1/runs', one.url), {
+    method: 'POST',
+    headers: { ...bearer(token), ...FORM },
+    body: new URLSearchParams({ message: '/slow 5000 5' }).toString(),
+  });
+  t.equal(response.status, 200);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value);
+  const first = JSON.parse(text.split('\n\n')[0]?.split('\ndata: ')[1] as string) as {
+    run_id: string;
+    session_id: string;
+  };
+  const asked = performance.now();
+  const cancel = await as(
+    two.url,
+    'POST',
+    `/agents/a1/runs/${first.run_id}/cancel?session_id=${first.session_id}`,
+  );
+  t.equal(cancel.status, 200);
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    text += decoder.decode(chunk.value);
+  }
+  t.comment(`the run stopped ${Math.round(performance.now() - asked)} ms after the cancel`);
+  t.match(text, /event: RunCancelled/);
+  t.notMatch(text, / 5000/, 'it stopped before its last delta');
+  t.match((await as(two.url, 'GET', `/sessions/${first.session_id}/runs/${first.run_id}`)).json, {
+    status: 'CANCELLED',
+  });
+});
+
+t.test('a knowledge text uploaded through one gateway is found through the other', async (t) => {
+  const replicas = await pair(t);
+  if (replicas === null) return;
+  const { one, two } = replicas;
+  const json = async (url: string, method: string, path: string, body?: string, type?: string) =>
+    send(url, {
+      method,
+      path,
+      headers: {
+        ...bearer(await goodToken({ sub: 'alice', scopes: ['agent_os:admin'] })),
+        ...(body === undefined ? {} : { 'content-type': type ?? 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body }),
+    });
+  const search = async (url: string) =>
+    (
+      (await json(url, 'POST', '/knowledge/search', JSON.stringify({ query: 'otters dams' })))
+        .json as { data: { content_id: string; content: string }[] }
+    ).data;
+  // Both indexes are built (empty) before the uploads.
+  t.same(await search(one.url), []);
+  t.same(await search(two.url), []);
+  const ids: string[] = [];
+  for (const text of ['Otters hold hands while they sleep', 'Beavers build dams, otters do not']) {
+    const upload = await json(
+      one.url,
+      'POST',
+      '/knowledge/content',
+      new URLSearchParams({ text_content: text }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+    t.equal(upload.status, 202);
+    const id = (upload.json as { id: string }).id;
+    ids.push(id);
+    for (;;) {
+      const status = await json(two.url, 'GET', `/knowledge/content/${id}/status`);
+      if ((status.json as { status: string }).status !== 'processing') break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  const throughTwo = await search(two.url);
+  t.same(
+    throughTwo.map((hit) => hit.content_id).sort(),
+    [...ids].sort(),
+    'both found through the other runtime',
+  );
+  t.same(await search(one.url), throughTwo, 'ranked alike by both');
+  const deleted = await json(two.url, 'DELETE', `/knowledge/content/${ids[0]}`);
+  t.equal(deleted.status, 200);
+  t.same(
+    (await search(one.url)).map((hit) => hit.content_id),
+    [ids[1]],
+    'a delete through the other leaves the first',
+  );
 });
 
 t.test('ten schedules made due at once fire exactly once across both runtimes', async (t) => {

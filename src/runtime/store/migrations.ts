@@ -137,6 +137,26 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'schedules', sql: SCHEDULES_SCHEMA },
   // Step 12: schema/approvals.ts
   { version: 12, name: 'approvals', sql: APPROVALS_SCHEMA },
+  {
+    version: 13,
+    name: 'run cancels and knowledge revisions',
+    // What runtimes sharing the database tell each other. run_cancels: a cancel asked for a run
+    // this runtime is not running; the runtime that runs it (another replica, or this one when
+    // the run starts later) finds it here. Not tied to runs by a foreign key: the intent may come
+    // before the run. knowledge_revisions: moved by every write that changes which chunks an
+    // instance can search, so that each runtime's index knows when to build again.
+    sql: `
+      CREATE TABLE run_cancels (
+        run_id       TEXT    NOT NULL PRIMARY KEY,
+        requested_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX run_cancels_by_time ON run_cancels (requested_at);
+      CREATE TABLE knowledge_revisions (
+        knowledge_id TEXT    NOT NULL PRIMARY KEY,
+        revision     INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */

@@ -97,15 +97,14 @@ export function openPostgres(url: string, options: PostgresOptions): PostgresDat
     idleTimeoutMillis: 30_000,
     query_timeout: statementTimeoutMs + connectTimeoutMs,
     keepAlive: true,
+    // A startup parameter: set before the pool hands the connection out.
+    statement_timeout: Math.floor(statementTimeoutMs),
     types,
   });
   // A connection that dies (a server restart, a cut network) fails the query it serves; it must
   // never crash the process through an unhandled 'error' event.
   pool.on('error', ignore);
-  pool.on('connect', (client) => {
-    client.on('error', ignore);
-    client.query(`SET statement_timeout = ${Math.floor(statementTimeoutMs)}`, ignore);
-  });
+  pool.on('connect', (client) => client.on('error', ignore));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return Object.freeze({ db, pool, location, close: () => db.destroy() });
 }

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { MIGRATIONS } from '../../../src/runtime/store/migrations.js';
 import { connectRuntimeStore } from '../../../src/runtime/store/store.js';
 import { testDatabase } from '../../fixtures/postgres.js';
 
@@ -18,7 +19,7 @@ t.test('a bare path and sqlite:<path> open SQLite files relative to the folder',
     const store = await connectRuntimeStore(setting, { dir, replicaId: 'r' });
     t.equal(store.dialect, 'sqlite');
     t.equal(store.path, join(dir, file));
-    t.equal(await store.migrate(), 12);
+    t.equal(await store.migrate(), MIGRATIONS.length);
     await store.close();
     t.ok(existsSync(join(dir, file)), setting);
   }
@@ -34,7 +35,7 @@ t.test('a postgres:// URL opens a migrated store on the server', async (t) => {
   t.teardown(() => store.close());
   t.equal(store.dialect, 'postgres');
   t.equal(store.path, url.replace(/:[^:@/]+@/, ':***@'));
-  t.equal(await store.migrate(), 12, 'nothing left to apply');
+  t.equal(await store.migrate(), MIGRATIONS.length, 'nothing left to apply');
   await store.memories.put({
     memory_id: 'm1',
     memory: 'remembered',

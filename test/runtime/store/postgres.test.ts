@@ -4,6 +4,7 @@
  * with its password, and every dialect term of the query layer against the SQLite answers.
  */
 import { sql } from 'kysely';
+import pg from 'pg';
 import t, { type Test } from 'tap';
 import { MIGRATIONS } from '../../../src/runtime/store/migrations.js';
 import {
@@ -45,7 +46,7 @@ t.test('every step applies on a fresh database, once, and a second open only loo
     "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'",
   );
   // Every table of the SQLite schema, plus scopegate_schema.
-  t.equal(rows[0]!.n, 16);
+  t.equal(rows[0]!.n, 18);
 });
 
 t.test('replicas starting together apply each step once', async (t) => {
@@ -68,7 +69,10 @@ t.test('a schema newer than this build is refused and left as it is', async (t) 
   await one.pool.query("UPDATE scopegate_schema SET version = 99 WHERE component = 'runtime'");
   const err = await migratePostgres(one, STEPS).catch((e: unknown) => e);
   t.type(err, RuntimeStoreError);
-  t.match((err as Error).message, /schema version 99 is newer than version 12/);
+  t.match(
+    (err as Error).message,
+    new RegExp(`schema version 99 is newer than version ${STEPS.length}`),
+  );
   t.notMatch((err as Error).message, new URL(db.url).password);
 });
 
@@ -243,3 +247,24 @@ t.test('the dialect terms answer as SQLite does', async (t) => {
   t.equal(d.booleanFromColumn(false), false);
   t.equal(d.secondsFromColumn('12'), 12);
 });
+
+t.test(
+  'a connection the server kills does not stop the pool: the next query gets another',
+  async (t) => {
+    const db = await fresh(t);
+    if (db === null) return;
+    const one = openPostgres(db.url, { replicaId: 'killed' });
+    t.teardown(() => one.close());
+    await migratePostgres(one, STEPS);
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    t.teardown(() => admin.end());
+    const { rows } = await admin.query<{ n: number }>(
+      "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = 'scopegate-runtime:killed'",
+    );
+    t.equal(rows[0]!.n, 1, 'its idle connection was terminated');
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await sql<{ one: number }>`SELECT 1 AS one`.execute(one.db);
+    t.same(again.rows, [{ one: 1 }]);
+  },
+);

@@ -7,7 +7,6 @@ import type { Dispatcher } from 'undici';
 import { epochSeconds } from '../../engine/time.js';
 import type { KnowledgeStore } from './table.js';
 import { fetchContent, type FetchLimits } from './fetch.js';
-import type { KnowledgeIndex } from './search-index.js';
 import { baseType, chunkText, readerFor, readText, unsupportedType } from './text.js';
 
 /** What a content is read from. */
@@ -48,16 +47,15 @@ function readBytes(bytes: Buffer, type: string, readerId: string | null): Read {
   return { ok: true, type, size: bytes.length, text: readText(bytes, readerId ?? reader) };
 }
 
-/** Creates the processor over the store and the instance's index. */
+/** Creates the processor over the store. */
 export function createKnowledgeProcessor(deps: {
   readonly store: KnowledgeStore;
-  readonly index: KnowledgeIndex;
   readonly limits: FetchLimits;
   /** The outbound-fetch guard's dispatcher: every URL is fetched through it. */
   readonly outbound: Dispatcher;
   readonly clock: { now(): number };
 }): KnowledgeProcessor {
-  const { store, index, limits, outbound, clock } = deps;
+  const { store, limits, outbound, clock } = deps;
   const running = new Set<Promise<void>>();
   const stop = new AbortController();
 
@@ -92,10 +90,8 @@ export function createKnowledgeProcessor(deps: {
     }
     try {
       const chunks = chunkText(read.text, job.chunkSize, job.chunkOverlap);
-      // A content deleted while it was read stays deleted, and out of the index.
-      if (await store.complete(job.contentId, { type: read.type, size: read.size, chunks }, at)) {
-        index.put(job.contentId, chunks);
-      }
+      // A content deleted while it was read stays deleted (the store writes nothing then).
+      await store.complete(job.contentId, { type: read.type, size: read.size, chunks }, at);
     } catch (error) {
       await store.fail(job.contentId, `Processing failed: ${(error as Error).message}`, at);
     }
@@ -103,8 +99,6 @@ export function createKnowledgeProcessor(deps: {
 
   return {
     enqueue(job) {
-      // Until it completes, the content's previous chunks (a re-upload) are not searchable.
-      index.remove(job.contentId);
       const done = new Promise<void>((resolve) => setImmediate(resolve))
         .then(() => run(job))
         // Only a store that cannot even record the failure (closed under the job) gets here;

@@ -119,10 +119,12 @@ export function registerKnowledgeRoutes(
     },
   );
   app.addHook('onReady', () => swept);
-  const index = createKnowledgeIndex(() => store.chunks(instance.id));
+  const index = createKnowledgeIndex({
+    revision: () => store.revision(instance.id),
+    chunks: () => store.chunks(instance.id),
+  });
   const processor = createKnowledgeProcessor({
     store,
-    index,
     clock,
     outbound: o.outbound,
     limits: { maxBytes: settings.max_fetch_bytes, timeoutMs: settings.fetch_timeout_ms },
@@ -317,7 +319,7 @@ export function registerKnowledgeRoutes(
       selected(request.query);
       const id = request.params.content_id;
       // Only this instance's content: a row of an earlier instance name is not ours to delete.
-      if (await store.delete(instance.id, id)) index.remove(id);
+      await store.delete(instance.id, id);
       return { id };
     },
   );
@@ -332,7 +334,6 @@ export function registerKnowledgeRoutes(
     async (request, reply) => {
       const { id } = selected(request.query);
       await store.deleteAll(id);
-      index.clear();
       // A JSON string, as Agno answers (Fastify would send a bare string as text/plain).
       return reply.type('application/json').send(JSON.stringify('success'));
     },

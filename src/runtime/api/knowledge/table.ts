@@ -3,7 +3,8 @@
  * asynchronously through the query layer (database.ts, table.ts, page.ts). Stores what it is
  * given: reading, chunking, ranking and HTTP shapes live in the routes.
  */
-import type { RowOf, RuntimeDatabase } from '../../store/database.js';
+import type { Kysely } from 'kysely';
+import type { Database, RowOf, RuntimeDatabase } from '../../store/database.js';
 import { equals, pageOf, type PageParams } from '../../store/page.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
@@ -81,6 +82,11 @@ export interface KnowledgeStore {
   delete(knowledgeId: string, id: string): Promise<boolean>;
   /** Deletes every content of the instance; how many. */
   deleteAll(knowledgeId: string): Promise<number>;
+  /**
+   * The instance's revision: moved by every write that changes which chunks are searchable
+   * (put, complete, delete, deleteAll), in the write's transaction; 0 before the first.
+   */
+  revision(knowledgeId: string): Promise<number>;
 }
 
 /** The `knowledge_contents` table: metadata is JSON, times epoch seconds. */
@@ -121,6 +127,7 @@ declare module '../../store/database.js' {
   interface Database {
     knowledge_contents: RowOf<ContentRecord, 'metadata'>;
     knowledge_chunks: ChunkRecord;
+    knowledge_revisions: { knowledge_id: string; revision: number };
   }
 }
 
@@ -150,6 +157,18 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
     return Number(result.numUpdatedRows);
   };
 
+  /** Moves the instance's revision, in the write's transaction `trx`. */
+  const bump = (trx: Kysely<Database>, knowledgeId: string): Promise<unknown> =>
+    trx
+      .insertInto('knowledge_revisions')
+      .values({ knowledge_id: knowledgeId, revision: 1 })
+      .onConflict((oc) =>
+        oc
+          .column('knowledge_id')
+          .doUpdateSet((eb) => ({ revision: eb('knowledge_revisions.revision', '+', 1) })),
+      )
+      .execute();
+
   return Object.freeze({
     list: (knowledgeId, query) => pages.page({ ...query, filters: { knowledgeId } }),
     get: (id) => contents.get(id),
@@ -157,6 +176,7 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
       db.transaction().execute(async (trx) => {
         await trx.deleteFrom('knowledge_chunks').where('content_id', '=', content.id).execute();
         await contents.in(trx).put(content);
+        await bump(trx, content.knowledge_id);
       }),
     async update(content) {
       const row = contents.toRow(content);
@@ -185,12 +205,14 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
             updated_at: at,
           })
           .where('id', '=', id)
+          .returning('knowledge_id')
           .executeTakeFirst();
-        if (marked.numUpdatedRows === 0n) return false;
+        if (marked === undefined) return false;
         await trx.deleteFrom('knowledge_chunks').where('content_id', '=', id).execute();
         await chunks
           .in(trx)
           .insertAll(read.chunks.map((text, seq) => ({ content_id: id, seq, text })));
+        await bump(trx, marked.knowledge_id);
         return true;
       }),
     async fail(id, message, at) {
@@ -219,21 +241,34 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
         .execute();
       return rows.map((row) => row.key);
     },
-    async delete(knowledgeId, id) {
-      // The chunks go with their content (ON DELETE CASCADE).
-      const result = await db
-        .deleteFrom('knowledge_contents')
-        .where('id', '=', id)
+    delete: (knowledgeId, id) =>
+      db.transaction().execute(async (trx) => {
+        // The chunks go with their content (ON DELETE CASCADE).
+        const result = await trx
+          .deleteFrom('knowledge_contents')
+          .where('id', '=', id)
+          .where('knowledge_id', '=', knowledgeId)
+          .executeTakeFirst();
+        if (result.numDeletedRows === 0n) return false;
+        await bump(trx, knowledgeId);
+        return true;
+      }),
+    deleteAll: (knowledgeId) =>
+      db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('knowledge_contents')
+          .where('knowledge_id', '=', knowledgeId)
+          .executeTakeFirst();
+        await bump(trx, knowledgeId);
+        return Number(result.numDeletedRows);
+      }),
+    async revision(knowledgeId) {
+      const row = await db
+        .selectFrom('knowledge_revisions')
+        .select('revision')
         .where('knowledge_id', '=', knowledgeId)
         .executeTakeFirst();
-      return result.numDeletedRows > 0n;
-    },
-    async deleteAll(knowledgeId) {
-      const result = await db
-        .deleteFrom('knowledge_contents')
-        .where('knowledge_id', '=', knowledgeId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return Number(row?.revision ?? 0);
     },
   } satisfies KnowledgeStore);
 }

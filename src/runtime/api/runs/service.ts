@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { LRUCache } from 'lru-cache';
+import { watchCancels } from './cancel-watch.js';
 import { recordRunApprovals, resolveByAnswers } from '../approvals/records.js';
 import { isReservedUserId, mayApprove, runUserOf, type Caller } from '../../http/caller.js';
 import type {
@@ -126,6 +127,8 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
   const live = new Map<string, { cancelled: boolean }>();
   const intents = new LRUCache<string, true>({ max: MAX_CANCEL_INTENTS });
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
+  // Cancels asked through another replica reach the runs live here.
+  const watch = watchCancels(store, live, nowSeconds);
 
   /** Wraps the engine's events: registers the run as live, stores the result at the end. */
   async function* persisted(
@@ -136,6 +139,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     fresh: boolean,
   ): AsyncGenerator<RunEvent, RunResult, void> {
     live.set(record.run_id, cancel);
+    watch();
     try {
       let result: RunResult;
       try {
@@ -238,7 +242,12 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         newId: deps.newId,
         now: nowSeconds(),
       });
-      const cancel = { cancelled: intents.has(runId) };
+      // A client's run id may have been cancelled before the run starts, here or on a replica.
+      const cancel = {
+        cancelled:
+          intents.has(runId) ||
+          (o.runId !== undefined && (await store.cancelsAmong([runId])).length > 0),
+      };
       const record: RunRecord = {
         run_id: runId,
         session_id: session.session_id,
@@ -338,6 +347,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       intents.set(ref.runId, true);
       const flag = live.get(ref.runId);
       if (flag !== undefined) flag.cancelled = true;
+      // Live on another replica, or not started yet: that runtime finds the intent.
+      else if (run === null || run.status === 'RUNNING') {
+        await store.requestCancel(ref.runId, nowSeconds());
+      }
       if (run?.status !== 'PAUSED') return;
       // Only while still PAUSED: a continue that won meanwhile stops at its next delta instead.
       const cancelled = await store.replaceRun(

@@ -28,6 +28,21 @@ export interface RunStore {
   getRun(runId: string): Promise<RunRecord | null>;
   /** The session's runs, oldest first (same second: first stored first); `[]` for no session. */
   listRuns(sessionId: string): Promise<RunRecord[]>;
+  /**
+   * Records that a cancel was asked for `runId` at `at` (epoch seconds), for the runtime that
+   * runs it, whichever it is, now or when it starts; asking again keeps the first time.
+   */
+  requestCancel(runId: string, at: number): Promise<void>;
+  /** Which of `runIds` a cancel was asked for (in no particular order). */
+  cancelsAmong(runIds: readonly string[]): Promise<string[]>;
+  /** Forgets the cancels asked for before `before` (epoch seconds); how many. */
+  pruneCancels(before: number): Promise<number>;
+}
+
+declare module '../../store/database.js' {
+  interface Database {
+    run_cancels: { run_id: string; requested_at: number };
+  }
 }
 
 /** The `runs` table (its internal `seq` keeps the order runs were first stored in). */
@@ -70,6 +85,29 @@ export function createRunStore(database: RuntimeDatabase): RunStore {
         .orderBy('seq')
         .execute();
       return rows.map((row) => table.fromRow(row));
+    },
+    async requestCancel(runId, at) {
+      await database.db
+        .insertInto('run_cancels')
+        .values({ run_id: runId, requested_at: at })
+        .onConflict((oc) => oc.column('run_id').doNothing())
+        .execute();
+    },
+    async cancelsAmong(runIds) {
+      if (runIds.length === 0) return [];
+      const rows = await database.db
+        .selectFrom('run_cancels')
+        .select('run_id')
+        .where('run_id', 'in', runIds)
+        .execute();
+      return rows.map((row) => row.run_id);
+    },
+    async pruneCancels(before) {
+      const result = await database.db
+        .deleteFrom('run_cancels')
+        .where('requested_at', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   } satisfies RunStore);
 }

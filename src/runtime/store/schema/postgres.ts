@@ -293,4 +293,15 @@ export const POSTGRES_STEPS: Readonly<Record<number, string>> = {
     CREATE INDEX approvals_by_user_status ON approvals (user_id, status, created_at);
     CREATE INDEX approvals_by_run ON approvals (run_id, status);
   `,
+  13: `
+    CREATE TABLE run_cancels (
+      run_id       ${TEXT} NOT NULL PRIMARY KEY,
+      requested_at bigint  NOT NULL
+    );
+    CREATE INDEX run_cancels_by_time ON run_cancels (requested_at);
+    CREATE TABLE knowledge_revisions (
+      knowledge_id ${TEXT} NOT NULL PRIMARY KEY,
+      revision     bigint  NOT NULL
+    );
+  `,
 };

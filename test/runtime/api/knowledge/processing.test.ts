@@ -48,12 +48,14 @@ async function setup(t: Test, closeStore = true) {
   const store = openRuntimeStore(':memory:');
   if (closeStore) t.teardown(() => store.close());
   await store.knowledge.put(CONTENT);
-  const index = createKnowledgeIndex(() => store.knowledge.chunks('kb'));
+  const index = createKnowledgeIndex({
+    revision: () => store.knowledge.revision('kb'),
+    chunks: () => store.knowledge.chunks('kb'),
+  });
   const outbound = createOutboundGuard({ allowHosts: ['127.0.0.1'] });
   t.teardown(() => outbound.close());
   const processor = createKnowledgeProcessor({
     store: store.knowledge,
-    index,
     clock: createTestClock(),
     limits: { maxBytes: 1024, timeoutMs: 30_000 },
     // The content server is on loopback: opened on purpose.
