@@ -13,11 +13,9 @@ import { createGatewayExecutor } from '../../src/runtime/api/schedules/gateway-e
 import type { SchedulerTimer } from '../../src/runtime/api/schedules/timer.js';
 import { startRuntime, type RunningRuntime } from '../../src/runtime/start.js';
 import { bearer, send, type Answer } from '../fixtures/e2e.js';
-import { startGateway } from '../fixtures/gateway.js';
-import { RSA_KEY } from '../fixtures/keys.js';
 import { testDatabase } from '../fixtures/postgres.js';
-import { E2E_IDENTITY_SECRET, runtimeDir } from '../fixtures/runtime-stack.js';
-import { createTestClock, goodToken, TEST_SERVICE_ID, type TestClock } from '../fixtures/tokens.js';
+import { E2E_IDENTITY_SECRET, gatewayInFront, runtimeDir } from '../fixtures/runtime-stack.js';
+import { createTestClock, goodToken, type TestClock } from '../fixtures/tokens.js';
 
 const INTERNAL_TOKEN = 'internal-token-for-replica-tests-0123';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -52,19 +50,8 @@ async function replica(t: Test, db: string, id: string, clock: TestClock): Promi
     identitySecret: E2E_IDENTITY_SECRET,
   });
   t.teardown(() => runtime.close());
-  const gateway = await startGateway(t, {
-    upstreamUrl: runtime.url,
-    upstream: { identity_secret: E2E_IDENTITY_SECRET },
-    clock: createTestClock(),
-    files: { 'rs.pem': RSA_KEY.publicPem },
-    yaml: [
-      `service_id: ${TEST_SERVICE_ID}`,
-      'auth:',
-      '  algorithm: RS256',
-      '  verification_keys: ["file:rs.pem"]',
-      '  authorization: true',
-      `  internal_service_token: ${INTERNAL_TOKEN}`,
-    ].join('\n'),
+  const gateway = await gatewayInFront(t, runtime.url, {
+    authYaml: [`internal_service_token: ${INTERNAL_TOKEN}`],
   });
   runtime.scheduler.attach(
     createGatewayExecutor({

@@ -14,11 +14,9 @@ import type { SchedulerTimer } from '../../src/runtime/api/schedules/timer.js';
 import { startRuntime } from '../../src/runtime/start.js';
 import { httpCall } from '../fixtures/child.js';
 import { bearer, send, type Answer } from '../fixtures/e2e.js';
-import { startGateway } from '../fixtures/gateway.js';
-import { RSA_KEY } from '../fixtures/keys.js';
 import { captureTelemetry, parseMetrics, samplesOf } from '../fixtures/observability.js';
-import { E2E_IDENTITY_SECRET, runtimeDir } from '../fixtures/runtime-stack.js';
-import { createTestClock, goodToken, TEST_NOW, TEST_SERVICE_ID } from '../fixtures/tokens.js';
+import { E2E_IDENTITY_SECRET, gatewayInFront, runtimeDir } from '../fixtures/runtime-stack.js';
+import { createTestClock, goodToken, TEST_NOW } from '../fixtures/tokens.js';
 
 const RUNTIME = {
   os_id: 'e2e-schedules',
@@ -44,20 +42,9 @@ async function stack(t: Test) {
   });
   t.teardown(() => runtime.close());
   const { telemetry } = captureTelemetry();
-  const gateway = await startGateway(t, {
-    upstreamUrl: runtime.url,
-    upstream: { identity_secret: E2E_IDENTITY_SECRET },
-    clock: createTestClock(),
+  const gateway = await gatewayInFront(t, runtime.url, {
+    authYaml: [`internal_service_token: ${INTERNAL_TOKEN}`],
     telemetry,
-    files: { 'rs.pem': RSA_KEY.publicPem },
-    yaml: [
-      `service_id: ${TEST_SERVICE_ID}`,
-      'auth:',
-      '  algorithm: RS256',
-      '  verification_keys: ["file:rs.pem"]',
-      '  authorization: true',
-      `  internal_service_token: ${INTERNAL_TOKEN}`,
-    ].join('\n'),
   });
   // What `scopegate serve` does once the gateway listens.
   runtime.scheduler.attach(
