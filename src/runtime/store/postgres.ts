@@ -106,7 +106,9 @@ export function openPostgres(url: string, options: PostgresOptions): PostgresDat
   pool.on('error', ignore);
   pool.on('connect', (client) => client.on('error', ignore));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return Object.freeze({ db, pool, location, close: () => db.destroy() });
+  let closed: Promise<void> | undefined;
+  // Closing twice is harmless (the pool itself refuses a second end).
+  return Object.freeze({ db, pool, location, close: () => (closed ??= db.destroy()) });
 }
 
 /** The row of `scopegate_schema` that holds the runtime's schema version. */

@@ -51,6 +51,9 @@ t.test('a postgres:// URL opens a migrated store on the server', async (t) => {
   const other = await connectRuntimeStore(url, { dir: '.', replicaId: 'r2' });
   t.teardown(() => other.close());
   t.equal((await other.memories.get('m1'))?.memory, 'remembered');
+  await other.close();
+  await other.close();
+  t.pass('closing twice is harmless');
 });
 
 t.test(

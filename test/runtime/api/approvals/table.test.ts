@@ -1,5 +1,5 @@
 /**
- * The approval store on the query layer, on a real SQLite file: resolving is a compare-and-set
+ * The approval store on the query layer, on a real SQLite file and on PostgreSQL: resolving is a compare-and-set
  * on the pending state (two stores on one file, two runtimes on one file, two continues of one
  * pause: exactly one wins, the loser is answered as a second attempt is), the list's filters and
  * order, the pending count, a cancelled run's approvals, and a closed store answering the
@@ -17,6 +17,7 @@ import {
   runtimeApp,
   type TestRuntime,
 } from '../../fixtures/runtime.js';
+import { eachStore } from '../../fixtures/stores.js';
 
 const SETTINGS = {
   os_id: 'approval-races',
@@ -67,44 +68,47 @@ const approval = (id: string, fields: Partial<ApprovalRecord> = {}): ApprovalRec
   ...fields,
 });
 
-t.test('a resolve is a compare-and-set on pending: one of two stores wins', async (t) => {
-  const [one, two] = twoStores(t);
-  t.teardown(() => [one, two].forEach((store) => store.close()));
-  await one.approvals.insert(approval('a1'));
-  const won = await Promise.all(
-    (['approved', 'rejected'] as const).map((status, i) =>
-      [one, two][i]!.approvals.resolve('a1', {
-        status,
-        resolvedBy: status,
-        resolutionData: { by: status },
-        at: 200,
+eachStore(
+  t,
+  'a resolve is a compare-and-set on pending: one of two stores wins',
+  async (t, stores) => {
+    const [one, two] = await stores.pair();
+    await one.approvals.insert(approval('a1'));
+    const won = await Promise.all(
+      (['approved', 'rejected'] as const).map((status, i) =>
+        [one, two][i]!.approvals.resolve('a1', {
+          status,
+          resolvedBy: status,
+          resolutionData: { by: status },
+          at: 200,
+        }),
+      ),
+    );
+    t.same(won.filter(Boolean), [true], 'exactly one resolution');
+    const winner = won[0] ? 'approved' : 'rejected';
+    t.same(
+      await two.approvals.get('a1'),
+      approval('a1', {
+        status: winner,
+        resolved_by: winner,
+        resolution_data: { by: winner },
+        resolved_at: 200,
+        updated_at: 200,
       }),
-    ),
-  );
-  t.same(won.filter(Boolean), [true], 'exactly one resolution');
-  const winner = won[0] ? 'approved' : 'rejected';
-  t.same(
-    await two.approvals.get('a1'),
-    approval('a1', {
-      status: winner,
-      resolved_by: winner,
-      resolution_data: { by: winner },
-      resolved_at: 200,
-      updated_at: 200,
-    }),
-    "the winner's resolution, JSON and all",
-  );
-  t.equal(
-    await one.approvals.resolve('nope', {
-      status: 'approved',
-      resolvedBy: null,
-      resolutionData: null,
-      at: 1,
-    }),
-    false,
-    'an unknown id',
-  );
-});
+      "the winner's resolution, JSON and all",
+    );
+    t.equal(
+      await one.approvals.resolve('nope', {
+        status: 'approved',
+        resolvedBy: null,
+        resolutionData: null,
+        at: 1,
+      }),
+      false,
+      'an unknown id',
+    );
+  },
+);
 
 t.test('list, count, pending and a run status mirrored', async (t) => {
   const [store, other] = twoStores(t);
@@ -175,34 +179,38 @@ async function paused(rt: TestRuntime): Promise<Record<string, unknown>> {
   return output;
 }
 
-t.test('two runtimes on one file resolve one approval at once: one 200, one 409', async (t) => {
-  const [one, two] = twoStores(t);
-  const rts = [
-    runtimeApp(t, { settings: SETTINGS, store: one }),
-    runtimeApp(t, { settings: SETTINGS, store: two }),
-  ];
-  const output = await paused(rts[0]!);
-  const id = (output['tools'] as Record<string, unknown>[])[0]?.['approval_id'] as string;
-  const answers = await Promise.all(
-    rts.map((rt) =>
-      call(rt, 'POST', `/approvals/${id}/resolve`, {
-        json: { status: 'approved' },
-        headers: ADMIN,
-      }),
-    ),
-  );
-  t.same(answers.map((a) => a.status).sort(), [200, 409], 'exactly one resolution');
-  t.same(
-    answers.find((a) => a.status === 409)?.body,
-    { detail: "Approval is already 'approved' and cannot be resolved" },
-    'the loser is answered as a second resolve',
-  );
-  t.match((await call(rts[1]!, 'GET', `/approvals/${id}`)).body, {
-    status: 'approved',
-    resolved_by: 'root',
-    run_status: 'COMPLETED',
-  });
-});
+eachStore(
+  t,
+  'two runtimes on one database resolve one approval at once: one 200, one 409',
+  async (t, stores) => {
+    const [one, two] = await stores.pair();
+    const rts = [
+      runtimeApp(t, { settings: SETTINGS, store: one }),
+      runtimeApp(t, { settings: SETTINGS, store: two }),
+    ];
+    const output = await paused(rts[0]!);
+    const id = (output['tools'] as Record<string, unknown>[])[0]?.['approval_id'] as string;
+    const answers = await Promise.all(
+      rts.map((rt) =>
+        call(rt, 'POST', `/approvals/${id}/resolve`, {
+          json: { status: 'approved' },
+          headers: ADMIN,
+        }),
+      ),
+    );
+    t.same(answers.map((a) => a.status).sort(), [200, 409], 'exactly one resolution');
+    t.same(
+      answers.find((a) => a.status === 409)?.body,
+      { detail: "Approval is already 'approved' and cannot be resolved" },
+      'the loser is answered as a second resolve',
+    );
+    t.match((await call(rts[1]!, 'GET', `/approvals/${id}`)).body, {
+      status: 'approved',
+      resolved_by: 'root',
+      run_status: 'COMPLETED',
+    });
+  },
+);
 
 t.test('two continues of one pause at once: one runs, the other is a 409', async (t) => {
   const rt = runtimeApp(t, { settings: SETTINGS });

@@ -1,6 +1,6 @@
 /**
- * Runs on the query layer, on a real SQLite file opened by two stores as two runtime processes
- * would: a run id is inserted once, a change of status is a compare-and-set that one writer
+ * Runs on the query layer, on a real SQLite file and on PostgreSQL, opened by two stores as two
+ * runtime processes (replicas) would: a run id is inserted once, a change of status is a compare-and-set that one writer
  * wins, a paused run continued through both at once is continued once (the other gets the 409
  * a second continue gets), two starts in one new session share it, and a closed store answers
  * the run routes with a 500, never a 200.
@@ -18,6 +18,7 @@ import {
 import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
 import { createTestClock } from '../../../fixtures/tokens.js';
 import { call, runtimeApp, SETTINGS } from '../../fixtures/runtime.js';
+import { eachStore } from '../../fixtures/stores.js';
 import { aliceSession, completedRun } from '../../store/fixtures/records.js';
 
 /** Two stores on one fresh file, as two processes would open it; closed at teardown. */
@@ -56,8 +57,8 @@ async function outcome<T>(promise: Promise<T>): Promise<T | { status: number; de
   }
 }
 
-t.test('insertRun, replaceRun and updateRun say whether they wrote', async (t) => {
-  const [one, two] = twoStores(t);
+eachStore(t, 'insertRun, replaceRun and updateRun say whether they wrote', async (t, stores) => {
+  const [one, two] = await stores.pair();
   await one.putSession(aliceSession());
   const paused = completedRun({ status: 'PAUSED' });
   t.equal(await one.insertRun(paused), true, 'a new id');
@@ -66,12 +67,12 @@ t.test('insertRun, replaceRun and updateRun say whether they wrote', async (t) =
 
   const running = { ...paused, status: 'RUNNING' as const };
   const cancelled = { ...paused, status: 'CANCELLED' as const };
-  t.same(
-    await Promise.all([one.replaceRun(running, 'PAUSED'), two.replaceRun(cancelled, 'PAUSED')]),
-    [true, false],
-    'of two compare-and-sets on the status read, one wins',
-  );
-  t.equal((await two.getRun('run-1'))?.status, 'RUNNING');
+  const wrote = await Promise.all([
+    one.replaceRun(running, 'PAUSED'),
+    two.replaceRun(cancelled, 'PAUSED'),
+  ]);
+  t.same(wrote.filter(Boolean), [true], 'of two compare-and-sets on the status read, one wins');
+  t.equal((await two.getRun('run-1'))?.status, wrote[0] ? 'RUNNING' : 'CANCELLED', 'the winner');
   t.equal(await two.replaceRun(cancelled, 'PAUSED'), false, 'no longer paused');
 
   t.equal(await two.updateRun({ ...running, status: 'COMPLETED' }), true);
@@ -80,52 +81,56 @@ t.test('insertRun, replaceRun and updateRun say whether they wrote', async (t) =
   t.equal(await two.getRun('run-1'), null, 'nor brought back');
 });
 
-t.test('a paused run continued through two processes at once is continued once', async (t) => {
-  const [one, two] = twoStores(t);
-  const first = serviceOf(one, 'p1');
-  const second = serviceOf(two, 'p2');
-  const started = await first.start({
-    entity: agent,
-    caller: ANONYMOUS_CALLER,
-    clientUserId: null,
-    sessionId: 's',
-    message: '/tool pick_color {}',
-  });
-  t.equal((await drain(started)).status, 'PAUSED');
-  const paused = (await two.getRun(started.runId))!;
-  const [pending] = second.pendingCalls(paused);
-  const answers = [{ toolCallId: pending!.toolCallId, content: 'red', error: false }];
-  const ref = { entity: agent, caller: ANONYMOUS_CALLER, runId: started.runId, sessionId: 's' };
-  const results = await Promise.all([
-    outcome(first.continue(ref, answers)),
-    outcome(second.continue(ref, answers)),
-  ]);
-  const won = results.filter((r): r is ActiveRun => 'events' in r);
-  const lost = results.filter((r) => !('events' in r));
-  t.equal(won.length, 1, 'one continues');
-  t.same(lost, [
-    { status: 409, detail: `Cannot continue run ${started.runId}: run is running, not paused` },
-  ]);
-  t.equal((await drain(won[0]!)).status, 'COMPLETED');
-  t.match(await one.getRun(started.runId), { status: 'COMPLETED' });
+eachStore(
+  t,
+  'a paused run continued through two processes at once is continued once',
+  async (t, stores) => {
+    const [one, two] = await stores.pair();
+    const first = serviceOf(one, 'p1');
+    const second = serviceOf(two, 'p2');
+    const started = await first.start({
+      entity: agent,
+      caller: ANONYMOUS_CALLER,
+      clientUserId: null,
+      sessionId: 's',
+      message: '/tool pick_color {}',
+    });
+    t.equal((await drain(started)).status, 'PAUSED');
+    const paused = (await two.getRun(started.runId))!;
+    const [pending] = second.pendingCalls(paused);
+    const answers = [{ toolCallId: pending!.toolCallId, content: 'red', error: false }];
+    const ref = { entity: agent, caller: ANONYMOUS_CALLER, runId: started.runId, sessionId: 's' };
+    const results = await Promise.all([
+      outcome(first.continue(ref, answers)),
+      outcome(second.continue(ref, answers)),
+    ]);
+    const won = results.filter((r): r is ActiveRun => 'events' in r);
+    const lost = results.filter((r) => !('events' in r));
+    t.equal(won.length, 1, 'one continues');
+    t.same(lost, [
+      { status: 409, detail: `Cannot continue run ${started.runId}: run is running, not paused` },
+    ]);
+    t.equal((await drain(won[0]!)).status, 'COMPLETED');
+    t.match(await one.getRun(started.runId), { status: 'COMPLETED' });
 
-  // Two cancels of a paused run at once: one writes it, the other finds it already cancelled.
-  const again = await first.start({
-    entity: agent,
-    caller: ANONYMOUS_CALLER,
-    clientUserId: null,
-    sessionId: 's',
-    message: '/tool pick_color {}',
-  });
-  await drain(again);
-  const cancel = { ...ref, runId: again.runId };
-  await Promise.all([first.cancel(cancel), second.cancel(cancel)]);
-  t.match(await two.getRun(again.runId), { status: 'CANCELLED', checkpoint: null });
-  t.same(await outcome(second.continue(cancel, answers)), {
-    status: 409,
-    detail: `Cannot continue run ${again.runId}: run is cancelled`,
-  });
-});
+    // Two cancels of a paused run at once: one writes it, the other finds it already cancelled.
+    const again = await first.start({
+      entity: agent,
+      caller: ANONYMOUS_CALLER,
+      clientUserId: null,
+      sessionId: 's',
+      message: '/tool pick_color {}',
+    });
+    await drain(again);
+    const cancel = { ...ref, runId: again.runId };
+    await Promise.all([first.cancel(cancel), second.cancel(cancel)]);
+    t.match(await two.getRun(again.runId), { status: 'CANCELLED', checkpoint: null });
+    t.same(await outcome(second.continue(cancel, answers)), {
+      status: 409,
+      detail: `Cannot continue run ${again.runId}: run is cancelled`,
+    });
+  },
+);
 
 t.test('two runs started at once in one new session share it', async (t) => {
   const [one, two] = twoStores(t);
@@ -169,29 +174,33 @@ t.test('two runs started at once in one new session share it', async (t) => {
   );
 });
 
-t.test('a run id taken between the check and the write is refused with the 409', async (t) => {
-  const [one, two] = twoStores(t);
-  const start = (runs: RunService) =>
-    runs.start({
-      entity: agent,
-      caller: ANONYMOUS_CALLER,
-      clientUserId: null,
-      sessionId: 's',
-      message: 'hello',
-      runId: 'client-run',
-    });
-  const results = await Promise.all([
-    outcome(start(serviceOf(one, 'p1'))),
-    outcome(start(serviceOf(two, 'p2'))),
-  ]);
-  const won = results.filter((r): r is ActiveRun => 'events' in r);
-  t.equal(won.length, 1, 'one run');
-  t.same(
-    results.filter((r) => !('events' in r)),
-    [{ status: 409, detail: 'Run client-run already exists' }],
-  );
-  await drain(won[0]!);
-});
+eachStore(
+  t,
+  'a run id taken between the check and the write is refused with the 409',
+  async (t, stores) => {
+    const [one, two] = await stores.pair();
+    const start = (runs: RunService) =>
+      runs.start({
+        entity: agent,
+        caller: ANONYMOUS_CALLER,
+        clientUserId: null,
+        sessionId: 's',
+        message: 'hello',
+        runId: 'client-run',
+      });
+    const results = await Promise.all([
+      outcome(start(serviceOf(one, 'p1'))),
+      outcome(start(serviceOf(two, 'p2'))),
+    ]);
+    const won = results.filter((r): r is ActiveRun => 'events' in r);
+    t.equal(won.length, 1, 'one run');
+    t.same(
+      results.filter((r) => !('events' in r)),
+      [{ status: 409, detail: 'Run client-run already exists' }],
+    );
+    await drain(won[0]!);
+  },
+);
 
 t.test('a closed store: the run routes answer 500, never a 200', async (t) => {
   const rt = runtimeApp(t);
