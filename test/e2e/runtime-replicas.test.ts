@@ -12,7 +12,7 @@ import t, { type Test } from 'tap';
 import { createGatewayExecutor } from '../../src/runtime/api/schedules/gateway-executor.js';
 import type { SchedulerTimer } from '../../src/runtime/api/schedules/timer.js';
 import { startRuntime, type RunningRuntime } from '../../src/runtime/start.js';
-import { bearer, send, type Answer } from '../fixtures/e2e.js';
+import { bearer, readStream, send, type Answer } from '../fixtures/e2e.js';
 import { testDatabase } from '../fixtures/postgres.js';
 import { E2E_IDENTITY_SECRET, gatewayInFront, runtimeDir } from '../fixtures/runtime-stack.js';
 import { createTestClock, goodToken, type TestClock } from '../fixtures/tokens.js';
@@ -166,14 +166,8 @@ t.test('a run streaming through one gateway is cancelled through the other', asy
     body: new URLSearchParams({ message: '/slow 5000 5' }).toString(),
   });
   t.equal(response.status, 200);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value);
-  const first = JSON.parse(text.split('\n\n')[0]?.split('\ndata: ')[1] as string) as {
-    run_id: string;
-    session_id: string;
-  };
+  const stream = await readStream<{ run_id: string; session_id: string }>(response);
+  const first = stream.first;
   const asked = performance.now();
   const cancel = await as(
     two.url,
@@ -181,11 +175,7 @@ t.test('a run streaming through one gateway is cancelled through the other', asy
     `/agents/a1/runs/${first.run_id}/cancel?session_id=${first.session_id}`,
   );
   t.equal(cancel.status, 200);
-  for (;;) {
-    const chunk = await reader.read();
-    if (chunk.done) break;
-    text += decoder.decode(chunk.value);
-  }
+  const text = await stream.rest();
   t.comment(`the run stopped ${Math.round(performance.now() - asked)} ms after the cancel`);
   t.match(text, /event: RunCancelled/);
   t.notMatch(text, / 5000/, 'it stopped before its last delta');

@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { startRuntime } from '../../src/runtime/start.js';
 import { signIdentityContext } from '../../src/shared/identity-context.js';
 import { encodedContext } from '../runtime/fixtures/runtime.js';
-import { bearer, send } from '../fixtures/e2e.js';
+import { bearer, readStream, send } from '../fixtures/e2e.js';
 import { startRuntimeStack, runtimeIn } from '../fixtures/runtime-stack.js';
 import { createTestClock, goodToken } from '../fixtures/tokens.js';
 
@@ -379,14 +379,8 @@ t.test('cancel a streaming run through the gateway', async (t) => {
     body: form({ message: '/slow 500 20' }),
   });
   t.equal(response.status, 200);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!text.includes('\n\n')) text += decoder.decode((await reader.read()).value);
-  const first = JSON.parse(text.split('\n\n')[0]?.split('\ndata: ')[1] as string) as {
-    run_id: string;
-    session_id: string;
-  };
+  const stream = await readStream<{ run_id: string; session_id: string }>(response);
+  const first = stream.first;
   const cancel = await send(gateway.url, {
     method: 'POST',
     path: `/agents/a2/runs/${first.run_id}/cancel?session_id=${first.session_id}`,
@@ -394,11 +388,7 @@ t.test('cancel a streaming run through the gateway', async (t) => {
   });
   t.equal(cancel.status, 200);
   t.same(cancel.json, {});
-  for (;;) {
-    const chunk = await reader.read();
-    if (chunk.done) break;
-    text += decoder.decode(chunk.value);
-  }
+  const text = await stream.rest();
   t.same(eventNames(text).slice(-2), ['RunCancelled', 'RunCompleted']);
   const runs = await send(gateway.url, {
     path: `/agents/a2/runs/${first.run_id}?session_id=${first.session_id}`,
