@@ -1,10 +1,11 @@
 /**
  * The Kubernetes example, parsed with `yaml`: three pods, each a gateway in front of a runtime
- * that listens on loopback; config from a ConfigMap, secrets (the shared service-account store's
- * URL among them) from a Secret through `${NAME}` interpolation; probes and Prometheus
- * annotations on the admin port; a termination grace period above the drain bound; no volume for
- * the gateway's state; Secrets kept out of the kustomizations; and an example PostgreSQL sized for
- * the replicas' connections. The configs it carries load.
+ * that listens on loopback; config from a ConfigMap, secrets (the URLs of the shared
+ * service-account store and runtime database among them) from a Secret through `${NAME}`
+ * interpolation; probes and Prometheus annotations on the admin port; a termination grace period
+ * above the drain bound; no volume for any state and no client affinity; Secrets kept out of the
+ * kustomizations; and an example PostgreSQL sized for the pods' connections. The configs it
+ * carries load.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { parseConfig } from '../../src/config/load.js';
 import { parsePolicyText } from '../../src/policy/loader.js';
 import { runtimeSettingsSchema } from '../../src/runtime/catalogue/definitions.js';
+import { RUNTIME_POSTGRES_POOL } from '../../src/runtime/store/store.js';
 import { RSA_KEY } from '../fixtures/keys.js';
 
 const DIR = resolve(import.meta.dirname, '../../deploy/kubernetes');
@@ -212,18 +214,23 @@ t.test('config from the ConfigMap, secrets from the Secret through ${NAME}', asy
     'the store URL, password included, comes only from the Secret',
   );
   t.match(gatewayEnv()['SCOPEGATE_STORE_URL'], /^postgres:\/\//, 'a PostgreSQL store');
-  // The runtime gets only the identity secret and the internal token, from the same Secret keys
-  // as the gateway's.
+  // The runtime gets the identity secret and the internal token from the same Secret keys as the
+  // gateway's, and its database URL; nothing else.
   const byName = (a: Manifest, b: Manifest) => String(a.name).localeCompare(String(b.name));
+  const runtimeDbEnv = {
+    name: 'SCOPEGATE_RUNTIME_DB_URL',
+    valueFrom: { secretKeyRef: { name: secret.metadata.name, key: 'runtime-db-url' } },
+  };
   t.same(
     [...(runtime.env as Manifest[])].sort(byName),
-    (gateway.env as Manifest[])
-      .filter(
+    [
+      ...(gateway.env as Manifest[]).filter(
         (e) => e.name === 'SCOPEGATE_IDENTITY_SECRET' || e.name === 'SCOPEGATE_INTERNAL_TOKEN',
-      )
-      .sort(byName),
+      ),
+      runtimeDbEnv,
+    ].sort(byName),
     'the runtime verifies with the key the gateway signs with, schedules with its internal ' +
-      'token, and gets nothing else',
+      'token, opens the shared database, and gets nothing else',
   );
 
   const local = (rawGateway.policies as string[]).at(-1) as string;
@@ -234,10 +241,14 @@ t.test('config from the ConfigMap, secrets from the Secret through ${NAME}', asy
     `${local} (from the ConfigMap) is a valid policy file`,
   );
 
+  const runtimeUrl = secret.stringData['runtime-db-url'] as string;
   const runtimeConfig = parseConfig(configMap.data['runtime.yaml'], '/etc/scopegate/runtime.yaml', {
-    env: {},
+    env: { SCOPEGATE_RUNTIME_DB_URL: runtimeUrl },
   });
-  t.ok(runtimeSettingsSchema.safeParse(runtimeConfig.config.runtime).success, 'runtime.yaml');
+  const runtimeSettings = runtimeSettingsSchema.safeParse(runtimeConfig.config.runtime);
+  t.ok(runtimeSettings.success, 'runtime.yaml');
+  t.equal(runtimeSettings.data?.db, runtimeUrl, "the runtime's database from the Secret");
+  t.match(runtimeUrl, /^postgres:\/\//, 'a PostgreSQL database the runtimes share');
   t.equal(runtime.command[runtime.command.indexOf('--config') + 1], '/etc/scopegate/runtime.yaml');
 });
 
@@ -275,7 +286,7 @@ t.test('shutdown: the grace period covers the pause and the drain bound', async 
   t.ok(pod.terminationGracePeriodSeconds > sleepOf(runtime), 'and then has time to close');
 });
 
-t.test('replicas: rolling updates, no volume for the gateway, per-pod runtime data', async (t) => {
+t.test('replicas: rolling updates, no state in a pod, any pod serves any client', async (t) => {
   t.equal(deployment.spec.replicas, 3);
   t.same(deployment.spec.strategy, {
     type: 'RollingUpdate',
@@ -297,15 +308,14 @@ t.test('replicas: rolling updates, no volume for the gateway, per-pod runtime da
     ['/tmp'],
     'the gateway writes nothing but /tmp: its state is in the database',
   );
-  const runtimeDb = parse(configMap.data['runtime.yaml'] as string).runtime.db as string;
-  const dataMount = mounts(runtime).find((m) => runtimeDb.startsWith(`${m.mountPath}/`));
-  t.ok(dataMount, `the runtime's database (${runtimeDb}) is on a mount`);
   t.same(
-    volumes.find((v) => v.name === dataMount?.name),
-    { name: dataMount?.name, emptyDir: {} },
-    'an emptyDir: the runtime keeps its sessions per pod',
+    mounts(runtime)
+      .filter((m) => m.readOnly !== true)
+      .map((m) => m.mountPath),
+    ['/tmp'],
+    'the runtime writes nothing but /tmp: its data is in the shared database',
   );
-  t.equal(service.spec.sessionAffinity, 'ClientIP', 'a client stays on the pod it started on');
+  t.notOk(service.spec.sessionAffinity, 'no affinity: any pod serves any client');
   const pdb = byKind(manifests, 'PodDisruptionBudget');
   t.same(pdb.spec.selector, deployment.spec.selector, 'the budget covers the gateway pods');
   t.ok(pdb.spec.maxUnavailable < deployment.spec.replicas, 'a drain leaves some serving');
@@ -340,16 +350,20 @@ t.test('the example database: its Secret, address and size fit the gateways', as
   t.equal(url.username, envOf('POSTGRES_USER')?.value, 'the role');
   t.equal(url.pathname, `/${envOf('POSTGRES_DB')?.value}`, 'the database');
 
-  // Connections: replicas x (pool_max + 1 LISTEN), one more pod during a rolling update.
+  // The runtimes' example database is this one too.
+  t.equal(secret.stringData['runtime-db-url'], secret.stringData['store-url'], 'one database');
+
+  // Connections: pods x (the gateway's pool_max + 1 LISTEN + the runtime's pool), one more pod
+  // during a rolling update.
   const args = postgres?.args as string[];
   const maxConnections = Number(
     /^max_connections=(\d+)$/.exec(args[args.indexOf('-c') + 1] ?? '')?.[1],
   );
   const pods = deployment.spec.replicas + deployment.spec.strategy.rollingUpdate.maxSurge;
-  const needed = pods * ((rawGateway.cluster.pool_max as number) + 1);
+  const needed = pods * ((rawGateway.cluster.pool_max as number) + 1 + RUNTIME_POSTGRES_POOL);
   t.ok(
     needed < maxConnections - 3,
-    `${needed} gateway connections fit max_connections ${maxConnections}`,
+    `${needed} gateway and runtime connections fit max_connections ${maxConnections}`,
   );
 });
 

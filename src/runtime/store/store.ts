@@ -119,7 +119,7 @@ const POSTGRES_MIGRATIONS = MIGRATIONS.map((step) => ({
 }));
 
 /** How many connections one runtime replica keeps to a PostgreSQL database at most. */
-const POSTGRES_POOL = 10;
+export const RUNTIME_POSTGRES_POOL = 10;
 
 /**
  * Opens the runtime database a `runtime.db` setting names: a `postgres://` or `postgresql://`
@@ -137,7 +137,10 @@ export async function connectRuntimeStore(
     const path = setting.startsWith('sqlite:') ? setting.slice('sqlite:'.length) : setting;
     return openRuntimeStore(path === MEMORY_PATH ? path : resolve(options.dir, path));
   }
-  const pool = openPostgres(setting, { replicaId: options.replicaId, poolMax: POSTGRES_POOL });
+  const pool = openPostgres(setting, {
+    replicaId: options.replicaId,
+    poolMax: RUNTIME_POSTGRES_POOL,
+  });
   try {
     await migratePostgres(pool, POSTGRES_MIGRATIONS);
   } catch (err) {
