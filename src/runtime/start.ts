@@ -4,9 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock.js';
-import { buildRuntimeApp, schedulerOf, type RuntimeParts } from './app.js';
+import { buildRuntimeApp, PROCESS_REPLICA_ID, schedulerOf, type RuntimeParts } from './app.js';
 import { buildCatalogue } from './catalogue/resolve.js';
 import { createIdentityTokenCheck } from './http/identity-token.js';
 import { createOutboundGuard } from './outbound/guard.js';
@@ -43,6 +42,11 @@ export async function startRuntime(options: {
   readonly clock: Clock;
   /** What drives the scheduler's ticks (default: a real interval, every 10 s). */
   readonly scheduleTimer?: SchedulerTimer;
+  /**
+   * This runtime's name among replicas on one database: the PostgreSQL connections' and the
+   * schedule runs' it claims (default: `<hostname>:<pid>`).
+   */
+  readonly replicaId?: string;
   /** Ports of this process's other listeners, never fetched (more: `refuseFetchesTo`). */
   readonly ownPorts?: readonly number[];
   /** See {@link RuntimeParts.identitySecret}. */
@@ -58,10 +62,8 @@ export async function startRuntime(options: {
     tokenSettings === null
       ? null
       : createIdentityTokenCheck(tokenSettings, { clock: options.clock, dir: options.dir });
-  const store = await connectRuntimeStore(built.settings.db, {
-    dir: options.dir,
-    replicaId: `${hostname()}:${process.pid}`,
-  });
+  const replicaId = options.replicaId ?? PROCESS_REPLICA_ID;
+  const store = await connectRuntimeStore(built.settings.db, { dir: options.dir, replicaId });
   const parts: RuntimeParts = {
     settings: built.settings,
     store,
@@ -73,6 +75,7 @@ export async function startRuntime(options: {
     startedAt: new Date(options.clock.now()),
     identitySecret: options.identitySecret,
     identityToken,
+    replicaId,
   };
   const scheduler = schedulerOf(parts);
   const outbound = createOutboundGuard({

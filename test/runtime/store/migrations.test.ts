@@ -67,6 +67,7 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'index run_cancels_by_time',
     'index runs_by_session',
     'index schedule_runs_by_schedule',
+    'index schedule_runs_by_slot',
     'index schedules_by_created',
     'index schedules_due',
     'index sessions_by_component',
