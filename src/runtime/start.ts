@@ -40,7 +40,10 @@ export async function startRuntime(options: {
   readonly host: string;
   readonly port: number;
   readonly clock: Clock;
-  /** What drives the scheduler's ticks (default: a real interval, every 10 s). */
+  /**
+   * What drives the scheduler's ticks (default: a real interval, every
+   * `runtime.schedules.tick_seconds`).
+   */
   readonly scheduleTimer?: SchedulerTimer;
   /**
    * This runtime's name among replicas on one database: the PostgreSQL connections' and the
@@ -92,7 +95,9 @@ export async function startRuntime(options: {
   }
   // The runtime never fetches itself, whatever allow_hosts opens.
   outbound.refusePort((app.server.address() as AddressInfo).port);
-  scheduler.start(options.scheduleTimer ?? createIntervalTimer());
+  scheduler.start(
+    options.scheduleTimer ?? createIntervalTimer(built.settings.schedules.tick_seconds * 1000),
+  );
   return {
     url: address,
     store,
