@@ -12,6 +12,8 @@ import type {
   ScheduleRunRecord,
 } from '../../../../src/runtime/api/schedules/table.js';
 import { createScheduler } from '../../../../src/runtime/api/schedules/scheduler.js';
+import { connectRuntimeStore } from '../../../../src/runtime/store/store.js';
+import { testDatabase } from '../../../fixtures/postgres.js';
 import { createTestClock, TEST_NOW } from '../../../fixtures/tokens.js';
 import { call, runtimeApp } from '../../fixtures/runtime.js';
 import { eachStore } from '../../fixtures/stores.js';
@@ -121,6 +123,36 @@ eachStore(
     t.equal((await two.schedules.due(M(2))).length, 10, 'due again at the next slot');
   },
 );
+
+t.test('PostgreSQL: a due row another transaction holds is skipped, not waited for', async (t) => {
+  const url = await testDatabase(t);
+  if (url === null) return;
+  const store = await connectRuntimeStore(url, { dir: t.testdir(), replicaId: 'replica-1' });
+  t.teardown(() => store.close());
+  await store.schedules.insert(schedule('s1'));
+  await store.schedules.insert(schedule('s2'));
+  const { default: pg } = await import('pg');
+  const other = new pg.Client({ connectionString: url });
+  await other.connect();
+  t.teardown(() => other.end());
+  // Another replica in the middle of its claim: it holds s1's row.
+  await other.query('BEGIN');
+  await other.query("SELECT id FROM schedules WHERE id = 's1' FOR UPDATE");
+  const started = Date.now();
+  const claimed = await store.schedules.claimDue(M(1), () => M(2));
+  t.comment(`claimDue answered in ${Date.now() - started} ms while s1 was locked`);
+  t.same(
+    claimed.map(({ schedule }) => schedule.id),
+    ['s2'],
+    's1 skipped (a plain FOR UPDATE would wait until the statement timeout)',
+  );
+  await other.query('COMMIT');
+  t.same(
+    (await store.schedules.claimDue(M(1), () => M(2))).map(({ schedule }) => schedule.id),
+    ['s1'],
+    'claimed once the lock is gone',
+  );
+});
 
 eachStore(t, 'a second run of one schedule, slot and attempt is refused', async (t, stores) => {
   const [one, two] = await stores.pair();
