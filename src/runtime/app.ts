@@ -6,6 +6,7 @@
  */
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
+import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerA2ARoutes } from './protocols/a2a/routes.js';
 import { buildCatalogue } from './catalogue/resolve.js';
@@ -76,7 +77,15 @@ export interface RuntimeParts {
    * Absent or null: none.
    */
   readonly identityToken?: IdentityTokenCheck | null;
+  /**
+   * This replica's name among runtimes sharing the database: the scheduler records it on the
+   * schedule runs it claims (default: {@link PROCESS_REPLICA_ID}).
+   */
+  readonly replicaId?: string;
 }
+
+/** A runtime's replica name unless it is given one: `<hostname>:<pid>`. */
+export const PROCESS_REPLICA_ID = `${hostname()}:${process.pid}`;
 
 /** Builds the Fastify app (not listening). */
 export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
@@ -174,5 +183,6 @@ export function schedulerOf(parts: RuntimeParts): Scheduler {
     clock: parts.deps.clock,
     sleep: parts.deps.sleep,
     newId: parts.deps.newId,
+    replicaId: parts.replicaId ?? PROCESS_REPLICA_ID,
   });
 }

@@ -4,9 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { hostname } from 'node:os';
 import type { Clock } from '../shared/clock.js';
-import { buildRuntimeApp, schedulerOf, type RuntimeParts } from './app.js';
+import { buildRuntimeApp, PROCESS_REPLICA_ID, schedulerOf, type RuntimeParts } from './app.js';
 import { buildCatalogue } from './catalogue/resolve.js';
 import { createIdentityTokenCheck } from './http/identity-token.js';
 import { createOutboundGuard } from './outbound/guard.js';
@@ -41,8 +40,16 @@ export async function startRuntime(options: {
   readonly host: string;
   readonly port: number;
   readonly clock: Clock;
-  /** What drives the scheduler's ticks (default: a real interval, every 10 s). */
+  /**
+   * What drives the scheduler's ticks (default: a real interval, every
+   * `runtime.schedules.tick_seconds`).
+   */
   readonly scheduleTimer?: SchedulerTimer;
+  /**
+   * This runtime's name among replicas on one database: the PostgreSQL connections' and the
+   * schedule runs' it claims (default: `<hostname>:<pid>`).
+   */
+  readonly replicaId?: string;
   /** Ports of this process's other listeners, never fetched (more: `refuseFetchesTo`). */
   readonly ownPorts?: readonly number[];
   /** See {@link RuntimeParts.identitySecret}. */
@@ -58,10 +65,8 @@ export async function startRuntime(options: {
     tokenSettings === null
       ? null
       : createIdentityTokenCheck(tokenSettings, { clock: options.clock, dir: options.dir });
-  const store = await connectRuntimeStore(built.settings.db, {
-    dir: options.dir,
-    replicaId: `${hostname()}:${process.pid}`,
-  });
+  const replicaId = options.replicaId ?? PROCESS_REPLICA_ID;
+  const store = await connectRuntimeStore(built.settings.db, { dir: options.dir, replicaId });
   const parts: RuntimeParts = {
     settings: built.settings,
     store,
@@ -73,6 +78,7 @@ export async function startRuntime(options: {
     startedAt: new Date(options.clock.now()),
     identitySecret: options.identitySecret,
     identityToken,
+    replicaId,
   };
   const scheduler = schedulerOf(parts);
   const outbound = createOutboundGuard({
@@ -89,7 +95,9 @@ export async function startRuntime(options: {
   }
   // The runtime never fetches itself, whatever allow_hosts opens.
   outbound.refusePort((app.server.address() as AddressInfo).port);
-  scheduler.start(options.scheduleTimer ?? createIntervalTimer());
+  scheduler.start(
+    options.scheduleTimer ?? createIntervalTimer(built.settings.schedules.tick_seconds * 1000),
+  );
   return {
     url: address,
     store,

@@ -39,6 +39,7 @@ async function stack(t: Test) {
     clock,
     scheduleTimer: HAND_TIMER,
     identitySecret: E2E_IDENTITY_SECRET,
+    replicaId: 'e2e-replica-1',
   });
   t.teardown(() => runtime.close());
   const { telemetry } = captureTelemetry();
@@ -123,6 +124,12 @@ t.test(
     t.type(runId, 'string');
     const stored = await runtime.store.getRun(runId);
     t.match(stored, { status: 'COMPLETED', user_id: '__scheduler__' }, 'run as the scheduler');
+    t.notOk('slot' in (runs[0] as object) || 'claimed_by' in (runs[0] as object), 'kept internal');
+    t.match(
+      (await runtime.store.schedules.listRuns(schedule.id, 1, 10)).rows,
+      [{ slot: TEST_NOW + 60, claimed_by: 'e2e-replica-1' }],
+      "stored with its slot and the claiming replica's name",
+    );
     t.equal(
       ((await reader('GET', `/schedules/${schedule.id}`)).json as { next_run_at: number })
         .next_run_at,

@@ -240,6 +240,22 @@ const knowledgeSettingsSchema = z.strictObject({
     }),
 });
 
+const TICK_MESSAGE = 'must be an integer from 1 to 3600';
+
+/** `runtime.schedules`: how the scheduler of each replica runs. */
+const schedulesSettingsSchema = z.strictObject({
+  /**
+   * How often, in seconds, each replica looks for due schedule slots (cron has minutes; a slot
+   * fires at most this late). Every replica may look: each slot is claimed by one.
+   */
+  tick_seconds: z
+    .preprocess(
+      integerFromText,
+      z.int({ error: TICK_MESSAGE }).min(1, TICK_MESSAGE).max(3600, TICK_MESSAGE),
+    )
+    .default(10),
+});
+
 const JWKS_URL_RULE = 'must be an https:// URL (http:// only for a loopback host)';
 const NON_EMPTY = 'must be a non-empty string';
 
@@ -313,6 +329,8 @@ export const runtimeSettingsSchema = z.strictObject({
   knowledge: knowledgeSettingsSchema.prefault({}),
   /** Verify the gateway's identity token (null: the HMAC alone, when a secret is set). */
   identity_token: identityTokenCheckSchema.nullable().default(null),
+  /** The schedulers' rhythm; every key has a default. */
+  schedules: schedulesSettingsSchema.prefault({}),
 });
 
 export type ToolDefinition = z.output<typeof toolSchema>;

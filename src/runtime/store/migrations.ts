@@ -12,7 +12,7 @@ import { EVALS_SCHEMA } from './schema/evals.js';
 import { KNOWLEDGE_SCHEMA } from './schema/knowledge.js';
 import { LEARNINGS_SCHEMA } from './schema/learnings.js';
 import { MEMORIES_SCHEMA } from './schema/memories.js';
-import { SCHEDULES_SCHEMA } from './schema/schedules.js';
+import { SCHEDULE_SLOTS_SCHEMA, SCHEDULES_SCHEMA } from './schema/schedules.js';
 import { TRACES_SCHEMA } from './schema/traces.js';
 
 /** One schema step. Step `n` (1-based) moves the database from version `n - 1` to `n`. */
@@ -157,6 +157,8 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  // Step 14: schema/schedules.ts
+  { version: 14, name: 'schedule slots', sql: SCHEDULE_SLOTS_SCHEMA },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */

@@ -67,6 +67,7 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'index run_cancels_by_time',
     'index runs_by_session',
     'index schedule_runs_by_schedule',
+    'index schedule_runs_by_slot',
     'index schedules_by_created',
     'index schedules_due',
     'index sessions_by_component',
@@ -97,6 +98,31 @@ t.test('a fresh database is brought to the latest version', async (t) => {
     'table trace_spans',
     'table traces',
   ]);
+});
+
+t.test('step 14 keeps the schedule runs stored before it, without a slot', async (t) => {
+  const { db, path } = fresh(t);
+  t.equal(migrate(db, path, MIGRATIONS.slice(0, 13)), 13);
+  db.exec(`
+    INSERT INTO schedules VALUES ('s1', 'one', NULL, 'POST', '/x', NULL, '* * * * *', 'UTC',
+      60, 0, 5, 1, 120, 0, 0);
+    INSERT INTO schedule_runs (id, schedule_id, attempt, triggered_at, status, created_at)
+      VALUES ('r1', 's1', 1, 60, 'success', 60), ('r2', 's1', 1, 60, 'success', 60);
+  `);
+  t.equal(migrate(db, path), MIGRATIONS.length);
+  t.same(
+    db.prepare('SELECT id, slot, claimed_by FROM schedule_runs ORDER BY id').all(),
+    [
+      { id: 'r1', slot: null, claimed_by: null },
+      { id: 'r2', slot: null, claimed_by: null },
+    ],
+    'old runs of one tick and attempt: no slot, so no collision',
+  );
+  const insert = db.prepare(
+    "INSERT INTO schedule_runs (id, schedule_id, attempt, triggered_at, status, created_at, slot) VALUES (?, 's1', 1, 60, 'running', 60, 60)",
+  );
+  insert.run('r3');
+  t.throws(() => insert.run('r4'), /UNIQUE constraint failed/, 'a second run of the slot');
 });
 
 t.test('migrating again is a no-op', async (t) => {

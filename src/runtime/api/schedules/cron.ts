@@ -69,3 +69,17 @@ export function runsFrom(
   }
   return runs;
 }
+
+/**
+ * The last run time in [`first`, `until`], `first` being one: the slot a schedule that owed ticks
+ * from `first` fires at `until` (the latest tick it reached, however many it missed).
+ */
+export function lastRunBetween(
+  expr: string,
+  timezone: string,
+  first: number,
+  until: number,
+): number {
+  const [last] = cronOf(expr, timezone).previousRuns(1, new Date((until + 1) * 1000));
+  return last === undefined ? first : Math.max(first, Math.floor(last.getTime() / 1000));
+}

@@ -2,12 +2,14 @@
  * The scheduler: on each tick it claims every enabled schedule that is due (a compare-and-set on
  * the `next_run_at` it read, so that of several schedulers on one database exactly one fires a
  * slot), records the ticks missed while no scheduler ran, and fires it, recording each attempt as
- * a schedule run (retrying failed ones per the schedule). Time, the timer, sleep and the executor
+ * a schedule run of its slot (the cron tick) and replica (retrying failed ones per the schedule).
+ * A run the database refuses because its slot and attempt are stored already is another
+ * replica's: it is neither executed nor retried here. Time, the timer, sleep and the executor
  * are injected. Never writes HTTP.
  */
 import type { Clock } from '../../../shared/clock.js';
 import type { ScheduleRecord, ScheduleRunRecord, ScheduleStore } from './table.js';
-import { nextRunAfter, runsFrom } from './cron.js';
+import { lastRunBetween, nextRunAfter, runsFrom } from './cron.js';
 import { failedOutcome, type ExecutionOutcome, type ScheduleExecutor } from './executor.js';
 import type { SchedulerTimer } from './timer.js';
 import { isoOfSeconds } from '../../engine/time.js';
@@ -27,6 +29,8 @@ export interface SchedulerDeps {
   /** Waits between a failed attempt and its retry. */
   readonly sleep: (ms: number) => Promise<void>;
   readonly newId: () => string;
+  /** This runtime replica's name, recorded as `claimed_by` on the runs it writes. */
+  readonly replicaId: string;
 }
 
 /** The runtime's scheduler. */
@@ -67,8 +71,16 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     return promise;
   }
 
-  /** One attempt: recorded as running, executed, recorded with its outcome. */
-  async function attempt(schedule: ScheduleRecord, n: number): Promise<ScheduleRunRecord> {
+  /**
+   * One attempt of `slot` (null: a trigger): recorded as running, executed, recorded with its
+   * outcome. Null, and nothing executed, when the database refuses the run (that slot's attempt
+   * is stored already: another replica has it).
+   */
+  async function attempt(
+    schedule: ScheduleRecord,
+    n: number,
+    slot: number | null,
+  ): Promise<ScheduleRunRecord | null> {
     const at = now();
     const running: ScheduleRunRecord = {
       id: deps.newId(),
@@ -85,8 +97,10 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       output: null,
       requirements: null,
       created_at: at,
+      slot,
+      claimed_by: deps.replicaId,
     };
-    await store.putRun(running);
+    if (!(await store.insertRun(running))) return null;
     let outcome: ExecutionOutcome;
     if (executor === null) outcome = failedOutcome(NO_EXECUTOR_ERROR);
     else {
@@ -112,29 +126,40 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     return done;
   }
 
-  /** Attempts, then retries a failed attempt up to `max_retries` times, `retry_delay` apart. */
-  async function execute(schedule: ScheduleRecord): Promise<void> {
+  /**
+   * Attempts `slot`, then retries a failed attempt up to `max_retries` times, `retry_delay`
+   * apart; stops at an attempt the database refuses (another replica's).
+   */
+  async function execute(schedule: ScheduleRecord, slot: number): Promise<void> {
     let n = 1;
-    let run = await attempt(schedule, n);
-    while (run.status === 'failed' && n <= schedule.max_retries) {
+    let run = await attempt(schedule, n, slot);
+    while (run?.status === 'failed' && n <= schedule.max_retries) {
       await deps.sleep(schedule.retry_delay_seconds * 1000);
       if (closed) return;
-      run = await attempt(schedule, ++n);
+      run = await attempt(schedule, ++n, slot);
     }
   }
 
   /**
    * Records the ticks owed before the latest due one (the runtime was down, or the clock
-   * jumped) as failed runs, bounded by {@link MAX_MISSED_RUNS}.
+   * jumped) as failed runs of their slots, bounded by {@link MAX_MISSED_RUNS}; a tick whose run
+   * is stored already is left as it is.
+   *
+   * @returns the latest due tick: the slot fired now
    */
-  async function recordMissed(schedule: ScheduleRecord, first: number, at: number): Promise<void> {
-    const owed = runsFrom(schedule.cron_expr, schedule.timezone, first, at, MAX_MISSED_RUNS + 2);
+  async function recordMissed(
+    schedule: ScheduleRecord,
+    first: number,
+    at: number,
+  ): Promise<number> {
+    const { cron_expr: expr, timezone } = schedule;
+    const owed = runsFrom(expr, timezone, first, at, MAX_MISSED_RUNS + 2);
     // The last owed tick is the one fired now; more than MAX + 1 means some went unrecorded.
     const truncated = owed.length > MAX_MISSED_RUNS + 1;
     const missed = truncated ? owed.slice(0, MAX_MISSED_RUNS) : owed.slice(0, -1);
     for (const [i, tick] of missed.entries()) {
       const last = truncated && i === missed.length - 1;
-      await store.putRun({
+      await store.insertRun({
         id: deps.newId(),
         schedule_id: schedule.id,
         attempt: 1,
@@ -151,23 +176,24 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         output: null,
         requirements: null,
         created_at: at,
+        slot: tick,
+        claimed_by: deps.replicaId,
       });
     }
+    return truncated ? lastRunBetween(expr, timezone, first, at) : (owed.at(-1) as number);
   }
 
   async function fireDue(): Promise<void> {
     const at = now();
     const fired: Promise<void>[] = [];
-    for (const schedule of await store.due(at)) {
-      const next = {
-        ...schedule,
-        next_run_at: nextRunAfter(schedule.cron_expr, schedule.timezone, at),
-      };
-      // Claimed before anything runs: an overlapping tick, or another process's scheduler, that
-      // read the same slot finds it moved on and leaves it to the winner.
-      if (!(await store.claim(schedule, next.next_run_at))) continue;
-      await recordMissed(schedule, schedule.next_run_at as number, at);
-      fired.push(track(execute(next)));
+    // Claimed before anything runs: an overlapping tick, or another replica's scheduler, that
+    // read the same slot finds it moved on (or locked) and leaves it to the winner.
+    const claimed = await store.claimDue(at, (schedule) =>
+      nextRunAfter(schedule.cron_expr, schedule.timezone, at),
+    );
+    for (const { schedule, next } of claimed) {
+      const slot = await recordMissed(schedule, schedule.next_run_at as number, at);
+      fired.push(track(execute({ ...schedule, next_run_at: next }, slot)));
     }
     await Promise.all(fired);
   }
@@ -187,7 +213,14 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       stop = timer.start(() => void tick());
     },
     tick,
-    trigger: (schedule) => track(attempt(schedule, 1)),
+    trigger: (schedule) =>
+      track(
+        attempt(schedule, 1, null).then((run) => {
+          // A trigger has no slot: only a taken run id refuses it (never with fresh ids).
+          if (run === null) throw new Error('Schedule run id is taken');
+          return run;
+        }),
+      ),
     async close() {
       closed = true;
       stop?.();

@@ -3,11 +3,15 @@
  * query layer (database.ts, table.ts, page.ts). Stores what it is given: cron rules, validation
  * and the next run time live in cron.ts, the scheduler and the routes. Every state change another
  * process could race is one conditional UPDATE: the claim of a due slot compares the
- * `next_run_at` that was read, so two schedulers on one database never both fire a slot.
+ * `next_run_at` that was read, so two schedulers on one database never both fire a slot. On
+ * PostgreSQL the due rows are also read `FOR UPDATE SKIP LOCKED` in the claim's transaction, so
+ * replicas ticking at once do not even wait on each other's rows. Behind both, a UNIQUE index on
+ * (schedule, slot, attempt) refuses a second run of one slot.
  */
-import type { RowOf, RuntimeDatabase } from '../../store/database.js';
+import type { Kysely } from 'kysely';
+import type { Database, RowOf, RuntimeDatabase } from '../../store/database.js';
 import { pageOf } from '../../store/page.js';
-import { tableOf, type TableSpec } from '../../store/table.js';
+import { tableOf, type Table, type TableSpec } from '../../store/table.js';
 
 /** The HTTP methods a schedule may call. */
 export const SCHEDULE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -57,6 +61,19 @@ export interface ScheduleRunRecord {
   output: unknown;
   requirements: unknown;
   created_at: number;
+  /**
+   * The cron tick (epoch seconds) this run belongs to; null for a manual trigger. At most one
+   * run per schedule, slot and attempt is stored. Internal: not in the API's answers.
+   */
+  slot: number | null;
+  /** The runtime replica that claimed the slot (or ran the trigger). Internal. */
+  claimed_by: string | null;
+}
+
+/** A due slot one caller claimed: the schedule as read (`next_run_at` is the slot) and its next run. */
+export interface ClaimedSchedule {
+  readonly schedule: ScheduleRecord;
+  readonly next: number | null;
 }
 
 /** What a schedule's update may change (everything but its id). */
@@ -90,8 +107,24 @@ export interface ScheduleStore {
    * @returns true for the one caller that moved it; false when another got there first
    */
   claim(schedule: ScheduleRecord, next: number | null): Promise<boolean>;
+  /**
+   * Reads the due schedules ({@link due}) and claims each ({@link claim}), moving it to
+   * `nextOf(schedule)`; on PostgreSQL in one transaction that reads the due rows `FOR UPDATE SKIP
+   * LOCKED`, so a row another replica is claiming is skipped rather than waited for.
+   *
+   * @returns the schedules this caller claimed, soonest first
+   */
+  claimDue(
+    now: number,
+    nextOf: (schedule: ScheduleRecord) => number | null,
+  ): Promise<ClaimedSchedule[]>;
   /** Inserts or replaces a run by id. */
   putRun(run: ScheduleRunRecord): Promise<void>;
+  /**
+   * Inserts a new run; false, and nothing written, when its id is taken or its schedule already
+   * has a run of that slot and attempt (another replica's).
+   */
+  insertRun(run: ScheduleRunRecord): Promise<boolean>;
   /** Replaces a recorded run; false, and nothing written, when it is gone (with its schedule). */
   finishRun(run: ScheduleRunRecord): Promise<boolean>;
   /** The run of that schedule, or null. */
@@ -157,6 +190,8 @@ const SCHEDULE_RUNS: TableSpec<ScheduleRunRecord> = {
     'output',
     'requirements',
     'created_at',
+    'slot',
+    'claimed_by',
   ],
   json: ['input', 'output', 'requirements'],
   seconds: ['triggered_at', 'created_at'],
@@ -166,6 +201,50 @@ const SCHEDULE_RUNS: TableSpec<ScheduleRunRecord> = {
 export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
   const { db, dialect } = database;
   const schedules = tableOf(database, SCHEDULES);
+  /** The due enabled schedules, soonest first; `lock`: `FOR UPDATE SKIP LOCKED` (PostgreSQL). */
+  async function dueIn(
+    executor: Kysely<Database>,
+    now: number,
+    lock: boolean,
+  ): Promise<ScheduleRecord[]> {
+    const query = executor
+      .selectFrom('schedules')
+      .selectAll()
+      .where('enabled', '=', dialect.booleanToColumn(true) as number)
+      .where('next_run_at', '<=', now)
+      .orderBy('next_run_at')
+      .orderBy('created_at')
+      .orderBy('id');
+    const rows = await (lock ? query.forUpdate().skipLocked() : query).execute();
+    return rows.map((row) => schedules.fromRow(row));
+  }
+  /** The compare-and-set of one due slot on the value read. */
+  const claimIn = (
+    table: Table<ScheduleRecord>,
+    schedule: ScheduleRecord,
+    next: number | null,
+  ): Promise<boolean> =>
+    table.change(
+      schedule.id,
+      { next_run_at: next },
+      { next_run_at: schedule.next_run_at, enabled: true },
+    );
+  async function claimDueIn(
+    executor: Kysely<Database>,
+    table: Table<ScheduleRecord>,
+    now: number,
+    nextOf: (schedule: ScheduleRecord) => number | null,
+    lock: boolean,
+  ): Promise<ClaimedSchedule[]> {
+    const claimed: ClaimedSchedule[] = [];
+    for (const schedule of await dueIn(executor, now, lock)) {
+      const next = nextOf(schedule);
+      // Kept even under the row lock: it is what makes a read from before another replica's
+      // committed claim (SQLite, or PostgreSQL across transactions) claim nothing.
+      if (await claimIn(table, schedule, next)) claimed.push({ schedule, next });
+    }
+    return claimed;
+  }
   const runs = tableOf(database, SCHEDULE_RUNS);
   const schedulePages = pageOf<ScheduleRecord, { enabled?: boolean | undefined }, 'created_at'>(
     database,
@@ -192,25 +271,16 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
     insert: (schedule) => schedules.insert(schedule),
     update: (id, changes) => schedules.change(id, changes),
     delete: (id) => schedules.delete(id),
-    async due(now) {
-      const rows = await db
-        .selectFrom('schedules')
-        .selectAll()
-        .where('enabled', '=', dialect.booleanToColumn(true) as number)
-        .where('next_run_at', '<=', now)
-        .orderBy('next_run_at')
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      return rows.map((row) => schedules.fromRow(row));
-    },
-    claim: (schedule, next) =>
-      schedules.change(
-        schedule.id,
-        { next_run_at: next },
-        { next_run_at: schedule.next_run_at, enabled: true },
-      ),
+    due: (now) => dueIn(db, now, false),
+    claim: (schedule, next) => claimIn(schedules, schedule, next),
+    claimDue: (now, nextOf) =>
+      dialect.name === 'postgres'
+        ? db.transaction().execute((trx) => claimDueIn(trx, schedules.in(trx), now, nextOf, true))
+        : // SQLite: no transaction. Two connections in one process would deadlock on upgrading
+          // a read lock; the compare-and-set alone makes the claim safe on one file.
+          claimDueIn(db, schedules, now, nextOf, false),
     putRun: (run) => runs.put(run),
+    insertRun: (run) => runs.insert(run),
     finishRun: (run) => runs.update(run),
     async getRun(scheduleId, runId) {
       const run = await runs.get(runId);

@@ -8,11 +8,11 @@ export interface SchedulerTimer {
   start(tick: () => void): () => void;
 }
 
-/** How often the bundled runtime's scheduler looks for due schedules (cron has minutes). */
-export const TICK_INTERVAL_MS = 10_000;
-
-/** A timer on `setInterval` that never keeps the process alive on its own. */
-export function createIntervalTimer(ms: number = TICK_INTERVAL_MS): SchedulerTimer {
+/**
+ * A timer on `setInterval`, every `ms` (the runtime's `runtime.schedules.tick_seconds`), that
+ * never keeps the process alive on its own.
+ */
+export function createIntervalTimer(ms: number): SchedulerTimer {
   return {
     start(tick) {
       const handle = setInterval(tick, ms);

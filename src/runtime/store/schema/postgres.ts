@@ -304,4 +304,9 @@ export const POSTGRES_STEPS: Readonly<Record<number, string>> = {
       revision     bigint  NOT NULL
     );
   `,
+  14: `
+    ALTER TABLE schedule_runs ADD COLUMN slot bigint;
+    ALTER TABLE schedule_runs ADD COLUMN claimed_by ${TEXT};
+    CREATE UNIQUE INDEX schedule_runs_by_slot ON schedule_runs (schedule_id, slot, attempt);
+  `,
 };

@@ -48,3 +48,16 @@ export const SCHEDULES_SCHEMA = `
   ) STRICT;
   CREATE INDEX schedule_runs_by_schedule ON schedule_runs (schedule_id, created_at, seq);
 `;
+
+/**
+ * Migration step 14 (schedule slots): each schedule run records the cron tick it belongs to
+ * (`slot`, epoch seconds; NULL for a manual trigger and for runs stored before this step) and the
+ * runtime replica that claimed it (`claimed_by`). The UNIQUE index makes the database itself
+ * refuse a second run of one slot's attempt, whichever replica writes it; NULL slots never
+ * collide. Append-only once released, like step 11.
+ */
+export const SCHEDULE_SLOTS_SCHEMA = `
+  ALTER TABLE schedule_runs ADD COLUMN slot INTEGER;
+  ALTER TABLE schedule_runs ADD COLUMN claimed_by TEXT;
+  CREATE UNIQUE INDEX schedule_runs_by_slot ON schedule_runs (schedule_id, slot, attempt);
+`;

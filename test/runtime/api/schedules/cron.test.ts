@@ -5,6 +5,7 @@
 import t from 'tap';
 import {
   cronProblem,
+  lastRunBetween,
   nextRunAfter,
   runsFrom,
   timezoneProblem,
@@ -42,4 +43,16 @@ t.test('owed runs: from the first up to a time, bounded', async (t) => {
   t.same(runsFrom('* * * * *', 'UTC', m(1), m(1) + 59, 10), [m(1)]);
   t.same(runsFrom('* * * * *', 'UTC', m(1), m(100), 2), [m(1), m(2)], 'at most max');
   t.same(runsFrom('0 0 30 2 *', 'UTC', m(1), m(100), 5), [m(1)], 'stops when none is next');
+});
+
+t.test('lastRunBetween: the latest run time up to until, never before first', async (t) => {
+  const H = 3600;
+  t.equal(lastRunBetween('* * * * *', 'UTC', TEST_NOW, TEST_NOW + 24 * H), TEST_NOW + 24 * H);
+  t.equal(lastRunBetween('0 * * * *', 'UTC', TEST_NOW, TEST_NOW + 5 * H + 59), TEST_NOW + 5 * H);
+  t.equal(
+    lastRunBetween('0 * * * *', 'UTC', TEST_NOW + 60, TEST_NOW + 120),
+    TEST_NOW + 60,
+    'first',
+  );
+  t.equal(lastRunBetween('0 0 30 2 *', 'UTC', TEST_NOW, TEST_NOW + H), TEST_NOW, 'never fires');
 });

@@ -35,7 +35,7 @@ function appWithExecutor(t: Test) {
   const clock = createTestClock();
   let ids = 0;
   const deps = { clock, newId: () => `id-${++ids}`, sleep: async () => {} };
-  const scheduler = createScheduler({ store: store.schedules, ...deps });
+  const scheduler = createScheduler({ store: store.schedules, replicaId: 'replica-a', ...deps });
   scheduler.attach(async () => SUCCESS);
   const app = buildRuntimeApp({
     settings: buildCatalogue(SETTINGS).settings as RuntimeSettings,

@@ -78,6 +78,7 @@ function setup(t: Test, options: { path?: string; clock?: TestClock } = {}): Set
       clock.advance(ms);
     },
     newId: () => `id-${++ids}`,
+    replicaId: 'replica-a',
   });
   t.teardown(async () => {
     await scheduler.close();
@@ -126,6 +127,8 @@ t.test(
       output: { status: 'COMPLETED', content: 'Echo: hi' },
       requirements: null,
       created_at: M(1),
+      slot: M(1),
+      claimed_by: 'replica-a',
     });
     t.equal((await store.schedules.get('sch-1'))?.next_run_at, M(2), 'the next minute');
     t.equal((await store.schedules.get('off'))?.next_run_at, M(1), 'a disabled one is left alone');
@@ -143,12 +146,13 @@ t.test('failed attempts are retried max_retries times, retry_delay_seconds apart
   t.same(sleeps, [7000, 7000]);
   const runs = (await store.schedules.listRuns('sch-1', 1, 10)).rows.reverse();
   t.same(
-    runs.map((r) => [r.attempt, r.status, r.error, r.triggered_at]),
+    runs.map((r) => [r.attempt, r.status, r.error, r.triggered_at, r.slot]),
     [
-      [1, 'failed', 'boom', M(1)],
-      [2, 'failed', 'boom', M(1) + 7],
-      [3, 'success', null, M(1) + 14],
+      [1, 'failed', 'boom', M(1), M(1)],
+      [2, 'failed', 'boom', M(1) + 7, M(1)],
+      [3, 'success', null, M(1) + 14, M(1)],
     ],
+    'every attempt of one slot',
   );
 
   // Out of retries: the last failure stands.
@@ -209,24 +213,27 @@ t.test('missed ticks after a restart are recorded, then it fires once', async (t
   t.same(calls, ['sch-1'], 'fired once');
   const runs = (await store.schedules.listRuns('sch-1', 1, 100)).rows.reverse();
   t.same(
-    runs.map((r) => [r.status, r.triggered_at, r.error]),
+    runs.map((r) => [r.status, r.triggered_at, r.slot, r.error]),
     [
       [
         'failed',
+        M(1),
         M(1),
         'Missed scheduled run at 2030-01-01T00:01:00Z: the scheduler was not running',
       ],
       [
         'failed',
         M(2),
+        M(2),
         'Missed scheduled run at 2030-01-01T00:02:00Z: the scheduler was not running',
       ],
       [
         'failed',
         M(3),
+        M(3),
         'Missed scheduled run at 2030-01-01T00:03:00Z: the scheduler was not running',
       ],
-      ['success', M(4.5), null],
+      ['success', M(4.5), M(4), null],
     ],
   );
   t.equal((await store.schedules.get('sch-1'))?.next_run_at, M(5), 'computed from now');
@@ -246,6 +253,11 @@ t.test('a long outage records a bounded number of missed ticks and says so', asy
       '(later missed runs were not recorded)',
   );
   t.equal(runs[MAX_MISSED_RUNS]?.status, 'success');
+  t.same(
+    runs.map((r) => r.slot),
+    [...Array.from({ length: MAX_MISSED_RUNS }, (_, i) => M(i + 1)), M(24 * 60)],
+    'the missed ones their ticks; the one fired the latest tick',
+  );
   t.equal(calls.length, 1);
 });
 
@@ -318,7 +330,95 @@ t.test('trigger runs once, now, without retries', async (t) => {
   await store.schedules.insert(schedule({ max_retries: 3 }));
   scheduler.attach(scripted(calls, FAILED));
   const run = await scheduler.trigger((await store.schedules.get('sch-1')) as ScheduleRecord);
-  t.match(run, { attempt: 1, status: 'failed', triggered_at: TEST_NOW });
+  t.match(run, {
+    attempt: 1,
+    status: 'failed',
+    triggered_at: TEST_NOW,
+    slot: null,
+    claimed_by: 'replica-a',
+  });
   t.same(calls, ['sch-1']);
   t.equal((await store.schedules.get('sch-1'))?.next_run_at, M(1), 'next_run_at unchanged');
+});
+
+/** A run of `slot` another replica stored. */
+const othersRun = (slot: number, attempt = 1) => ({
+  id: `other-${slot}-${attempt}`,
+  schedule_id: 'sch-1',
+  attempt,
+  triggered_at: slot,
+  completed_at: null,
+  status: 'running' as const,
+  status_code: null,
+  run_id: null,
+  session_id: null,
+  error: null,
+  input: null,
+  output: null,
+  requirements: null,
+  created_at: slot,
+  slot,
+  claimed_by: 'replica-b',
+});
+
+t.test("a slot whose run is stored already is another replica's: not executed", async (t) => {
+  const { store, clock, scheduler, calls } = setup(t);
+  await store.schedules.insert(schedule());
+  t.equal(await store.schedules.insertRun(othersRun(M(1))), true);
+  scheduler.attach(scripted(calls, SUCCESS));
+  clock.advance(60_000);
+  await scheduler.tick();
+  t.same(calls, [], 'not executed, and the tick did not throw');
+  t.same(
+    (await store.schedules.listRuns('sch-1', 1, 10)).rows.map((r) => [r.id, r.claimed_by]),
+    [['other-' + M(1) + '-1', 'replica-b']],
+    "only the other replica's run",
+  );
+  t.equal((await store.schedules.get('sch-1'))?.next_run_at, M(2), 'the schedule moved on');
+});
+
+t.test("a retry whose attempt is stored already is another replica's: retries stop", async (t) => {
+  const { store, clock, scheduler, calls, sleeps } = setup(t);
+  await store.schedules.insert(schedule({ max_retries: 3 }));
+  await store.schedules.insertRun(othersRun(M(1), 2));
+  scheduler.attach(scripted(calls, FAILED));
+  clock.advance(60_000);
+  await scheduler.tick();
+  t.same(calls, ['sch-1'], 'attempt 1 only');
+  t.same(sleeps, [5000]);
+  t.same(
+    (await store.schedules.listRuns('sch-1', 1, 10)).rows.map((r) => [r.attempt, r.claimed_by]),
+    [
+      [1, 'replica-a'],
+      [2, 'replica-b'],
+    ],
+  );
+});
+
+t.test('a missed tick whose run is stored already is left as it is', async (t) => {
+  const { store, clock, scheduler, calls } = setup(t);
+  await store.schedules.insert(schedule());
+  await store.schedules.insertRun(othersRun(M(2)));
+  scheduler.attach(scripted(calls, SUCCESS));
+  clock.advance(3.5 * 60_000);
+  await scheduler.tick();
+  const runs = (await store.schedules.listRuns('sch-1', 1, 10)).rows;
+  t.same(
+    runs.map((r) => [r.slot, r.status, r.claimed_by]).sort((a, b) => Number(a[0]) - Number(b[0])),
+    [
+      [M(1), 'failed', 'replica-a'],
+      [M(2), 'running', 'replica-b'],
+      [M(3), 'success', 'replica-a'],
+    ],
+  );
+  t.same(calls, ['sch-1']);
+});
+
+t.test('a trigger whose run id is taken fails and executes nothing', async (t) => {
+  const { store, scheduler, calls } = setup(t);
+  await store.schedules.insert(schedule());
+  await store.schedules.insertRun({ ...othersRun(M(1)), id: 'id-1' });
+  scheduler.attach(scripted(calls, SUCCESS));
+  await t.rejects(scheduler.trigger(schedule()), { message: 'Schedule run id is taken' });
+  t.same(calls, []);
 });
