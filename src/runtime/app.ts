@@ -6,7 +6,6 @@
  */
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { hostname } from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerA2ARoutes } from './protocols/a2a/routes.js';
 import { buildCatalogue } from './catalogue/resolve.js';
@@ -37,7 +36,7 @@ import { registerSystemRoutes } from './api/system/routes.js';
 import { registerTraceRoutes } from './api/traces/routes.js';
 import { createRunService } from './api/runs/service.js';
 import { createScheduler, type Scheduler } from './api/schedules/scheduler.js';
-import type { RuntimeStore } from './store/store.js';
+import { processReplicaId, type RuntimeStore } from './store/store.js';
 
 /** The id of the runtime's one database, which the data routes' `db_id` must name. */
 const DB_ID = 'runtime-db';
@@ -79,13 +78,10 @@ export interface RuntimeParts {
   readonly identityToken?: IdentityTokenCheck | null;
   /**
    * This replica's name among runtimes sharing the database: the scheduler records it on the
-   * schedule runs it claims (default: {@link PROCESS_REPLICA_ID}).
+   * schedule runs it claims (default: {@link processReplicaId}).
    */
   readonly replicaId?: string;
 }
-
-/** A runtime's replica name unless it is given one: `<hostname>:<pid>`. */
-export const PROCESS_REPLICA_ID = `${hostname()}:${process.pid}`;
 
 /** Builds the Fastify app (not listening). */
 export function buildRuntimeApp(parts: RuntimeParts): FastifyInstance {
@@ -183,6 +179,6 @@ export function schedulerOf(parts: RuntimeParts): Scheduler {
     clock: parts.deps.clock,
     sleep: parts.deps.sleep,
     newId: parts.deps.newId,
-    replicaId: parts.replicaId ?? PROCESS_REPLICA_ID,
+    replicaId: parts.replicaId ?? processReplicaId(),
   });
 }

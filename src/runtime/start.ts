@@ -5,13 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../shared/clock.js';
-import { buildRuntimeApp, PROCESS_REPLICA_ID, schedulerOf, type RuntimeParts } from './app.js';
+import { buildRuntimeApp, schedulerOf, type RuntimeParts } from './app.js';
 import { buildCatalogue } from './catalogue/resolve.js';
 import { createIdentityTokenCheck } from './http/identity-token.js';
 import { createOutboundGuard } from './outbound/guard.js';
 import type { Scheduler } from './api/schedules/scheduler.js';
 import { createIntervalTimer, type SchedulerTimer } from './api/schedules/timer.js';
-import { connectRuntimeStore, type RuntimeStore } from './store/store.js';
+import { startReplicaLease } from './api/runs/lease.js';
+import { connectRuntimeStore, processReplicaId, type RuntimeStore } from './store/store.js';
 
 /** A listening runtime. */
 export interface RunningRuntime {
@@ -29,6 +30,9 @@ export interface RunningRuntime {
   refuseFetchesTo(port: number): void;
   close(): Promise<void>;
 }
+
+/** How many runtimes this process has started. */
+let started = 0;
 
 /**
  * Validates the `runtime:` section, opens its database, and listens (loopback unless told
@@ -65,8 +69,26 @@ export async function startRuntime(options: {
     tokenSettings === null
       ? null
       : createIdentityTokenCheck(tokenSettings, { clock: options.clock, dir: options.dir });
-  const replicaId = options.replicaId ?? PROCESS_REPLICA_ID;
+  // A second runtime in one process (tests, a restart in place) is a replica of its own.
+  const replicaId =
+    options.replicaId ??
+    (++started === 1 ? processReplicaId() : `${processReplicaId()}:${started}`);
   const store = await connectRuntimeStore(built.settings.db, { dir: options.dir, replicaId });
+  const leaseSeconds = built.settings.lease_seconds;
+  // Before the runtime serves: its heartbeat is in the database before any run of its is.
+  const lease = await startReplicaLease(store, {
+    replicaId,
+    leaseSeconds,
+    clock: options.clock,
+    timer: createIntervalTimer((leaseSeconds * 1000) / 3),
+  }).catch(
+    // A database that opened but cannot be written (a race no test times): nothing stays open.
+    /* c8 ignore next 4 */
+    async (err: unknown) => {
+      await store.close();
+      throw err;
+    },
+  );
   const parts: RuntimeParts = {
     settings: built.settings,
     store,
@@ -90,6 +112,7 @@ export async function startRuntime(options: {
   try {
     address = await app.listen({ host: options.host, port: options.port });
   } catch (err) {
+    await lease.close();
     await store.close();
     throw err;
   }
@@ -107,6 +130,8 @@ export async function startRuntime(options: {
       // Executions in flight are aborted and recorded before the store closes.
       await scheduler.close();
       await app.close();
+      // After every run here has finished: no run is left RUNNING as this runtime's.
+      await lease.close();
       await store.close();
     },
   };

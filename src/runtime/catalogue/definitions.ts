@@ -85,6 +85,7 @@ const HEADER_VALUE = /^[^\r\n\0]*$/;
 export const OPENAI_COMPATIBLE_PROVIDER = 'openai-compatible';
 
 const TIMEOUT_MESSAGE = 'must be an integer from 1 to 3600000';
+const LEASE_MESSAGE = 'must be an integer from 3 to 3600';
 
 const modelSettingsSchema = z.strictObject({
   id,
@@ -305,6 +306,16 @@ export const runtimeSettingsSchema = z.strictObject({
       const problem = storeSettingProblem(value);
       if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
     }),
+  /**
+   * Seconds after its last heartbeat that a runtime counts as stopped: another runtime on the
+   * database then marks its RUNNING runs failed. Heartbeats and sweeps come every third of it.
+   */
+  lease_seconds: z
+    .preprocess(
+      integerFromText,
+      z.int({ error: LEASE_MESSAGE }).min(3, LEASE_MESSAGE).max(3600, LEASE_MESSAGE),
+    )
+    .default(30),
   /** Model providers agents may name by id (besides the built-in `offline-echo`). */
   models: z.array(modelSettingsSchema).default([]),
   /**

@@ -57,8 +57,14 @@ export type SessionRow = Omit<
   'session_summary'
 > & { summary: string | null };
 
-/** A `runs` row; `seq` orders the runs stored in the same second and stays internal. */
-export type RunRow = RowOf<RunRecord, 'output' | 'checkpoint'> & { seq: Generated<number> };
+/**
+ * A `runs` row; `seq` orders the runs stored in the same second, and `replica_id` names the
+ * runtime that stored the run as RUNNING (NULL before it recorded one): both stay internal.
+ */
+export type RunRow = RowOf<RunRecord, 'output' | 'checkpoint'> & {
+  seq: Generated<number>;
+  replica_id: Generated<string | null>;
+};
 
 /** The tables on this layer, by name (the others are still read through their own statements). */
 export interface Database {

@@ -159,6 +159,29 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // Step 14: schema/schedules.ts
   { version: 14, name: 'schedule slots', sql: SCHEDULE_SLOTS_SCHEMA },
+  {
+    version: 15,
+    name: 'replica leases',
+    // Which runtime runs a run, and whether that runtime is still alive. runs.replica_id: the
+    // replica that stored the run as RUNNING (internal, never in a run's JSON; NULL for runs
+    // stored before this step). runtime_replicas: each runtime's heartbeat, renewed while it
+    // runs, removed when it closes. runtime_leases: a named lease (the sweeper's) one runtime
+    // holds at a time, taken with a conditional write. Times are epoch milliseconds.
+    sql: `
+      ALTER TABLE runs ADD COLUMN replica_id TEXT;
+      CREATE INDEX runs_running_by_replica ON runs (replica_id) WHERE status = 'RUNNING';
+      CREATE TABLE runtime_replicas (
+        replica_id   TEXT    NOT NULL PRIMARY KEY,
+        started_at   INTEGER NOT NULL,
+        heartbeat_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE runtime_leases (
+        name       TEXT    NOT NULL PRIMARY KEY,
+        holder     TEXT    NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */

@@ -3,6 +3,7 @@
  * by name) composed on one database. It stores what it is given: it never filters by caller
  * identity on its own (routes pass `userId`), and never builds HTTP shapes.
  */
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { createApprovalStore, type ApprovalStore } from '../api/approvals/table.js';
 import { createComponentStore, type ComponentStore } from '../api/components/table.js';
@@ -17,6 +18,7 @@ import { createMemoryStore, type MemoryStore } from '../api/memories/table.js';
 import { migrate, MIGRATIONS } from './migrations.js';
 import { migratePostgres, openPostgres, postgresDialect } from './postgres.js';
 import { POSTGRES_STEPS } from './schema/postgres.js';
+import { createReplicaStore, type ReplicaStore } from '../api/runs/replicas.js';
 import { createRunStore, type RunStore } from '../api/runs/table.js';
 import { createScheduleStore, type ScheduleStore } from '../api/schedules/table.js';
 import { createSessionStore, type SessionStore } from '../api/sessions/table.js';
@@ -30,6 +32,10 @@ export interface RuntimeStore extends SessionStore, RunStore {
   readonly path: string;
   /** The SQL dialect the database speaks. */
   readonly dialect: DialectName;
+  /** The runtime this store serves: the runs it stores as RUNNING are recorded as its. */
+  readonly replicaId: string;
+  /** The runtimes sharing the database: heartbeats, leases, the runs of one that stopped. */
+  readonly replicas: ReplicaStore;
   /** Agents, teams and workflows defined through the API, in the same database. */
   readonly components: ComponentStore;
   /** User memories, in the same database. */
@@ -58,13 +64,16 @@ export interface RuntimeStore extends SessionStore, RunStore {
 function createStore(
   database: RuntimeDatabase,
   path: string,
+  replicaId: string,
   own: Pick<RuntimeStore, 'migrate' | 'close'>,
 ): RuntimeStore {
   return Object.freeze({
     path,
     dialect: database.dialect.name,
+    replicaId,
+    replicas: createReplicaStore(database),
     ...createSessionStore(database),
-    ...createRunStore(database),
+    ...createRunStore(database, replicaId),
     components: createComponentStore(database),
     memories: createMemoryStore(database),
     learnings: createLearningStore(database),
@@ -78,17 +87,24 @@ function createStore(
   } satisfies RuntimeStore);
 }
 
+/** This process's replica id: `<hostname>:<pid>`. */
+export const processReplicaId = (): string => `${hostname()}:${process.pid}`;
+
 /** The tables probed when a SQLite file opens. */
 const PROBED = ['sessions', 'runs'] as const;
 
 /**
  * Open (creating it and its parent folders if needed) and migrate the runtime database at
- * `path`; `':memory:'` gives a private database that lives as long as the store.
+ * `path`; `':memory:'` gives a private database that lives as long as the store. `replicaId`
+ * names the runtime it serves (default: this process).
  *
  * @throws {RuntimeStoreError} naming `path` when it cannot be opened, is not a database, has a
  *   schema newer than this build, or cannot be migrated
  */
-export function openRuntimeStore(path: string): RuntimeStore {
+export function openRuntimeStore(
+  path: string,
+  replicaId: string = processReplicaId(),
+): RuntimeStore {
   const db = openConnection(path);
   try {
     migrate(db, path);
@@ -97,7 +113,7 @@ export function openRuntimeStore(path: string): RuntimeStore {
     if (path !== MEMORY_PATH) db.pragma('journal_mode = WAL');
     // Fail at open, naming the table, rather than at the first request, when one has gone.
     for (const name of PROBED) db.prepare(`SELECT * FROM ${name} LIMIT 0`);
-    return createStore(openDatabase(db), path, {
+    return createStore(openDatabase(db), path, replicaId, {
       migrate: async () => migrate(db, path),
       close: async () => {
         db.close();
@@ -135,7 +151,10 @@ export async function connectRuntimeStore(
 ): Promise<RuntimeStore> {
   if (!/^postgres(ql)?:\/\//i.test(setting)) {
     const path = setting.startsWith('sqlite:') ? setting.slice('sqlite:'.length) : setting;
-    return openRuntimeStore(path === MEMORY_PATH ? path : resolve(options.dir, path));
+    return openRuntimeStore(
+      path === MEMORY_PATH ? path : resolve(options.dir, path),
+      options.replicaId,
+    );
   }
   const pool = openPostgres(setting, {
     replicaId: options.replicaId,
@@ -147,7 +166,7 @@ export async function connectRuntimeStore(
     await pool.close();
     throw err;
   }
-  return createStore({ db: pool.db, dialect: postgresDialect }, pool.location, {
+  return createStore({ db: pool.db, dialect: postgresDialect }, pool.location, options.replicaId, {
     migrate: () => migratePostgres(pool, POSTGRES_MIGRATIONS),
     close: () => pool.close(),
   });

@@ -46,7 +46,7 @@ t.test('every step applies on a fresh database, once, and a second open only loo
     "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'",
   );
   // Every table of the SQLite schema, plus scopegate_schema.
-  t.equal(rows[0]!.n, 18);
+  t.equal(rows[0]!.n, 20);
 });
 
 t.test('replicas starting together apply each step once', async (t) => {

@@ -3,7 +3,8 @@
  * (database.ts, table.ts). Each run belongs to a stored session and goes with it. A change of
  * status another process could race is a conditional UPDATE on the status read.
  */
-import type { RuntimeDatabase } from '../../store/database.js';
+import type { Insertable } from 'kysely';
+import type { RunRow, RuntimeDatabase } from '../../store/database.js';
 import type { RunRecord, RunStatus } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
@@ -15,11 +16,15 @@ export interface RunStore {
    * @throws when `run.session_id` names no stored session (a foreign key violation)
    */
   putRun(run: RunRecord): Promise<void>;
-  /** Insert a new run; `false`, and nothing written, when its id is already taken. */
+  /**
+   * Insert a new run, recorded as this store's replica's; `false`, and nothing written, when its
+   * id is already taken.
+   */
   insertRun(run: RunRecord): Promise<boolean>;
   /**
    * Store `run` in place of the stored run of its id only while that run's status is still
-   * `from` (a compare-and-set): `false`, and nothing written, when it has changed or is gone.
+   * `from` (a compare-and-set), recorded as this store's replica's from now on: `false`, and
+   * nothing written, when it has changed or is gone.
    */
   replaceRun(run: RunRecord, from: RunStatus): Promise<boolean>;
   /** Store `run` in place of the stored run of its id; `false` when it is gone. */
@@ -67,13 +72,38 @@ const RUNS: TableSpec<RunRecord> = {
   seconds: ['created_at', 'updated_at'],
 };
 
-/** The run store on an open, migrated database. */
-export function createRunStore(database: RuntimeDatabase): RunStore {
+/**
+ * The run store on an open, migrated database. `replicaId` names the runtime this store serves:
+ * a run it inserts, or moves on from a status, is recorded as that runtime's (runs/lease.ts
+ * fails the RUNNING runs of a runtime that stopped).
+ */
+export function createRunStore(database: RuntimeDatabase, replicaId: string): RunStore {
   const table = tableOf(database, RUNS);
+  /** The run's row as this replica's. */
+  const rowOf = (run: RunRecord): Insertable<RunRow> => ({
+    ...(table.toRow(run) as Insertable<RunRow>),
+    replica_id: replicaId,
+  });
   return Object.freeze({
     putRun: (run) => table.put(run),
-    insertRun: (run) => table.insert(run),
-    replaceRun: (run, from) => table.update(run, { status: from }),
+    async insertRun(run) {
+      const result = await database.db
+        .insertInto('runs')
+        .values(rowOf(run))
+        .onConflict((conflict) => conflict.doNothing())
+        .executeTakeFirst();
+      return result.numInsertedOrUpdatedRows === 1n;
+    },
+    async replaceRun(run, from) {
+      const { run_id: runId, ...changes } = rowOf(run);
+      const result = await database.db
+        .updateTable('runs')
+        .set(changes)
+        .where('run_id', '=', runId)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
     updateRun: (run) => table.update(run),
     getRun: (runId) => table.get(runId),
     async listRuns(sessionId) {

@@ -309,4 +309,18 @@ export const POSTGRES_STEPS: Readonly<Record<number, string>> = {
     ALTER TABLE schedule_runs ADD COLUMN claimed_by ${TEXT};
     CREATE UNIQUE INDEX schedule_runs_by_slot ON schedule_runs (schedule_id, slot, attempt);
   `,
+  15: `
+    ALTER TABLE runs ADD COLUMN replica_id ${TEXT};
+    CREATE INDEX runs_running_by_replica ON runs (replica_id) WHERE status = 'RUNNING';
+    CREATE TABLE runtime_replicas (
+      replica_id   ${TEXT} NOT NULL PRIMARY KEY,
+      started_at   bigint  NOT NULL,
+      heartbeat_at bigint  NOT NULL
+    );
+    CREATE TABLE runtime_leases (
+      name       ${TEXT} NOT NULL PRIMARY KEY,
+      holder     ${TEXT} NOT NULL,
+      expires_at bigint  NOT NULL
+    );
+  `,
 };
