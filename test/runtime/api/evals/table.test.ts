@@ -1,6 +1,6 @@
 /**
- * The eval-run store on a real SQLite file and on PostgreSQL: round trips with JSON intact, filters, sorts and
- * pages, rename, and bulk delete in one transaction.
+ * The eval-run store on a real SQLite file and on PostgreSQL: round trips with JSON intact,
+ * filters, sorts and pages, rename, and bulk delete in one transaction.
  */
 import t from 'tap';
 import type { EvalQuery, EvalRunRecord } from '../../../../src/runtime/api/evals/table.js';

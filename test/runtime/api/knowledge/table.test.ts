@@ -1,7 +1,7 @@
 /**
- * The knowledge tables on a real SQLite file and on PostgreSQL: contents replaced by id keeping their creation
- * time, chunks stored with completion and dropped with their content, paging and orders,
- * per-instance reads and deletes, and the failures a restart records.
+ * The knowledge tables on a real SQLite file and on PostgreSQL: contents replaced by id keeping
+ * their creation time, chunks stored with completion and dropped with their content, paging and
+ * orders, per-instance reads and deletes, and the failures a restart records.
  */
 import t from 'tap';
 import type { ContentRecord } from '../../../../src/runtime/api/knowledge/table.js';

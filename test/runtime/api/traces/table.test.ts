@@ -1,8 +1,8 @@
 /**
- * The trace store on the query layer, on a real SQLite file and on PostgreSQL: a trace and its spans are written in
- * one transaction (a failing span leaves no trace), thousands of spans in bulk keep their order,
- * the compiled filter's terms (NULL as a value, folded search, prefixes, NOT), and a closed store
- * answers the trace routes with a 500, never a 200 with nothing.
+ * The trace store on the query layer, on a real SQLite file and on PostgreSQL: a trace and its
+ * spans are written in one transaction (a failing span leaves no trace), thousands of spans in bulk
+ * keep their order, the compiled filter's terms (NULL as a value, folded search, prefixes, NOT),
+ * and a closed store answers the trace routes with a 500, never a 200 with nothing.
  */
 import t from 'tap';
 import { compileFilter } from '../../../../src/runtime/api/traces/filter.js';
