@@ -169,9 +169,9 @@ eachStore(t, 'a bulk delete of 1,201 ids is one count', async (t, stores) => {
   t.same(await ids(store), []);
 });
 
-t.test('a closed store: the eval routes answer 500, never a 200', async (t) => {
-  const rt = runtimeApp(t);
-  rt.store.close();
+eachStore(t, 'a closed store: the eval routes answer 500, never a 200', async (t, stores) => {
+  const rt = runtimeApp(t, { store: await stores.open() });
+  await rt.store.close();
   const rows: [name: string, url: string][] = [
     ['GET /eval-runs', '/eval-runs'],
     ['GET /eval-runs/{id}', '/eval-runs/e-1'],
