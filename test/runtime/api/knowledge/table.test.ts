@@ -119,9 +119,9 @@ eachStore(t, 'list pages in each order; metadata keys; deletes', async (t, store
   t.match(await k.get('d'), { knowledge_id: 'other' }, 'another instance is untouched');
 });
 
-t.test('a closed store: the knowledge routes answer 500, never a 200', async (t) => {
-  const rt = runtimeApp(t);
-  rt.store.close();
+eachStore(t, 'a closed store: the knowledge routes answer 500, never a 200', async (t, stores) => {
+  const rt = runtimeApp(t, { store: await stores.open() });
+  await rt.store.close();
   const rows: [name: string, method: 'GET' | 'POST', url: string, json?: unknown][] = [
     ['GET /knowledge/content', 'GET', '/knowledge/content'],
     ['GET /knowledge/content/{id}', 'GET', '/knowledge/content/c-1'],
