@@ -127,9 +127,9 @@ eachStore(
   },
 );
 
-t.test('a closed store: the trace routes answer 500, never a 200', async (t) => {
-  const rt = runtimeApp(t);
-  rt.store.close();
+eachStore(t, 'a closed store: the trace routes answer 500, never a 200', async (t, stores) => {
+  const rt = runtimeApp(t, { store: await stores.open() });
+  await rt.store.close();
   const rows: [name: string, method: 'GET' | 'POST', url: string][] = [
     ['GET /traces', 'GET', '/traces'],
     ['GET /traces/{id}', 'GET', '/traces/t-1'],
