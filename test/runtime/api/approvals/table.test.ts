@@ -338,9 +338,9 @@ eachStore(
   },
 );
 
-t.test('a closed store: the approval routes answer 500, never a 200', async (t) => {
-  const rt = runtimeApp(t);
-  rt.store.close();
+eachStore(t, 'a closed store: the approval routes answer 500, never a 200', async (t, stores) => {
+  const rt = runtimeApp(t, { store: await stores.open() });
+  await rt.store.close();
   const rows: [name: string, url: string][] = [
     ['GET /approvals', '/approvals'],
     ['GET /approvals?status=pending', '/approvals?status=pending'],
