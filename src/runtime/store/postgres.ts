@@ -107,8 +107,14 @@ export function openPostgres(url: string, options: PostgresOptions): PostgresDat
   pool.on('connect', (client) => client.on('error', ignore));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    await db.destroy();
+    // Kysely ends the pool only when a query of its own ran; the migration's connection alone
+    // would keep the pool open, and a closed store answering.
+    if (!pool.ended) await pool.end();
+  };
   // Closing twice is harmless (the pool itself refuses a second end).
-  return Object.freeze({ db, pool, location, close: () => (closed ??= db.destroy()) });
+  return Object.freeze({ db, pool, location, close: () => (closed ??= close()) });
 }
 
 /** The row of `scopegate_schema` that holds the runtime's schema version. */

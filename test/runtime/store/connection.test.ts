@@ -1,3 +1,4 @@
+// SQLite-only: the SQLite connection itself (its PRAGMAs, the file it opens).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';

@@ -1,9 +1,10 @@
 /**
- * The one paged reader on a real SQLite file: only filters with a value apply (equality, ranges,
- * a folded search, a custom term), pages and totals agree, ties break on the key, only
- * whitelisted sort columns are accepted, and a closed database fails instead of answering.
+ * The one paged reader on a real SQLite file and on PostgreSQL: only filters with a value apply
+ * (equality, ranges, a folded search, a custom term), pages and totals agree, ties break on the
+ * key, only whitelisted sort columns are accepted, and a closed database fails instead of
+ * answering.
  */
-import t, { type Test } from 'tap';
+import t from 'tap';
 import {
   atLeast,
   atMost,
@@ -14,7 +15,7 @@ import {
   type PageReader,
 } from '../../../src/runtime/store/page.js';
 import { tableOf } from '../../../src/runtime/store/table.js';
-import { ITEMS, item, itemsDatabase, type Item } from './fixtures/items.js';
+import { eachItems, ITEMS, item, type Item, type Items } from './fixtures/items.js';
 
 interface ItemFilters {
   name?: string | undefined;
@@ -28,8 +29,8 @@ interface ItemFilters {
 type ItemSort = 'at' | 'name';
 
 /** Five items: a..e, `at` 10..50 with b and c tied at 20. */
-async function reader(t: Test) {
-  const { database, connection } = itemsDatabase(t);
+async function reader(db: Items) {
+  const { database } = db;
   const items = tableOf(database, ITEMS);
   const seed: Item[] = [
     item({ id: 'a', name: 'Äpfel', at: 10, tags: ['fruit'] }),
@@ -55,13 +56,13 @@ async function reader(t: Test) {
       tieBreak: 'id',
     },
   );
-  return { pages, connection };
+  return { pages, db };
 }
 
 const ids = (page: { rows: Item[]; total: number }) => [page.rows.map((r) => r.id), page.total];
 
-t.test('filters with a value apply, together', async (t) => {
-  const { pages } = await reader(t);
+eachItems(t, 'filters with a value apply, together', async (t, db) => {
+  const { pages } = await reader(db);
   const base = { sortBy: 'at', sortOrder: 'asc', page: 1, limit: 10 } as const;
   const rows: [name: string, filters: ItemFilters, expected: unknown[]][] = [
     ['none', {}, [['a', 'b', 'c', 'd', 'e'], 5]],
@@ -87,8 +88,8 @@ t.test('filters with a value apply, together', async (t) => {
   }
 });
 
-t.test('pages, sort orders and ties', async (t) => {
-  const { pages } = await reader(t);
+eachItems(t, 'pages, sort orders and ties', async (t, db) => {
+  const { pages } = await reader(db);
   const rows: [name: string, request: object, expected: unknown[]][] = [
     ['first page', { page: 1, limit: 2 }, [['a', 'b'], 5]],
     ['ties broken by the key', { page: 2, limit: 2 }, [['c', 'd'], 5]],
@@ -115,8 +116,8 @@ t.test('pages, sort orders and ties', async (t) => {
   }
 });
 
-t.test('an unknown sort column or a bad limit is refused before any SQL', async (t) => {
-  const { pages } = await reader(t);
+eachItems(t, 'an unknown sort column or a bad limit is refused before any SQL', async (t, db) => {
+  const { pages } = await reader(db);
   const base = { filters: {}, sortBy: 'at', sortOrder: 'asc', page: 1, limit: 1 } as const;
   const rows: [name: string, request: object, error: RangeError][] = [
     [
@@ -144,67 +145,75 @@ t.test('an unknown sort column or a bad limit is refused before any SQL', async 
   t.same(ids(await pages.page(base)), [['a'], 5], 'the table is intact');
 });
 
-t.test('a closed database fails loudly, never an empty page', async (t) => {
-  const { pages, connection } = await reader(t);
-  connection.close();
-  await t.rejects(pages.page({ filters: {}, sortBy: 'at', sortOrder: 'asc', page: 1, limit: 1 }), {
-    name: 'TypeError',
-    message: /not open/,
-  });
+eachItems(t, 'a closed database fails loudly, never an empty page', async (t, items, kind) => {
+  const { pages, db } = await reader(items);
+  await db.close();
+  await t.rejects(
+    pages.page({ filters: {}, sortBy: 'at', sortOrder: 'asc', page: 1, limit: 1 }),
+    kind === 'sqlite'
+      ? { name: 'TypeError', message: /not open/ }
+      : { name: 'Error', message: /driver has already been destroyed/ },
+  );
 });
 
-t.test('equalsOrNull matches NULL for null; a nullable sort puts NULL lowest', async (t) => {
-  const { database } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  for (const one of [
-    item({ id: 'a', done: true }),
-    item({ id: 'b' }),
-    item({ id: 'c', done: false }),
-    item({ id: 'd' }),
-  ]) {
-    await items.put(one);
-  }
-  const pages = pageOf<Item, { done?: number | null | undefined }, 'done'>(database, items, {
-    filters: { done: equalsOrNull('done') },
-    sorts: ['done'],
-    nullable: ['done'],
-    tieBreak: 'id',
-  });
-  const base = { filters: {}, sortBy: 'done', sortOrder: 'asc', page: 1, limit: 10 } as const;
-  const rows: [name: string, request: object, expected: unknown[]][] = [
-    ['null: the rows holding NULL', { filters: { done: null } }, [['b', 'd'], 2]],
-    ['a value: equality', { filters: { done: 0 } }, [['c'], 1]],
-    ['ascending: NULL first', {}, [['b', 'd', 'c', 'a'], 4]],
-    ['descending: NULL last', { sortOrder: 'desc' }, [['a', 'c', 'd', 'b'], 4]],
-  ];
-  for (const [name, request, expected] of rows) {
-    t.same(ids(await pages.page({ ...base, ...request })), expected, name);
-  }
-});
+eachItems(
+  t,
+  'equalsOrNull matches NULL for null; a nullable sort puts NULL lowest',
+  async (t, { database }) => {
+    const items = tableOf(database, ITEMS);
+    for (const one of [
+      item({ id: 'a', done: true }),
+      item({ id: 'b' }),
+      item({ id: 'c', done: false }),
+      item({ id: 'd' }),
+    ]) {
+      await items.put(one);
+    }
+    const pages = pageOf<Item, { done?: number | null | undefined }, 'done'>(database, items, {
+      filters: { done: equalsOrNull('done') },
+      sorts: ['done'],
+      nullable: ['done'],
+      tieBreak: 'id',
+    });
+    const base = { filters: {}, sortBy: 'done', sortOrder: 'asc', page: 1, limit: 10 } as const;
+    const rows: [name: string, request: object, expected: unknown[]][] = [
+      ['null: the rows holding NULL', { filters: { done: null } }, [['b', 'd'], 2]],
+      ['a value: equality', { filters: { done: 0 } }, [['c'], 1]],
+      ['ascending: NULL first', {}, [['b', 'd', 'c', 'a'], 4]],
+      ['descending: NULL last', { sortOrder: 'desc' }, [['a', 'c', 'd', 'b'], 4]],
+    ];
+    for (const [name, request, expected] of rows) {
+      t.same(ids(await pages.page({ ...base, ...request })), expected, name);
+    }
+  },
+);
 
-t.test('a tie-break with its own order keeps it whatever the sort order', async (t) => {
-  const { database } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  for (const [id, at] of [
-    ['a', 10],
-    ['b', 20],
-    ['c', 20],
-    ['d', 40],
-  ] as const) {
-    await items.put(item({ id, at }));
-  }
-  const pages = pageOf<Item, object, 'at'>(database, items, {
-    filters: {},
-    sorts: ['at'],
-    tieBreak: 'id',
-    tieBreakOrder: 'asc',
-  });
-  const rows: [name: string, sortOrder: 'asc' | 'desc', expected: string[]][] = [
-    ['newest first, ties by ascending key', 'desc', ['d', 'b', 'c', 'a']],
-    ['oldest first, ties by ascending key', 'asc', ['a', 'b', 'c', 'd']],
-  ];
-  for (const [name, sortOrder, expected] of rows) {
-    const page = await pages.page({ filters: {}, sortBy: 'at', sortOrder, page: 1, limit: 10 });
-    t.same(ids(page), [expected, 4], name);
-  }
-});
+eachItems(
+  t,
+  'a tie-break with its own order keeps it whatever the sort order',
+  async (t, { database }) => {
+    const items = tableOf(database, ITEMS);
+    for (const [id, at] of [
+      ['a', 10],
+      ['b', 20],
+      ['c', 20],
+      ['d', 40],
+    ] as const) {
+      await items.put(item({ id, at }));
+    }
+    const pages = pageOf<Item, object, 'at'>(database, items, {
+      filters: {},
+      sorts: ['at'],
+      tieBreak: 'id',
+      tieBreakOrder: 'asc',
+    });
+    const rows: [name: string, sortOrder: 'asc' | 'desc', expected: string[]][] = [
+      ['newest first, ties by ascending key', 'desc', ['d', 'b', 'c', 'a']],
+      ['oldest first, ties by ascending key', 'asc', ['a', 'b', 'c', 'd']],
+    ];
+    for (const [name, sortOrder, expected] of rows) {
+      const page = await pages.page({ filters: {}, sortBy: 'at', sortOrder, page: 1, limit: 10 });
+      t.same(ids(page), [expected, 4], name);
+    }
+  },
+);

@@ -1,11 +1,7 @@
-import { join } from 'node:path';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { SessionRecord } from '../../../src/runtime/store/records.js';
-import {
-  openRuntimeStore,
-  type RuntimeStore,
-  type SessionQuery,
-} from '../../../src/runtime/store/store.js';
+import type { RuntimeStore, SessionQuery } from '../../../src/runtime/store/store.js';
+import { eachStore, type Stores } from '../fixtures/stores.js';
 import { aliceSession } from './fixtures/records.js';
 
 /**
@@ -42,9 +38,8 @@ const SESSIONS: SessionRecord[] = [
 
 const BASE: SessionQuery = { page: 1, limit: 100, sortBy: 'created_at', sortOrder: 'asc' };
 
-async function seeded(t: Test): Promise<RuntimeStore> {
-  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
-  t.teardown(() => store.close());
+async function seeded(stores: Stores): Promise<RuntimeStore> {
+  const store = await stores.open();
   // Stored in an order that matches none of the sorts.
   for (const id of ['s4', 's1', 's6', 's3', 's5', 's2']) {
     await store.putSession(SESSIONS.find((s) => s.session_id === id) as SessionRecord);
@@ -57,8 +52,8 @@ async function ids(store: RuntimeStore, query: Partial<SessionQuery>): Promise<[
   return [rows.map((r) => r.session_id), total];
 }
 
-t.test('filters are ANDed; total is the filtered count', async (t) => {
-  const store = await seeded(t);
+eachStore(t, 'filters are ANDed; total is the filtered count', async (t, stores) => {
+  const store = await seeded(stores);
   const rows: [name: string, query: Partial<SessionQuery>, expected: string[]][] = [
     ['no filter: every session', {}, ['s1', 's2', 's3', 's6', 's4', 's5']],
     ['type agent', { type: 'agent' }, ['s1', 's2', 's6', 's5']],
@@ -91,8 +86,8 @@ t.test('filters are ANDed; total is the filtered count', async (t) => {
   }
 });
 
-t.test('every sort column in both orders', async (t) => {
-  const store = await seeded(t);
+eachStore(t, 'every sort column in both orders', async (t, stores) => {
+  const store = await seeded(stores);
   const rows: [name: string, query: Partial<SessionQuery>, expected: string[]][] = [
     [
       'created_at asc (tie: session_id asc)',
@@ -135,8 +130,8 @@ t.test('every sort column in both orders', async (t) => {
   }
 });
 
-t.test('pagination: 1-based pages of `limit` rows', async (t) => {
-  const store = await seeded(t);
+eachStore(t, 'pagination: 1-based pages of `limit` rows', async (t, stores) => {
+  const store = await seeded(stores);
   const rows: [name: string, query: Partial<SessionQuery>, expected: [string[], number]][] = [
     ['page 1 of 3', { limit: 2, page: 1 }, [['s1', 's2'], 6]],
     ['page 2 of 3', { limit: 2, page: 2 }, [['s3', 's6'], 6]],
@@ -166,40 +161,43 @@ t.test('pagination: 1-based pages of `limit` rows', async (t) => {
   }
 });
 
-t.test('an empty store lists nothing', async (t) => {
-  const store = openRuntimeStore(':memory:');
-  t.teardown(() => store.close());
+eachStore(t, 'an empty store lists nothing', async (t, stores) => {
+  const store = await stores.open();
   t.same(await store.listSessions(BASE), { rows: [], total: 0 });
 });
 
-t.test('rows come back as full records', async (t) => {
-  const store = await seeded(t);
+eachStore(t, 'rows come back as full records', async (t, stores) => {
+  const store = await seeded(stores);
   const { rows } = await store.listSessions({ ...BASE, userId: 'bob' });
   t.strictSame(rows, [SESSIONS[1]]);
 });
 
-t.test('bad queries are refused with a RangeError, and never reach SQL', async (t) => {
-  const store = await seeded(t);
-  const rows: [name: string, query: Partial<SessionQuery>, message: string][] = [
-    ['limit 0', { limit: 0 }, 'limit must be an integer of at least 1, got 0'],
-    ['a negative limit', { limit: -1 }, 'limit must be an integer of at least 1, got -1'],
-    ['a fractional limit', { limit: 1.5 }, 'limit must be an integer of at least 1, got 1.5'],
-    ['a NaN limit', { limit: NaN }, 'limit must be an integer of at least 1, got NaN'],
-    ['a fractional page', { page: 1.5 }, 'page must be an integer, got 1.5'],
-    ['an infinite page', { page: Infinity }, 'page must be an integer, got Infinity'],
-    [
-      'a sort column outside the whitelist',
-      { sortBy: 'session_id; DROP TABLE sessions; --' as never },
-      'unsupported sort: session_id; DROP TABLE sessions; -- asc',
-    ],
-    [
-      'a sort order outside the whitelist',
-      { sortOrder: 'DESC' as never },
-      'unsupported sort: created_at DESC',
-    ],
-  ];
-  for (const [name, query, message] of rows) {
-    await t.rejects(store.listSessions({ ...BASE, ...query }), new RangeError(message), name);
-  }
-  t.equal((await store.listSessions(BASE)).total, 6, 'the table is still there');
-});
+eachStore(
+  t,
+  'bad queries are refused with a RangeError, and never reach SQL',
+  async (t, stores) => {
+    const store = await seeded(stores);
+    const rows: [name: string, query: Partial<SessionQuery>, message: string][] = [
+      ['limit 0', { limit: 0 }, 'limit must be an integer of at least 1, got 0'],
+      ['a negative limit', { limit: -1 }, 'limit must be an integer of at least 1, got -1'],
+      ['a fractional limit', { limit: 1.5 }, 'limit must be an integer of at least 1, got 1.5'],
+      ['a NaN limit', { limit: NaN }, 'limit must be an integer of at least 1, got NaN'],
+      ['a fractional page', { page: 1.5 }, 'page must be an integer, got 1.5'],
+      ['an infinite page', { page: Infinity }, 'page must be an integer, got Infinity'],
+      [
+        'a sort column outside the whitelist',
+        { sortBy: 'session_id; DROP TABLE sessions; --' as never },
+        'unsupported sort: session_id; DROP TABLE sessions; -- asc',
+      ],
+      [
+        'a sort order outside the whitelist',
+        { sortOrder: 'DESC' as never },
+        'unsupported sort: created_at DESC',
+      ],
+    ];
+    for (const [name, query, message] of rows) {
+      await t.rejects(store.listSessions({ ...BASE, ...query }), new RangeError(message), name);
+    }
+    t.equal((await store.listSessions(BASE)).total, 6, 'the table is still there');
+  },
+);

@@ -7,14 +7,8 @@ import { MIGRATIONS, migrate } from '../../../src/runtime/store/migrations.js';
 import type { RunRecord, SessionRecord } from '../../../src/runtime/store/records.js';
 import { Sqlite } from '../../../src/runtime/store/sqlite.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../src/runtime/store/store.js';
+import { eachStore } from '../fixtures/stores.js';
 import { aliceSession, completedRun } from './fixtures/records.js';
-
-/** A store on a fresh file in the test's own folder, closed at teardown. */
-function fileStore(t: Test): RuntimeStore {
-  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
-  t.teardown(() => store.close());
-  return store;
-}
 
 /** A raw connection to inspect what the store wrote, closed at teardown. */
 function inspect(t: Test, path: string) {
@@ -23,7 +17,7 @@ function inspect(t: Test, path: string) {
   return db;
 }
 
-t.test('sessions round-trip with their JSON fields intact', async (t) => {
+eachStore(t, 'sessions round-trip with their JSON fields intact', async (t, stores) => {
   const rows: [name: string, session: SessionRecord][] = [
     ['nested state, metadata object', aliceSession()],
     [
@@ -51,7 +45,7 @@ t.test('sessions round-trip with their JSON fields intact', async (t) => {
       aliceSession({ session_id: 'sess-wf', session_type: 'workflow', component_id: 'etl' }),
     ],
   ];
-  const store = fileStore(t);
+  const store = await stores.open();
   for (const [name, session] of rows) {
     await store.putSession(session);
     t.same(await store.getSession(session.session_id), session, name);
@@ -60,33 +54,37 @@ t.test('sessions round-trip with their JSON fields intact', async (t) => {
   t.equal(await store.getSession('sess-unknown'), null, 'an unknown id is null');
 });
 
-t.test('putSession replaces every field by session_id and keeps the runs', async (t) => {
-  const store = fileStore(t);
-  await store.putSession(aliceSession());
-  await store.putRun(completedRun());
-  const renamed = aliceSession({
-    session_name: 'Renamed',
-    session_state: { replaced: true },
-    metadata: null,
-    user_id: 'bob',
-    created_at: 1,
-    updated_at: 2,
-  });
-  await store.putSession(renamed);
-  t.strictSame(await store.getSession('sess-alice'), renamed);
-  // INSERT OR REPLACE would delete the old row first and cascade to its runs.
-  t.same(
-    (await store.listRuns('sess-alice')).map((r) => r.run_id),
-    ['run-1'],
-  );
-  t.same(
-    (await store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }))
-      .total,
-    1,
-  );
-});
+eachStore(
+  t,
+  'putSession replaces every field by session_id and keeps the runs',
+  async (t, stores) => {
+    const store = await stores.open();
+    await store.putSession(aliceSession());
+    await store.putRun(completedRun());
+    const renamed = aliceSession({
+      session_name: 'Renamed',
+      session_state: { replaced: true },
+      metadata: null,
+      user_id: 'bob',
+      created_at: 1,
+      updated_at: 2,
+    });
+    await store.putSession(renamed);
+    t.strictSame(await store.getSession('sess-alice'), renamed);
+    // INSERT OR REPLACE would delete the old row first and cascade to its runs.
+    t.same(
+      (await store.listRuns('sess-alice')).map((r) => r.run_id),
+      ['run-1'],
+    );
+    t.same(
+      (await store.listSessions({ page: 1, limit: 10, sortBy: 'created_at', sortOrder: 'asc' }))
+        .total,
+      1,
+    );
+  },
+);
 
-t.test('runs round-trip with their output intact', async (t) => {
+eachStore(t, 'runs round-trip with their output intact', async (t, stores) => {
   const rows: [name: string, run: RunRecord][] = [
     ['completed agent run', completedRun()],
     [
@@ -102,7 +100,7 @@ t.test('runs round-trip with their output intact', async (t) => {
     ],
     ['empty output', completedRun({ run_id: 'run-empty', status: 'PENDING', output: {} })],
   ];
-  const store = fileStore(t);
+  const store = await stores.open();
   await store.putSession(aliceSession());
   for (const [name, run] of rows) {
     await store.putRun(run);
@@ -111,8 +109,8 @@ t.test('runs round-trip with their output intact', async (t) => {
   t.equal(await store.getRun('run-unknown'), null, 'an unknown id is null');
 });
 
-t.test('putRun replaces by run_id and the run keeps its place', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'putRun replaces by run_id and the run keeps its place', async (t, stores) => {
+  const store = await stores.open();
   await store.putSession(aliceSession());
   await store.putRun(completedRun({ run_id: 'run-a', status: 'RUNNING', output: {} }));
   await store.putRun(completedRun({ run_id: 'run-b' }));
@@ -125,10 +123,11 @@ t.test('putRun replaces by run_id and the run keeps its place', async (t) => {
   );
 });
 
-t.test(
+eachStore(
+  t,
   'listRuns: oldest first, same second in the order first stored, own session only',
-  async (t) => {
-    const store = fileStore(t);
+  async (t, stores) => {
+    const store = await stores.open();
     await store.putSession(aliceSession());
     await store.putSession(aliceSession({ session_id: 'sess-other' }));
     const runs: [runId: string, sessionId: string, createdAt: number][] = [
@@ -153,27 +152,31 @@ t.test(
   },
 );
 
-t.test('deleteSession removes the session and its runs, and nothing else', async (t) => {
-  const store = fileStore(t);
-  await store.putSession(aliceSession());
-  await store.putSession(aliceSession({ session_id: 'sess-keep' }));
-  await store.putRun(completedRun({ run_id: 'run-gone-1' }));
-  await store.putRun(completedRun({ run_id: 'run-gone-2', parent_run_id: 'run-gone-1' }));
-  await store.putRun(completedRun({ run_id: 'run-kept', session_id: 'sess-keep' }));
+eachStore(
+  t,
+  'deleteSession removes the session and its runs, and nothing else',
+  async (t, stores) => {
+    const store = await stores.open();
+    await store.putSession(aliceSession());
+    await store.putSession(aliceSession({ session_id: 'sess-keep' }));
+    await store.putRun(completedRun({ run_id: 'run-gone-1' }));
+    await store.putRun(completedRun({ run_id: 'run-gone-2', parent_run_id: 'run-gone-1' }));
+    await store.putRun(completedRun({ run_id: 'run-kept', session_id: 'sess-keep' }));
 
-  await store.deleteSession('sess-alice');
+    await store.deleteSession('sess-alice');
 
-  t.equal(await store.getSession('sess-alice'), null);
-  t.equal(await store.getRun('run-gone-1'), null);
-  t.equal(await store.getRun('run-gone-2'), null);
-  t.same(await store.listRuns('sess-alice'), []);
-  t.ok(await store.getSession('sess-keep'));
-  t.ok(await store.getRun('run-kept'));
-  await t.resolves(store.deleteSession('sess-unknown'), 'an unknown id is not an error');
-});
+    t.equal(await store.getSession('sess-alice'), null);
+    t.equal(await store.getRun('run-gone-1'), null);
+    t.equal(await store.getRun('run-gone-2'), null);
+    t.same(await store.listRuns('sess-alice'), []);
+    t.ok(await store.getSession('sess-keep'));
+    t.ok(await store.getRun('run-kept'));
+    await t.resolves(store.deleteSession('sess-unknown'), 'an unknown id is not an error');
+  },
+);
 
-t.test('a session summary round-trips; topics may be null', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'a session summary round-trips; topics may be null', async (t, stores) => {
+  const store = await stores.open();
   const rows: SessionRecord[] = [
     aliceSession({
       session_summary: { summary: 'Paris, sunny.', topics: ['weather', 'é'], updated_at: 5 },
@@ -194,8 +197,8 @@ t.test('a session summary round-trips; topics may be null', async (t) => {
   );
 });
 
-t.test('insertSession writes a new id only, and says whether it did', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'insertSession writes a new id only, and says whether it did', async (t, stores) => {
+  const store = await stores.open();
   await store.putSession(aliceSession());
   await store.putRun(completedRun());
   t.equal(
@@ -213,144 +216,161 @@ t.test('insertSession writes a new id only, and says whether it did', async (t) 
   t.strictSame(await store.getSession('sess-new'), fresh);
 });
 
-t.test('deleteSessions: by kind and owner, runs with them, returns the count', async (t) => {
-  /**
-   * | id     | type | owner |
-   * | s-a1   | agent| alice |
-   * | s-a2   | agent| bob   |
-   * | s-t1   | team | alice |
-   * | s-anon | agent| null  |
-   */
-  async function seeded(): Promise<RuntimeStore> {
-    const store = openRuntimeStore(':memory:');
-    t.teardown(() => store.close());
-    await store.putSession(aliceSession({ session_id: 's-a1' }));
-    await store.putSession(aliceSession({ session_id: 's-a2', user_id: 'bob' }));
-    await store.putSession(aliceSession({ session_id: 's-t1', session_type: 'team' }));
-    await store.putSession(aliceSession({ session_id: 's-anon', user_id: null }));
-    await store.putRun(completedRun({ run_id: 'run-a1', session_id: 's-a1' }));
-    await store.putRun(completedRun({ run_id: 'run-a2', session_id: 's-a2' }));
-    return store;
-  }
-  const ALL = ['s-a1', 's-a2', 's-t1', 's-anon'];
-  const rows: {
-    name: string;
-    refs: { sessionId: string; type?: 'agent' | 'team' | 'workflow' }[];
-    owner?: string | null;
-    deleted: string[];
-  }[] = [
-    { name: 'no refs', refs: [], deleted: [] },
-    {
-      name: 'any kind, any owner',
-      refs: [{ sessionId: 's-a1' }, { sessionId: 's-t1' }],
-      deleted: ['s-a1', 's-t1'],
-    },
-    {
-      name: 'the kind must match',
-      refs: [
-        { sessionId: 's-a1', type: 'team' },
-        { sessionId: 's-t1', type: 'team' },
-        { sessionId: 's-a2', type: 'agent' },
-      ],
-      deleted: ['s-a2', 's-t1'],
-    },
-    {
-      name: 'an owner: only theirs',
-      refs: ALL.map((sessionId) => ({ sessionId })),
-      owner: 'alice',
-      deleted: ['s-a1', 's-t1'],
-    },
-    {
-      name: 'owner null: only the ownerless',
-      refs: ALL.map((sessionId) => ({ sessionId })),
-      owner: null,
-      deleted: ['s-anon'],
-    },
-    {
-      name: 'kind and owner together',
-      refs: ALL.map((sessionId) => ({ sessionId, type: 'agent' as const })),
-      owner: 'alice',
-      deleted: ['s-a1'],
-    },
-    {
-      name: 'unknown ids and repeats are skipped',
-      refs: [{ sessionId: 'nope' }, { sessionId: 's-a2' }, { sessionId: 's-a2' }],
-      deleted: ['s-a2'],
-    },
-  ];
-  for (const row of rows) {
-    const store = await seeded();
-    const count =
-      'owner' in row
-        ? await store.deleteSessions(row.refs, row.owner)
-        : await store.deleteSessions(row.refs);
-    t.equal(count, row.deleted.length, `${row.name}: count`);
-    const gone = await Promise.all(ALL.map(async (id) => (await store.getSession(id)) === null));
-    t.same(
-      ALL.filter((_, i) => gone[i]),
-      row.deleted,
-      `${row.name}: deleted`,
-    );
-    for (const [run, session] of [
-      ['run-a1', 's-a1'],
-      ['run-a2', 's-a2'],
-    ]) {
-      t.equal(
-        (await store.getRun(run as string)) === null,
-        row.deleted.includes(session as string),
-        `${row.name}: ${run}`,
-      );
+eachStore(
+  t,
+  'deleteSessions: by kind and owner, runs with them, returns the count',
+  async (t, stores) => {
+    /**
+     * | id     | type | owner |
+     * | s-a1   | agent| alice |
+     * | s-a2   | agent| bob   |
+     * | s-t1   | team | alice |
+     * | s-anon | agent| null  |
+     */
+    async function seeded(): Promise<RuntimeStore> {
+      const store = await stores.open();
+      await store.putSession(aliceSession({ session_id: 's-a1' }));
+      await store.putSession(aliceSession({ session_id: 's-a2', user_id: 'bob' }));
+      await store.putSession(aliceSession({ session_id: 's-t1', session_type: 'team' }));
+      await store.putSession(aliceSession({ session_id: 's-anon', user_id: null }));
+      await store.putRun(completedRun({ run_id: 'run-a1', session_id: 's-a1' }));
+      await store.putRun(completedRun({ run_id: 'run-a2', session_id: 's-a2' }));
+      return store;
     }
-  }
-});
+    const ALL = ['s-a1', 's-a2', 's-t1', 's-anon'];
+    const rows: {
+      name: string;
+      refs: { sessionId: string; type?: 'agent' | 'team' | 'workflow' }[];
+      owner?: string | null;
+      deleted: string[];
+    }[] = [
+      { name: 'no refs', refs: [], deleted: [] },
+      {
+        name: 'any kind, any owner',
+        refs: [{ sessionId: 's-a1' }, { sessionId: 's-t1' }],
+        deleted: ['s-a1', 's-t1'],
+      },
+      {
+        name: 'the kind must match',
+        refs: [
+          { sessionId: 's-a1', type: 'team' },
+          { sessionId: 's-t1', type: 'team' },
+          { sessionId: 's-a2', type: 'agent' },
+        ],
+        deleted: ['s-a2', 's-t1'],
+      },
+      {
+        name: 'an owner: only theirs',
+        refs: ALL.map((sessionId) => ({ sessionId })),
+        owner: 'alice',
+        deleted: ['s-a1', 's-t1'],
+      },
+      {
+        name: 'owner null: only the ownerless',
+        refs: ALL.map((sessionId) => ({ sessionId })),
+        owner: null,
+        deleted: ['s-anon'],
+      },
+      {
+        name: 'kind and owner together',
+        refs: ALL.map((sessionId) => ({ sessionId, type: 'agent' as const })),
+        owner: 'alice',
+        deleted: ['s-a1'],
+      },
+      {
+        name: 'unknown ids and repeats are skipped',
+        refs: [{ sessionId: 'nope' }, { sessionId: 's-a2' }, { sessionId: 's-a2' }],
+        deleted: ['s-a2'],
+      },
+    ];
+    for (const row of rows) {
+      const store = await seeded();
+      const count =
+        'owner' in row
+          ? await store.deleteSessions(row.refs, row.owner)
+          : await store.deleteSessions(row.refs);
+      t.equal(count, row.deleted.length, `${row.name}: count`);
+      const gone = await Promise.all(ALL.map(async (id) => (await store.getSession(id)) === null));
+      t.same(
+        ALL.filter((_, i) => gone[i]),
+        row.deleted,
+        `${row.name}: deleted`,
+      );
+      for (const [run, session] of [
+        ['run-a1', 's-a1'],
+        ['run-a2', 's-a2'],
+      ]) {
+        t.equal(
+          (await store.getRun(run as string)) === null,
+          row.deleted.includes(session as string),
+          `${row.name}: ${run}`,
+        );
+      }
+    }
+  },
+);
 
-t.test('deleteSessions is one transaction: a failing ref deletes nothing', async (t) => {
-  const store = fileStore(t);
-  await store.putSession(aliceSession({ session_id: 's-1' }));
-  await store.putSession(aliceSession({ session_id: 's-2' }));
-  await store.putRun(completedRun({ session_id: 's-1' }));
-  await t.rejects(
-    store.deleteSessions([
-      { sessionId: 's-1' },
-      // Not a value SQLite can bind: the statement throws after s-1 was deleted.
-      { sessionId: { not: 'an id' } as never },
-    ]),
-    TypeError,
-  );
-  t.ok(await store.getSession('s-1'), 'the first delete was rolled back');
-  t.ok(await store.getRun('run-1'), 'with its run');
-  t.ok(await store.getSession('s-2'));
-});
+eachStore(
+  t,
+  'deleteSessions is one transaction: a failing ref deletes nothing',
+  async (t, stores, kind) => {
+    const store = await stores.open();
+    await store.putSession(aliceSession({ session_id: 's-1' }));
+    await store.putSession(aliceSession({ session_id: 's-2' }));
+    await store.putRun(completedRun({ session_id: 's-1' }));
+    await t.rejects(
+      store.deleteSessions([
+        { sessionId: 's-1' },
+        // Not a value the database takes: the statement throws after s-1 was deleted (SQLite
+        // cannot bind an object; PostgreSQL's text refuses a NUL byte).
+        kind === 'sqlite' ? { sessionId: { not: 'an id' } as never } : { sessionId: 'nul\u0000' },
+      ]),
+      kind === 'sqlite' ? TypeError : { code: '22021' },
+    );
+    t.ok(await store.getSession('s-1'), 'the first delete was rolled back');
+    t.ok(await store.getRun('run-1'), 'with its run');
+    t.ok(await store.getSession('s-2'));
+  },
+);
 
-t.test('writes the schema refuses', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'writes the schema refuses', async (t, stores, kind) => {
+  const store = await stores.open();
   await store.putSession(aliceSession());
-  const rows: [name: string, write: () => Promise<void>, code: string, message: RegExp][] = [
+  const rows: [
+    name: string,
+    write: () => Promise<void>,
+    sqlite: { code: string; message: RegExp },
+    postgres: { code: string; message: RegExp },
+  ][] = [
     [
       'a run in a session that does not exist',
       () => store.putRun(completedRun({ session_id: 'sess-missing' })),
-      'SQLITE_CONSTRAINT_FOREIGNKEY',
-      /FOREIGN KEY constraint failed/,
+      { code: 'SQLITE_CONSTRAINT_FOREIGNKEY', message: /FOREIGN KEY constraint failed/ },
+      { code: '23503', message: /violates foreign key constraint/ },
     ],
     [
       'a session type outside agent|team|workflow',
       () => store.putSession(aliceSession({ session_type: 'robot' as never })),
-      'SQLITE_CONSTRAINT_CHECK',
-      /CHECK constraint failed/,
+      { code: 'SQLITE_CONSTRAINT_CHECK', message: /CHECK constraint failed/ },
+      { code: '23514', message: /violates check constraint/ },
     ],
     [
       'a fractional timestamp (epoch seconds are integers)',
       () => store.putSession(aliceSession({ session_id: 'sess-frac', created_at: 1.5 })),
-      'SQLITE_CONSTRAINT_DATATYPE',
-      /cannot store REAL value in INTEGER column sessions.created_at/,
+      {
+        code: 'SQLITE_CONSTRAINT_DATATYPE',
+        message: /cannot store REAL value in INTEGER column sessions.created_at/,
+      },
+      { code: '22P02', message: /invalid input syntax for type bigint: "1.5"/ },
     ],
   ];
-  for (const [name, write, code, message] of rows) {
-    await t.rejects(write(), { code, message }, name);
+  for (const [name, write, sqlite, postgres] of rows) {
+    await t.rejects(write(), kind === 'sqlite' ? sqlite : postgres, name);
   }
   t.equal(await store.getSession('sess-frac'), null);
 });
 
+// SQLite-only: it reopens the file, in folders the open creates.
 t.test('nothing is lost on restart', async (t) => {
   const path = join(t.testdir(), 'nested', 'folders', 'runtime.db');
   const first = openRuntimeStore(path);
@@ -370,6 +390,7 @@ t.test('nothing is lost on restart', async (t) => {
   t.equal(await second.getRun('run-2'), null);
 });
 
+// SQLite-only: it writes a version 2 file by hand and reads its PRAGMA user_version.
 t.test('a version 2 database opens with its sessions, which have no summary', async (t) => {
   const path = join(t.testdir(), 'runtime.db');
   const old = openConnection(path);
@@ -406,6 +427,7 @@ t.test('a version 2 database opens with its sessions, which have no summary', as
   t.equal(inspect(t, path).pragma('user_version', { simple: true }), MIGRATIONS.length);
 });
 
+// SQLite-only: it reads the file's PRAGMAs.
 t.test('a file database is in WAL mode, migrated to the latest version', async (t) => {
   const path = join(t.testdir(), 'runtime.db');
   const store = openRuntimeStore(path);
@@ -415,6 +437,7 @@ t.test('a file database is in WAL mode, migrated to the latest version', async (
   t.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
 });
 
+// SQLite-only: `:memory:` is a SQLite path.
 t.test(':memory: gives a private database per store', async (t) => {
   const one = openRuntimeStore(':memory:');
   const two = openRuntimeStore(':memory:');
@@ -429,20 +452,24 @@ t.test(':memory: gives a private database per store', async (t) => {
   t.equal(await two.getSession('sess-alice'), null);
 });
 
-t.test('close: later calls throw, closing twice is harmless', async (t) => {
-  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
-  store.close();
-  t.doesNotThrow(() => store.close());
+eachStore(t, 'close: later calls throw, closing twice is harmless', async (t, stores, kind) => {
+  const store = await stores.open();
+  await store.close();
+  await t.resolves(store.close(), 'closing twice is harmless');
   await t.rejects(store.getSession('sess-alice'), {
-    message: /database connection is not open/,
+    message:
+      kind === 'sqlite'
+        ? /database connection is not open/
+        : /Cannot use a pool after calling end on the pool/,
   });
 });
 
-t.test('the store object is frozen', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'the store object is frozen', async (t, stores) => {
+  const store = await stores.open();
   t.ok(Object.isFrozen(store));
 });
 
+// SQLite-only: paths that are not SQLite files (bad PostgreSQL URLs: postgres.test.ts).
 t.test('a database that cannot be opened: RuntimeStoreError naming the path', async (t) => {
   const dir = t.testdir({
     'not-a-db.sqlite': 'this is a text file, not SQLite\n'.repeat(8),
@@ -480,6 +507,7 @@ t.test('a database that cannot be opened: RuntimeStoreError naming the path', as
   );
 });
 
+// SQLite-only: it writes the file by hand (PostgreSQL's newer schema is in postgres.test.ts).
 t.test('a database newer than this build is refused and left untouched', async (t) => {
   const path = join(t.testdir(), 'future.db');
   const future = new Sqlite(path);
@@ -496,6 +524,7 @@ t.test('a database newer than this build is refused and left untouched', async (
   t.same(readFileSync(path), before, 'not a byte changed (no WAL switch, no tables)');
 });
 
+// SQLite-only: it drops the tables with a raw connection to the file.
 t.test('a database whose tables were removed by hand fails to open, naming the path', async (t) => {
   const path = join(t.testdir(), 'runtime.db');
   openRuntimeStore(path).close();

@@ -1,17 +1,18 @@
 /**
- * The table layer on a real SQLite file: each column kind crosses between record and row as
- * declared, put upserts (keeping the declared columns), insert never overwrites, update and
- * delete say whether there was a row, a transaction rolls back, and a closed database fails.
+ * The table layer on a real SQLite file and on PostgreSQL: each column kind crosses between record
+ * and row as declared, put upserts (keeping the declared columns), insert never overwrites, update
+ * and delete say whether there was a row, a transaction rolls back, and a closed database fails.
  */
+import { sql } from 'kysely';
 import t from 'tap';
-import { openConnection } from '../../../src/runtime/store/connection.js';
-import { openDatabase, type Database } from '../../../src/runtime/store/database.js';
+import type { Database } from '../../../src/runtime/store/database.js';
 import { tableOf } from '../../../src/runtime/store/table.js';
-import { ITEMS, item, itemsDatabase, type Item } from './fixtures/items.js';
+import { eachItems, ITEMS, item, type Item } from './fixtures/items.js';
 
-t.test('record and row: JSON, booleans, seconds and nulls', async (t) => {
-  const { database, connection } = itemsDatabase(t);
+eachItems(t, 'record and row: JSON, booleans, seconds and nulls', async (t, db, kind) => {
+  const { database } = db;
   const items = tableOf(database, ITEMS);
+  // As SQLite stores them; PostgreSQL keeps booleans as such and hands jsonb back parsed.
   const rows: [name: string, record: Item, row: Record<string, unknown>][] = [
     [
       'JSON array, true',
@@ -29,76 +30,97 @@ t.test('record and row: JSON, booleans, seconds and nulls', async (t) => {
       { id: 'c', name: 'c', tags: null, done: null, at: 100, created: 100 },
     ],
   ];
+  const bool = (done: unknown) => (kind === 'sqlite' || done === null ? done : done === 1);
+  const json = (tags: unknown) =>
+    kind === 'sqlite' || tags === null ? tags : JSON.parse(tags as string);
   for (const [name, record, row] of rows) {
-    t.same(items.toRow(record), row, `${name}: to the row`);
+    t.same(items.toRow(record), { ...row, done: bool(row['done']) }, `${name}: to the row`);
     await items.put(record);
     t.same(
-      connection.prepare('SELECT * FROM items WHERE id = ?').get(record.id),
-      row,
+      await db.rows(sql`SELECT * FROM items WHERE id = ${record.id}`),
+      [{ ...row, done: bool(row['done']), tags: json(row['tags']) }],
       `${name}: as stored`,
     );
     t.same(await items.get(record.id), record, `${name}: read back`);
   }
   t.same(
-    items.fromRow({ id: 'd', name: 'd', tags: null, done: 1, at: '7', created: 8, extra: 'x' }),
+    items.fromRow({
+      id: 'd',
+      name: 'd',
+      tags: null,
+      done: bool(1),
+      at: '7',
+      created: 8,
+      extra: 'x',
+    }),
     item({ id: 'd', done: true, at: 7, created: 8 }),
     'seconds read as numbers; undeclared columns are dropped',
   );
   t.equal(await items.get('nope'), null, 'an unknown key is null');
 });
 
-t.test('put upserts and keeps keepOnUpdate; insert, update and delete report', async (t) => {
-  const { database } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  await items.put(item({ id: 'a', at: 1, created: 1 }));
-  await items.put(item({ id: 'a', name: 'renamed', at: 2, created: 2 }));
-  t.same(await items.get('a'), item({ id: 'a', name: 'renamed', at: 2, created: 1 }));
+eachItems(
+  t,
+  'put upserts and keeps keepOnUpdate; insert, update and delete report',
+  async (t, { database }) => {
+    const items = tableOf(database, ITEMS);
+    await items.put(item({ id: 'a', at: 1, created: 1 }));
+    await items.put(item({ id: 'a', name: 'renamed', at: 2, created: 2 }));
+    t.same(await items.get('a'), item({ id: 'a', name: 'renamed', at: 2, created: 1 }));
 
-  t.equal(await items.insert(item({ id: 'a', name: 'other' })), false, 'a taken key');
-  t.equal((await items.get('a'))?.name, 'renamed', 'nothing written');
-  t.equal(await items.insert(item({ id: 'b' })), true, 'a new key');
+    t.equal(await items.insert(item({ id: 'a', name: 'other' })), false, 'a taken key');
+    t.equal((await items.get('a'))?.name, 'renamed', 'nothing written');
+    t.equal(await items.insert(item({ id: 'b' })), true, 'a new key');
 
-  t.equal(await items.update(item({ id: 'a', name: 'u', created: 5 })), true);
-  t.same(await items.get('a'), item({ id: 'a', name: 'u', created: 5 }), 'every column');
-  t.equal(await items.update(item({ id: 'nope' })), false, 'no such row');
-  t.equal(await items.get('nope'), null, 'update never inserts');
+    t.equal(await items.update(item({ id: 'a', name: 'u', created: 5 })), true);
+    t.same(await items.get('a'), item({ id: 'a', name: 'u', created: 5 }), 'every column');
+    t.equal(await items.update(item({ id: 'nope' })), false, 'no such row');
+    t.equal(await items.get('nope'), null, 'update never inserts');
 
-  t.equal(await items.delete('a'), true);
-  t.equal(await items.delete('a'), false, 'already gone');
-  t.equal(await items.get('a'), null);
-});
+    t.equal(await items.delete('a'), true);
+    t.equal(await items.delete('a'), false, 'already gone');
+    t.equal(await items.get('a'), null);
+  },
+);
 
-t.test('update and patch with expected values: a compare-and-set on what was read', async (t) => {
-  const { database } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  await items.put(item({ id: 'a', name: 'first', done: false }));
-  const rows: [name: string, expected: Partial<Item>, written: boolean][] = [
-    ['a value the row no longer holds', { name: 'stale' }, false],
-    ['NULL expected, a value held', { tags: null, done: null }, false],
-    ['every value still held (null as IS NULL)', { name: 'first', tags: null, done: false }, true],
-  ];
-  for (const [name, expected, written] of rows) {
-    t.equal(await items.update(item({ id: 'a', name: 'second' }), expected), written, name);
-  }
-  t.same(await items.get('a'), item({ id: 'a', name: 'second' }), 'the winning write only');
-  t.equal(await items.update(item({ id: 'nope' }), {}), false, 'no such row');
+eachItems(
+  t,
+  'update and patch with expected values: a compare-and-set on what was read',
+  async (t, { database }) => {
+    const items = tableOf(database, ITEMS);
+    await items.put(item({ id: 'a', name: 'first', done: false }));
+    const rows: [name: string, expected: Partial<Item>, written: boolean][] = [
+      ['a value the row no longer holds', { name: 'stale' }, false],
+      ['NULL expected, a value held', { tags: null, done: null }, false],
+      [
+        'every value still held (null as IS NULL)',
+        { name: 'first', tags: null, done: false },
+        true,
+      ],
+    ];
+    for (const [name, expected, written] of rows) {
+      t.equal(await items.update(item({ id: 'a', name: 'second' }), expected), written, name);
+    }
+    t.same(await items.get('a'), item({ id: 'a', name: 'second' }), 'the winning write only');
+    t.equal(await items.update(item({ id: 'nope' }), {}), false, 'no such row');
 
-  t.same(
-    await items.patch('a', { name: 'third', tags: ['x'], at: undefined }),
-    item({ id: 'a', name: 'third', tags: ['x'] }),
-    'patch sets the given fields, leaves the undefined ones, answers the stored record',
-  );
-  t.equal(await items.patch('a', { name: 'lost' }, { name: 'second' }), null, 'stale: no write');
-  t.equal(await items.patch('nope', { name: 'x' }), null, 'no such row');
-  t.same(
-    await items.patch('a', { id: 'ignored', done: true, at: 7 }, { tags: ['x'] }),
-    item({ id: 'a', name: 'third', tags: ['x'], done: true, at: 7 }),
-    'a JSON value expected as stored; the key is never changed',
-  );
-});
+    t.same(
+      await items.patch('a', { name: 'third', tags: ['x'], at: undefined }),
+      item({ id: 'a', name: 'third', tags: ['x'] }),
+      'patch sets the given fields, leaves the undefined ones, answers the stored record',
+    );
+    t.equal(await items.patch('a', { name: 'lost' }, { name: 'second' }), null, 'stale: no write');
+    t.equal(await items.patch('nope', { name: 'x' }), null, 'no such row');
+    t.same(
+      await items.patch('a', { id: 'ignored', done: true, at: 7 }, { tags: ['x'] }),
+      item({ id: 'a', name: 'third', tags: ['x'], done: true, at: 7 }),
+      'a JSON value expected as stored; the key is never changed',
+    );
+  },
+);
 
-t.test('columnNames: a field stored under another column name', async (t) => {
-  const { database, connection } = itemsDatabase(t);
+eachItems(t, 'columnNames: a field stored under another column name', async (t, db) => {
+  const { database } = db;
   const renamed = tableOf<{ key: string; label: string; at: number; created: number }>(database, {
     name: ITEMS.name,
     key: 'key',
@@ -108,7 +130,7 @@ t.test('columnNames: a field stored under another column name', async (t) => {
   const record = { key: 'a', label: 'Apple', at: 1, created: 1 };
   t.same(renamed.toRow(record), { id: 'a', name: 'Apple', at: 1, created: 1 });
   await renamed.put(record);
-  t.same(connection.prepare('SELECT id, name FROM items').all(), [{ id: 'a', name: 'Apple' }]);
+  t.same(await db.rows(sql`SELECT id, name FROM items`), [{ id: 'a', name: 'Apple' }]);
   t.same(await renamed.get('a'), record);
   t.same(await renamed.patch('a', { label: 'Apricot' }, { label: 'Apple' }), {
     ...record,
@@ -116,25 +138,30 @@ t.test('columnNames: a field stored under another column name', async (t) => {
   });
 });
 
-t.test('in(trx): writes in a transaction that throws are rolled back', async (t) => {
-  const { database } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  await t.rejects(
-    database.db.transaction().execute(async (trx) => {
-      await items.in(trx).put(item({ id: 'a' }));
-      t.same(await items.in(trx).get('a'), item({ id: 'a' }), 'seen inside');
-      throw new Error('abort');
-    }),
-    new Error('abort'),
-  );
-  t.equal(await items.get('a'), null, 'gone after the rollback');
-});
+eachItems(
+  t,
+  'in(trx): writes in a transaction that throws are rolled back',
+  async (t, { database }) => {
+    const items = tableOf(database, ITEMS);
+    await t.rejects(
+      database.db.transaction().execute(async (trx) => {
+        await items.in(trx).put(item({ id: 'a' }));
+        t.same(await items.in(trx).get('a'), item({ id: 'a' }), 'seen inside');
+        throw new Error('abort');
+      }),
+      new Error('abort'),
+    );
+    t.equal(await items.get('a'), null, 'gone after the rollback');
+  },
+);
 
-t.test('a closed database fails every operation loudly', async (t) => {
-  const { database, connection } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  connection.close();
-  const closed = { name: 'TypeError', message: /not open/ };
+eachItems(t, 'a closed database fails every operation loudly', async (t, db, kind) => {
+  const items = tableOf(db.database, ITEMS);
+  await db.close();
+  const closed =
+    kind === 'sqlite'
+      ? { name: 'TypeError', message: /not open/ }
+      : { name: 'Error', message: /Cannot use a pool after calling end on the pool/ };
   const rows: [name: string, run: () => Promise<unknown>][] = [
     ['get', () => items.get('a')],
     ['put', () => items.put(item({ id: 'a' }))],
@@ -147,10 +174,10 @@ t.test('a closed database fails every operation loudly', async (t) => {
   for (const [name, run] of rows) await t.rejects(run(), closed, name);
 });
 
-t.test(
+eachItems(
+  t,
   'a declaration with no column kinds: values pass as they are, put replaces all',
-  async (t) => {
-    const { database } = itemsDatabase(t);
+  async (t, { database }) => {
     const plain = tableOf<{ id: string; name: string; at: number; created: number }>(database, {
       name: ITEMS.name,
       key: 'id',
@@ -162,46 +189,52 @@ t.test(
   },
 );
 
-t.test('columnNames: the key and other fields kept in columns of other names', async (t) => {
-  const { database, connection } = itemsDatabase(t);
-  /** An item whose fields are named apart from their columns. */
-  interface Renamed {
-    key: string;
-    label: string;
-    when: number;
-    created: number;
-  }
-  const renamed = tableOf<Renamed>(database, {
-    name: ITEMS.name,
-    key: 'key',
-    columns: ['key', 'label', 'when', 'created'],
-    seconds: ['when'],
-    keepOnUpdate: ['created'],
-    columnNames: { key: 'id', label: 'name', when: 'at' },
-  });
-  const record = { key: 'a', label: 'A', when: 7, created: 1 };
-  t.same(renamed.toRow(record), { id: 'a', name: 'A', at: 7, created: 1 }, 'to the row');
-  await renamed.put(record);
-  t.same(connection.prepare('SELECT id, name, at, created FROM items').get(), {
-    id: 'a',
-    name: 'A',
-    at: 7,
-    created: 1,
-  });
-  await renamed.put({ ...record, label: 'B', created: 2 });
-  t.same(await renamed.get('a'), { ...record, label: 'B' }, 'upserted under the column names');
-  t.equal(await renamed.update({ ...record, label: 'C' }), true);
-  t.same(await renamed.get('a'), { ...record, label: 'C' });
-  t.equal(await renamed.delete('a'), true);
-});
+eachItems(
+  t,
+  'columnNames: the key and other fields kept in columns of other names',
+  async (t, db) => {
+    const { database } = db;
+    /** An item whose fields are named apart from their columns. */
+    interface Renamed {
+      key: string;
+      label: string;
+      when: number;
+      created: number;
+    }
+    const renamed = tableOf<Renamed>(database, {
+      name: ITEMS.name,
+      key: 'key',
+      columns: ['key', 'label', 'when', 'created'],
+      seconds: ['when'],
+      keepOnUpdate: ['created'],
+      columnNames: { key: 'id', label: 'name', when: 'at' },
+    });
+    const record = { key: 'a', label: 'A', when: 7, created: 1 };
+    t.same(renamed.toRow(record), { id: 'a', name: 'A', at: 7, created: 1 }, 'to the row');
+    await renamed.put(record);
+    t.same(await db.rows(sql`SELECT id, name, at, created FROM items`), [
+      { id: 'a', name: 'A', at: 7, created: 1 },
+    ]);
+    await renamed.put({ ...record, label: 'B', created: 2 });
+    t.same(await renamed.get('a'), { ...record, label: 'B' }, 'upserted under the column names');
+    t.equal(await renamed.update({ ...record, label: 'C' }), true);
+    t.same(await renamed.get('a'), { ...record, label: 'C' });
+    t.equal(await renamed.delete('a'), true);
+  },
+);
 
-t.test('jsonNull: null is stored as JSON null, not SQL NULL', async (t) => {
-  const { database, connection } = itemsDatabase(t);
+eachItems(t, 'jsonNull: null is stored as JSON null, not SQL NULL', async (t, db, kind) => {
+  const { database } = db;
   const items = tableOf<Item>(database, { ...ITEMS, json: [], jsonNull: ['tags'] });
   await items.put(item({ id: 'a' }));
   await items.put(item({ id: 'b', tags: ['x'] }));
+  // Read as text: SQLite's is text already, PostgreSQL's jsonb as its text.
   t.same(
-    connection.prepare('SELECT id, tags FROM items ORDER BY id').all(),
+    await db.rows(
+      kind === 'sqlite'
+        ? sql`SELECT id, tags FROM items ORDER BY id`
+        : sql`SELECT id, tags::text AS tags FROM items ORDER BY id`,
+    ),
     [
       { id: 'a', tags: 'null' },
       { id: 'b', tags: '["x"]' },
@@ -212,27 +245,31 @@ t.test('jsonNull: null is stored as JSON null, not SQL NULL', async (t) => {
   t.same((await items.get('b'))?.tags, ['x']);
 });
 
-t.test('insertAll: many rows in few statements, in a transaction all or none', async (t) => {
-  const { database, connection } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  // More rows than one statement binds (16,000 parameters / 6 columns = 2,666 rows).
-  const many = Array.from({ length: 6000 }, (_, i) => item({ id: `i${i}`, tags: [String(i)] }));
-  await items.insertAll(many);
-  await items.insertAll([]);
-  t.same(connection.prepare('SELECT count(*) AS n FROM items').get(), { n: 6000 });
-  t.same(await items.get('i5999'), many[5999], 'the last of the last statement');
-  await t.rejects(
-    database.db.transaction().execute(async (trx) => {
-      await items.in(trx).insertAll([item({ id: 'new' }), item({ id: 'i0' })]);
-    }),
-    { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' },
-    'a taken key fails the insert',
-  );
-  t.equal(await items.get('new'), null, 'nothing of it written');
-});
+eachItems(
+  t,
+  'insertAll: many rows in few statements, in a transaction all or none',
+  async (t, db, kind) => {
+    const { database } = db;
+    const items = tableOf(database, ITEMS);
+    // More rows than one statement binds (16,000 parameters / 6 columns = 2,666 rows).
+    const many = Array.from({ length: 6000 }, (_, i) => item({ id: `i${i}`, tags: [String(i)] }));
+    await items.insertAll(many);
+    await items.insertAll([]);
+    t.same(await db.rows(sql`SELECT count(*) AS n FROM items`), [{ n: 6000 }]);
+    t.same(await items.get('i5999'), many[5999], 'the last of the last statement');
+    await t.rejects(
+      database.db.transaction().execute(async (trx) => {
+        await items.in(trx).insertAll([item({ id: 'new' }), item({ id: 'i0' })]);
+      }),
+      { code: kind === 'sqlite' ? 'SQLITE_CONSTRAINT_PRIMARYKEY' : '23505' },
+      'a taken key fails the insert',
+    );
+    t.equal(await items.get('new'), null, 'nothing of it written');
+  },
+);
 
-t.test('change: a compare-and-set on the values read, one winner of two', async (t) => {
-  const { database, path } = itemsDatabase(t);
+eachItems(t, 'change: a compare-and-set on the values read, one winner of two', async (t, db) => {
+  const { database } = db;
   const items = tableOf(database, ITEMS);
   await items.put(item({ id: 'a', at: 1, tags: ['x'] }));
   const rows: [name: string, run: () => Promise<boolean>, changed: boolean, after: Item][] = [
@@ -277,10 +314,8 @@ t.test('change: a compare-and-set on the values read, one winner of two', async 
     t.equal(await run(), changed, name);
     t.same(await items.get('a'), after, `${name}: stored`);
   }
-  // Two readers of one value on two connections to the same file: exactly one wins.
-  const second = openConnection(path);
-  t.teardown(() => second.close());
-  const other = tableOf(openDatabase(second), ITEMS);
+  // Two readers of one value on two connections to the same database: exactly one wins.
+  const other = tableOf(await db.second(), ITEMS);
   const read = (await items.get('a')) as Item;
   const won = await Promise.all([
     items.change('a', { at: 10 }, { at: read.at }),
@@ -290,61 +325,75 @@ t.test('change: a compare-and-set on the values read, one winner of two', async 
   t.equal((await items.get('a'))?.at, won[0] ? 10 : 20, "the winner's value");
 });
 
-t.test('a composite key: get, put, update, change and delete by its values', async (t) => {
-  const { connection, database } = itemsDatabase(t);
-  connection.exec(
-    `CREATE TABLE pairs (
-       owner TEXT NOT NULL, n INTEGER NOT NULL, note TEXT NOT NULL, PRIMARY KEY (owner, n)
-     ) STRICT`,
-  );
-  interface Pair {
-    owner: string;
-    n: number;
-    note: string;
-  }
-  const pairs = tableOf<Pair>(database, {
-    name: 'pairs' as keyof Database,
-    key: ['owner', 'n'],
-    columns: ['owner', 'n', 'note'],
-  });
-  await pairs.put({ owner: 'a', n: 1, note: 'one' });
-  await pairs.put({ owner: 'a', n: 2, note: 'two' });
-  await pairs.put({ owner: 'a', n: 1, note: 'uno' });
-  t.same(await pairs.get(['a', 1]), { owner: 'a', n: 1, note: 'uno' }, 'upserted by both');
-  t.same(await pairs.get(['a', 2]), { owner: 'a', n: 2, note: 'two' }, 'the other kept');
-  t.equal(await pairs.insert({ owner: 'a', n: 2, note: 'x' }), false, 'a taken pair');
-  t.equal(await pairs.update({ owner: 'a', n: 2, note: 'dos' }), true);
-  t.equal(await pairs.change(['a', 2], { note: 'zwei' }, { note: 'dos' }), true);
-  t.same(await pairs.get(['a', 2]), { owner: 'a', n: 2, note: 'zwei' });
-  t.equal(await pairs.delete(['a', 1]), true);
-  t.equal(await pairs.get(['a', 1]), null);
-  t.equal(await pairs.get(['b', 2]), null, 'only the whole key matches');
-  await t.rejects(pairs.get('a'), new RangeError('pairs has a key of 2 column(s), got 1'));
-  await t.rejects(pairs.deleteAll(['a']), new RangeError('pairs has a composite key'));
-});
+eachItems(
+  t,
+  'a composite key: get, put, update, change and delete by its values',
+  async (t, db, kind) => {
+    const { database } = db;
+    await db.exec(
+      kind === 'sqlite'
+        ? `CREATE TABLE pairs (
+           owner TEXT NOT NULL, n INTEGER NOT NULL, note TEXT NOT NULL, PRIMARY KEY (owner, n)
+         ) STRICT`
+        : `CREATE TABLE pairs (
+           owner text NOT NULL, n integer NOT NULL, note text NOT NULL, PRIMARY KEY (owner, n)
+         )`,
+    );
+    interface Pair {
+      owner: string;
+      n: number;
+      note: string;
+    }
+    const pairs = tableOf<Pair>(database, {
+      name: 'pairs' as keyof Database,
+      key: ['owner', 'n'],
+      columns: ['owner', 'n', 'note'],
+    });
+    await pairs.put({ owner: 'a', n: 1, note: 'one' });
+    await pairs.put({ owner: 'a', n: 2, note: 'two' });
+    await pairs.put({ owner: 'a', n: 1, note: 'uno' });
+    t.same(await pairs.get(['a', 1]), { owner: 'a', n: 1, note: 'uno' }, 'upserted by both');
+    t.same(await pairs.get(['a', 2]), { owner: 'a', n: 2, note: 'two' }, 'the other kept');
+    t.equal(await pairs.insert({ owner: 'a', n: 2, note: 'x' }), false, 'a taken pair');
+    t.equal(await pairs.update({ owner: 'a', n: 2, note: 'dos' }), true);
+    t.equal(await pairs.change(['a', 2], { note: 'zwei' }, { note: 'dos' }), true);
+    t.same(await pairs.get(['a', 2]), { owner: 'a', n: 2, note: 'zwei' });
+    t.equal(await pairs.delete(['a', 1]), true);
+    t.equal(await pairs.get(['a', 1]), null);
+    t.equal(await pairs.get(['b', 2]), null, 'only the whole key matches');
+    await t.rejects(pairs.get('a'), new RangeError('pairs has a key of 2 column(s), got 1'));
+    await t.rejects(pairs.deleteAll(['a']), new RangeError('pairs has a composite key'));
+  },
+);
 
-t.test('deleteAll: many keys in chunks, only the rows holding the expected values', async (t) => {
-  const { database } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  const ids = Array.from({ length: 1201 }, (_, at) => `i${at}`);
-  await items.insertAll(ids.map((id, at) => item({ id, name: at % 2 === 0 ? 'even' : 'odd' })));
-  t.equal(await items.deleteAll([]), 0, 'no keys, nothing deleted');
-  t.equal(await items.deleteAll([...ids, 'unknown'], { name: 'even' }), 601, 'only the evens');
-  t.equal(await items.deleteAll(ids), 600, 'the rest, over three statements');
-  t.equal(await items.get('i1'), null);
-});
+eachItems(
+  t,
+  'deleteAll: many keys in chunks, only the rows holding the expected values',
+  async (t, { database }) => {
+    const items = tableOf(database, ITEMS);
+    const ids = Array.from({ length: 1201 }, (_, at) => `i${at}`);
+    await items.insertAll(ids.map((id, at) => item({ id, name: at % 2 === 0 ? 'even' : 'odd' })));
+    t.equal(await items.deleteAll([]), 0, 'no keys, nothing deleted');
+    t.equal(await items.deleteAll([...ids, 'unknown'], { name: 'even' }), 601, 'only the evens');
+    t.equal(await items.deleteAll(ids), 600, 'the rest, over three statements');
+    t.equal(await items.get('i1'), null);
+  },
+);
 
-t.test('find: the rows holding the expected values, in the given order', async (t) => {
-  const { database } = itemsDatabase(t);
-  const items = tableOf(database, ITEMS);
-  await items.insertAll([
-    item({ id: 'a', name: 'x', at: 30 }),
-    item({ id: 'b', name: 'y', at: 10, done: true }),
-    item({ id: 'c', name: 'x', at: 20 }),
-  ]);
-  const ids = (found: Item[]) => found.map((one) => one.id);
-  t.same(ids(await items.find({}, ['at'])), ['b', 'c', 'a'], 'every row, by at');
-  t.same(ids(await items.find({ name: 'x' }, ['name', 'id'])), ['a', 'c'], 'by two columns');
-  t.same(ids(await items.find({ done: null }, ['at'])), ['c', 'a'], 'null matches NULL');
-  t.same(ids(await items.find({ name: 'z' })), [], 'none');
-});
+eachItems(
+  t,
+  'find: the rows holding the expected values, in the given order',
+  async (t, { database }) => {
+    const items = tableOf(database, ITEMS);
+    await items.insertAll([
+      item({ id: 'a', name: 'x', at: 30 }),
+      item({ id: 'b', name: 'y', at: 10, done: true }),
+      item({ id: 'c', name: 'x', at: 20 }),
+    ]);
+    const ids = (found: Item[]) => found.map((one) => one.id);
+    t.same(ids(await items.find({}, ['at'])), ['b', 'c', 'a'], 'every row, by at');
+    t.same(ids(await items.find({ name: 'x' }, ['name', 'id'])), ['a', 'c'], 'by two columns');
+    t.same(ids(await items.find({ done: null }, ['at'])), ['c', 'a'], 'null matches NULL');
+    t.same(ids(await items.find({ name: 'z' })), [], 'none');
+  },
+);

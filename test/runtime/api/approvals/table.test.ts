@@ -5,10 +5,9 @@
  * order, the pending count, a cancelled run's approvals, and a closed store answering the
  * approval routes with a 500, never a 200.
  */
-import { join } from 'node:path';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { ApprovalRecord } from '../../../../src/runtime/api/approvals/table.js';
-import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
+import type { RuntimeStore } from '../../../../src/runtime/store/store.js';
 import {
   call,
   contextHeader,
@@ -32,12 +31,6 @@ const SETTINGS = {
 };
 
 const ADMIN = contextHeader({ user_id: 'root', is_admin: true });
-
-/** Two stores (two connections) on one fresh file; each closed at teardown by its owner. */
-function twoStores(t: Test): [RuntimeStore, RuntimeStore] {
-  const path = join(t.testdir(), 'runtime.db');
-  return [openRuntimeStore(path), openRuntimeStore(path)];
-}
 
 const approval = (id: string, fields: Partial<ApprovalRecord> = {}): ApprovalRecord => ({
   id,
@@ -110,9 +103,8 @@ eachStore(
   },
 );
 
-t.test('list, count, pending and a run status mirrored', async (t) => {
-  const [store, other] = twoStores(t);
-  t.teardown(() => [store, other].forEach((s) => s.close()));
+eachStore(t, 'list, count, pending and a run status mirrored', async (t, stores) => {
+  const [store, other] = await stores.pair();
   await store.approvals.insert(approval('b', { created_at: 100 }));
   await store.approvals.insert(approval('a', { created_at: 100, user_id: 'bob' }));
   await store.approvals.insert(approval('c', { created_at: 300, run_id: 'run-2' }));
@@ -212,34 +204,38 @@ eachStore(
   },
 );
 
-t.test('two continues of one pause at once: one runs, the other is a 409', async (t) => {
-  const rt = runtimeApp(t, { settings: SETTINGS });
-  const output = await paused(rt);
-  const tools = (output['tools'] as Record<string, unknown>[]).map((tool) => ({
-    ...tool,
-    confirmed: true,
-  }));
-  const continueOnce = () =>
-    rt.app.inject({
-      method: 'POST',
-      url: `/agents/guarded/runs/${output['run_id'] as string}/continue`,
-      headers: { ...FORM, ...ADMIN },
-      payload: form({
-        tools: JSON.stringify(tools),
-        session_id: output['session_id'] as string,
-        stream: 'false',
-      }),
+eachStore(
+  t,
+  'two continues of one pause at once: one runs, the other is a 409',
+  async (t, stores) => {
+    const rt = runtimeApp(t, { settings: SETTINGS, store: await stores.open() });
+    const output = await paused(rt);
+    const tools = (output['tools'] as Record<string, unknown>[]).map((tool) => ({
+      ...tool,
+      confirmed: true,
+    }));
+    const continueOnce = () =>
+      rt.app.inject({
+        method: 'POST',
+        url: `/agents/guarded/runs/${output['run_id'] as string}/continue`,
+        headers: { ...FORM, ...ADMIN },
+        payload: form({
+          tools: JSON.stringify(tools),
+          session_id: output['session_id'] as string,
+          stream: 'false',
+        }),
+      });
+    const answers = await Promise.all([continueOnce(), continueOnce()]);
+    t.same(answers.map((a) => a.statusCode).sort(), [200, 409]);
+    t.match(answers.find((a) => a.statusCode === 409)?.json(), {
+      // Refused while the winner runs, or once it has completed: which depends on timing.
+      detail: new RegExp(
+        `^Cannot continue run ${output['run_id'] as string}: run is (running|completed), not paused$`,
+      ),
     });
-  const answers = await Promise.all([continueOnce(), continueOnce()]);
-  t.same(answers.map((a) => a.statusCode).sort(), [200, 409]);
-  t.match(answers.find((a) => a.statusCode === 409)?.json(), {
-    // Refused while the winner runs, or once it has completed: which depends on timing.
-    detail: new RegExp(
-      `^Cannot continue run ${output['run_id'] as string}: run is (running|completed), not paused$`,
-    ),
-  });
-  t.equal(answers.find((a) => a.statusCode === 200)?.json().content, 'Tool add returned: 3');
-});
+    t.equal(answers.find((a) => a.statusCode === 200)?.json().content, 'Tool add returned: 3');
+  },
+);
 
 /**
  * `store` with a writer of another process slipped in right after the first read of `method`:
@@ -263,11 +259,11 @@ function racedAfterFirst<K extends 'get' | 'pendingForRun'>(
   return { ...store, approvals: { ...store.approvals, [method]: racing } };
 }
 
-t.test(
+eachStore(
+  t,
   'resolved by another process between read and write: the 409 of a second resolve',
-  async (t) => {
-    const [one, two] = twoStores(t);
-    t.teardown(() => two.close());
+  async (t, stores) => {
+    const [one, two] = await stores.pair();
     await one.approvals.insert(approval('a1', { run_id: 'gone' }));
     const rt = runtimeApp(t, {
       store: racedAfterFirst(one, 'get', () =>
@@ -290,56 +286,61 @@ t.test(
   },
 );
 
-t.test('continued or deleted by another request between read and write', async (t) => {
-  const rows: [
-    name: string,
-    write: (store: RuntimeStore, runId: string) => Promise<unknown>,
-    status: number,
-    detail: (runId: string) => string,
-  ][] = [
-    [
-      'continued: the 409 of a second continue',
-      async (store, runId) => store.putRun({ ...(await store.getRun(runId))!, status: 'RUNNING' }),
-      409,
-      (runId) => `Cannot continue run ${runId}: run is running, not paused`,
-    ],
-    [
-      'deleted with its session: the 404 of an unknown run',
-      async (store, runId) => store.deleteSession((await store.getRun(runId))!.session_id),
-      404,
-      (runId) => `No runs found for run ID ${runId}`,
-    ],
-  ];
-  for (const [name, write, status, detail] of rows) {
-    const store = openRuntimeStore(':memory:');
-    let runId = '';
-    const rt = runtimeApp(t, {
-      settings: SETTINGS,
-      store: racedAfterFirst(store, 'pendingForRun', () => write(store, runId)),
-    });
-    const output = await paused(rt);
-    runId = output['run_id'] as string;
-    const tools = (output['tools'] as Record<string, unknown>[]).map((tool) => ({
-      ...tool,
-      confirmed: true,
-    }));
-    const res = await rt.app.inject({
-      method: 'POST',
-      url: `/agents/guarded/runs/${runId}/continue`,
-      headers: { ...FORM, ...ADMIN },
-      payload: form({
-        tools: JSON.stringify(tools),
-        session_id: output['session_id'] as string,
-        stream: 'false',
-      }),
-    });
-    t.same([res.statusCode, res.json()], [status, { detail: detail(runId) }], name);
-  }
-});
+eachStore(
+  t,
+  'continued or deleted by another request between read and write',
+  async (t, stores) => {
+    const rows: [
+      name: string,
+      write: (store: RuntimeStore, runId: string) => Promise<unknown>,
+      status: number,
+      detail: (runId: string) => string,
+    ][] = [
+      [
+        'continued: the 409 of a second continue',
+        async (store, runId) =>
+          store.putRun({ ...(await store.getRun(runId))!, status: 'RUNNING' }),
+        409,
+        (runId) => `Cannot continue run ${runId}: run is running, not paused`,
+      ],
+      [
+        'deleted with its session: the 404 of an unknown run',
+        async (store, runId) => store.deleteSession((await store.getRun(runId))!.session_id),
+        404,
+        (runId) => `No runs found for run ID ${runId}`,
+      ],
+    ];
+    for (const [name, write, status, detail] of rows) {
+      const store = await stores.open();
+      let runId = '';
+      const rt = runtimeApp(t, {
+        settings: SETTINGS,
+        store: racedAfterFirst(store, 'pendingForRun', () => write(store, runId)),
+      });
+      const output = await paused(rt);
+      runId = output['run_id'] as string;
+      const tools = (output['tools'] as Record<string, unknown>[]).map((tool) => ({
+        ...tool,
+        confirmed: true,
+      }));
+      const res = await rt.app.inject({
+        method: 'POST',
+        url: `/agents/guarded/runs/${runId}/continue`,
+        headers: { ...FORM, ...ADMIN },
+        payload: form({
+          tools: JSON.stringify(tools),
+          session_id: output['session_id'] as string,
+          stream: 'false',
+        }),
+      });
+      t.same([res.statusCode, res.json()], [status, { detail: detail(runId) }], name);
+    }
+  },
+);
 
-t.test('a closed store: the approval routes answer 500, never a 200', async (t) => {
-  const rt = runtimeApp(t);
-  rt.store.close();
+eachStore(t, 'a closed store: the approval routes answer 500, never a 200', async (t, stores) => {
+  const rt = runtimeApp(t, { store: await stores.open() });
+  await rt.store.close();
   const rows: [name: string, url: string][] = [
     ['GET /approvals', '/approvals'],
     ['GET /approvals?status=pending', '/approvals?status=pending'],

@@ -1,18 +1,12 @@
 /**
- * The eval-run store on a real SQLite file: round trips with JSON intact, filters, sorts and
- * pages, rename, and bulk delete in one transaction.
+ * The eval-run store on a real SQLite file and on PostgreSQL: round trips with JSON intact,
+ * filters, sorts and pages, rename, and bulk delete in one transaction.
  */
-import { join } from 'node:path';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { EvalQuery, EvalRunRecord } from '../../../../src/runtime/api/evals/table.js';
-import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
+import type { RuntimeStore } from '../../../../src/runtime/store/store.js';
 import { call, runtimeApp } from '../../fixtures/runtime.js';
-
-function fileStore(t: Test): RuntimeStore {
-  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
-  t.teardown(() => store.close());
-  return store;
-}
+import { eachStore } from '../../fixtures/stores.js';
 
 /** An eval run; `overrides` replace fields. */
 function evalRun(overrides: Partial<EvalRunRecord> = {}): EvalRunRecord {
@@ -45,8 +39,8 @@ const query = (overrides: Partial<EvalQuery> = {}): EvalQuery => ({
 const ids = async (store: RuntimeStore, q: Partial<EvalQuery> = {}): Promise<string[]> =>
   (await store.evals.list(query(q))).rows.map((r) => r.run_id);
 
-t.test('round trip keeps JSON and nulls; put replaces by id', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'round trip keeps JSON and nulls; put replaces by id', async (t, stores) => {
+  const store = await stores.open();
   const record = evalRun({ eval_input: null, model_id: null, name: 'ünïcode' });
   await store.evals.put(record);
   t.same(await store.evals.get('e-1'), record);
@@ -59,8 +53,8 @@ t.test('round trip keeps JSON and nulls; put replaces by id', async (t) => {
   });
 });
 
-t.test('filters: each alone and together', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'filters: each alone and together', async (t, stores) => {
+  const store = await stores.open();
   await store.evals.put(evalRun({ run_id: 'acc', created_at: 1 }));
   await store.evals.put(
     evalRun({ run_id: 'perf', eval_type: 'performance', model_id: 'm2', created_at: 2 }),
@@ -100,10 +94,16 @@ t.test('filters: each alone and together', async (t) => {
   for (const [name, q, expected] of rows) t.same(await ids(store, q), expected, name);
 });
 
-t.test('sorts, with run_id breaking ties; pages with a matching total', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'sorts, with run_id breaking ties; pages with a matching total', async (t, stores) => {
+  const store = await stores.open();
   await store.evals.put(
-    evalRun({ run_id: 'b', name: 'zeta', eval_type: 'reliability', created_at: 5, updated_at: 9 }),
+    evalRun({
+      run_id: 'b',
+      name: 'zeta',
+      eval_type: 'reliability',
+      created_at: 5,
+      updated_at: 9,
+    }),
   );
   await store.evals.put(
     evalRun({ run_id: 'a', name: 'alpha', eval_type: 'accuracy', created_at: 5, updated_at: 7 }),
@@ -132,8 +132,8 @@ t.test('sorts, with run_id breaking ties; pages with a matching total', async (t
   });
 });
 
-t.test('rename stamps updated_at; unknown ids are null', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'rename stamps updated_at; unknown ids are null', async (t, stores) => {
+  const store = await stores.open();
   await store.evals.put(evalRun());
   t.same(
     await store.evals.rename('e-1', 'Renamed', 500),
@@ -142,32 +142,36 @@ t.test('rename stamps updated_at; unknown ids are null', async (t) => {
   t.equal(await store.evals.rename('nope', 'x', 500), null);
 });
 
-t.test('delete removes the named runs, skips unknown ids, counts what went', async (t) => {
-  const store = fileStore(t);
-  for (const id of ['x', 'y', 'z']) await store.evals.put(evalRun({ run_id: id }));
-  t.equal(await store.evals.delete(['x', 'nope', 'z', 'x']), 2);
-  t.same(await ids(store), ['y']);
-  t.equal(await store.evals.delete([]), 0);
-});
+eachStore(
+  t,
+  'delete removes the named runs, skips unknown ids, counts what went',
+  async (t, stores) => {
+    const store = await stores.open();
+    for (const id of ['x', 'y', 'z']) await store.evals.put(evalRun({ run_id: id }));
+    t.equal(await store.evals.delete(['x', 'nope', 'z', 'x']), 2);
+    t.same(await ids(store), ['y']);
+    t.equal(await store.evals.delete([]), 0);
+  },
+);
 
-t.test('the table refuses an unknown eval type (CHECK)', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'the table refuses an unknown eval type (CHECK)', async (t, stores, kind) => {
+  const store = await stores.open();
   await t.rejects(store.evals.put(evalRun({ eval_type: 'vibes' as 'accuracy' })), {
-    code: 'SQLITE_CONSTRAINT_CHECK',
+    code: kind === 'sqlite' ? 'SQLITE_CONSTRAINT_CHECK' : '23514',
   });
 });
 
-t.test('a bulk delete of 1,201 ids is one count', async (t) => {
-  const store = fileStore(t);
+eachStore(t, 'a bulk delete of 1,201 ids is one count', async (t, stores) => {
+  const store = await stores.open();
   const many = Array.from({ length: 1201 }, (_, i) => `e${i}`);
   for (const id of many) await store.evals.put(evalRun({ run_id: id }));
   t.equal(await store.evals.delete([...many, 'nope']), 1201);
   t.same(await ids(store), []);
 });
 
-t.test('a closed store: the eval routes answer 500, never a 200', async (t) => {
-  const rt = runtimeApp(t);
-  rt.store.close();
+eachStore(t, 'a closed store: the eval routes answer 500, never a 200', async (t, stores) => {
+  const rt = runtimeApp(t, { store: await stores.open() });
+  await rt.store.close();
   const rows: [name: string, url: string][] = [
     ['GET /eval-runs', '/eval-runs'],
     ['GET /eval-runs/{id}', '/eval-runs/e-1'],

@@ -1,7 +1,7 @@
 /**
- * Background processing of knowledge contents over a real store and index: jobs start after the
- * current turn, a content deleted meanwhile stays deleted, close cancels running fetches, and a
- * job never crashes the process.
+ * Background processing of knowledge contents over a real store (SQLite and PostgreSQL) and index:
+ * jobs start after the current turn, a content deleted meanwhile stays deleted, close cancels
+ * running fetches, and a job never crashes the process.
  */
 import t, { type Test } from 'tap';
 import { createKnowledgeIndex } from '../../../../src/runtime/api/knowledge/search-index.js';
@@ -10,10 +10,10 @@ import {
   type ProcessingJob,
 } from '../../../../src/runtime/api/knowledge/processing.js';
 import type { ContentRecord } from '../../../../src/runtime/api/knowledge/table.js';
-import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
 import { createOutboundGuard } from '../../../../src/runtime/outbound/guard.js';
 import { contentServer, stall } from '../../fixtures/knowledge.js';
 import { createTestClock } from '../../../fixtures/tokens.js';
+import { eachStore, type Stores } from '../../fixtures/stores.js';
 
 const CONTENT: ContentRecord = {
   id: 'c-1',
@@ -44,9 +44,8 @@ const job = (fields: Partial<ProcessingJob> = {}): ProcessingJob => ({
 });
 
 /** A store holding CONTENT (processing), its index and a processor over them. */
-async function setup(t: Test, closeStore = true) {
-  const store = openRuntimeStore(':memory:');
-  if (closeStore) t.teardown(() => store.close());
+async function setup(t: Test, stores: Stores) {
+  const store = await stores.open();
   await store.knowledge.put(CONTENT);
   const index = createKnowledgeIndex({
     revision: () => store.knowledge.revision('kb'),
@@ -65,8 +64,8 @@ async function setup(t: Test, closeStore = true) {
   return { store, index, processor, found };
 }
 
-t.test('a job runs after the current turn and indexes what it stored', async (t) => {
-  const { store, processor, found } = await setup(t);
+eachStore(t, 'a job runs after the current turn and indexes what it stored', async (t, stores) => {
+  const { store, processor, found } = await setup(t, stores);
   t.same(await found(), [], 'the index is built (empty) before the job');
   processor.enqueue(job());
   t.equal((await store.knowledge.get('c-1'))?.status, 'processing', 'not yet');
@@ -75,19 +74,23 @@ t.test('a job runs after the current turn and indexes what it stored', async (t)
   t.same(await found(), ['c-1_0'], 'the built index was kept current');
 });
 
-t.test('a content deleted before its job finishes stays deleted and unindexed', async (t) => {
-  const { store, processor, found } = await setup(t);
-  t.same(await found(), []);
-  processor.enqueue(job());
-  await store.knowledge.delete('kb', 'c-1');
-  await processor.idle();
-  t.equal(await store.knowledge.get('c-1'), null);
-  t.same(await store.knowledge.chunks('kb'), []);
-  t.same(await found(), []);
-});
+eachStore(
+  t,
+  'a content deleted before its job finishes stays deleted and unindexed',
+  async (t, stores) => {
+    const { store, processor, found } = await setup(t, stores);
+    t.same(await found(), []);
+    processor.enqueue(job());
+    await store.knowledge.delete('kb', 'c-1');
+    await processor.idle();
+    t.equal(await store.knowledge.get('c-1'), null);
+    t.same(await store.knowledge.chunks('kb'), []);
+    t.same(await found(), []);
+  },
+);
 
-t.test('a job that cannot chunk fails its content with the reason', async (t) => {
-  const { store, processor } = await setup(t);
+eachStore(t, 'a job that cannot chunk fails its content with the reason', async (t, stores) => {
+  const { store, processor } = await setup(t, stores);
   processor.enqueue(job({ chunkSize: 4, chunkOverlap: 4 }));
   await processor.idle();
   t.match(await store.knowledge.get('c-1'), {
@@ -96,17 +99,18 @@ t.test('a job that cannot chunk fails its content with the reason', async (t) =>
   });
 });
 
-t.test('a store closed under a job does not crash the process', async (t) => {
-  const { store, processor } = await setup(t, false);
+eachStore(t, 'a store closed under a job does not crash the process', async (t, stores) => {
+  const { store, processor } = await setup(t, stores);
   processor.enqueue(job());
-  store.close();
+  const closed = store.close();
   await processor.idle();
+  await closed;
   t.pass('idle resolved');
 });
 
-t.test('close cancels a running fetch; its content fails', async (t) => {
+eachStore(t, 'close cancels a running fetch; its content fails', async (t, stores) => {
   const server = await contentServer(t, { '/slow': stall });
-  const { store, processor } = await setup(t);
+  const { store, processor } = await setup(t, stores);
   processor.enqueue(job({ source: { kind: 'urls', urls: [new URL(`${server.url}/slow`)] } }));
   while (server.hits.get('/slow') === undefined) {
     await new Promise((resolve) => setTimeout(resolve, 2));

@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import { contentServer, multipart, page, settled, stall } from '../../fixtures/knowledge.js';
 import { DB_ID, FORM, form, runtimeApp, SETTINGS, TEST_NOW_ISO } from '../../fixtures/runtime.js';
 import { INTERRUPTED } from '../../../../src/runtime/api/knowledge/routes.js';
-import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
+import { eachStore } from '../../fixtures/stores.js';
 import { closedPortUrl } from '../../../fixtures/e2e.js';
 import { recordingListener } from '../../fixtures/outbound.js';
 
@@ -669,8 +669,8 @@ t.test('DELETE one content, then all of them', async (t) => {
   });
 });
 
-t.test('a restart marks contents left processing as failed', async (t) => {
-  const store = openRuntimeStore(':memory:');
+eachStore(t, 'a restart marks contents left processing as failed', async (t, stores) => {
+  const store = await stores.open();
   await store.knowledge.put({
     id: 'c-1',
     knowledge_id: 'k',
@@ -689,7 +689,8 @@ t.test('a restart marks contents left processing as failed', async (t) => {
     created_at: 1,
     updated_at: 1,
   });
-  runtimeApp(t, { store });
+  // The sweep is issued as the app is built and done by the time it is ready.
+  await runtimeApp(t, { store }).app.ready();
   t.match(await store.knowledge.get('c-1'), { status: 'failed', status_message: INTERRUPTED });
   t.equal(INTERRUPTED, 'Processing was interrupted: the runtime stopped before it finished');
 });

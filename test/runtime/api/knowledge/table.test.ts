@@ -1,13 +1,12 @@
 /**
- * The knowledge tables on a real SQLite file: contents replaced by id keeping their creation
- * time, chunks stored with completion and dropped with their content, paging and orders,
- * per-instance reads and deletes, and the failures a restart records.
+ * The knowledge tables on a real SQLite file and on PostgreSQL: contents replaced by id keeping
+ * their creation time, chunks stored with completion and dropped with their content, paging and
+ * orders, per-instance reads and deletes, and the failures a restart records.
  */
-import { join } from 'node:path';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import type { ContentRecord } from '../../../../src/runtime/api/knowledge/table.js';
-import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
 import { call, runtimeApp } from '../../fixtures/runtime.js';
+import { eachStore } from '../../fixtures/stores.js';
 
 const content = (fields: Partial<ContentRecord> = {}): ContentRecord => ({
   id: 'c-1',
@@ -29,42 +28,43 @@ const content = (fields: Partial<ContentRecord> = {}): ContentRecord => ({
   ...fields,
 });
 
-function open(t: Test) {
-  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
-  t.teardown(() => store.close());
-  return store.knowledge;
-}
+eachStore(
+  t,
+  'complete stores chunks; put replaces by id, keeping created_at',
+  async (t, stores) => {
+    const k = (await stores.open()).knowledge;
+    await k.put(content({ metadata: { a: 1 } }));
+    t.equal(
+      await k.complete('c-1', { type: 'text/csv', size: 7, chunks: ['ab', 'cd'] }, 200),
+      true,
+    );
+    t.same(await k.get('c-1'), {
+      ...content({ metadata: { a: 1 } }),
+      type: 'text/csv',
+      size: 7,
+      status: 'completed',
+      updated_at: 200,
+    });
+    t.same(await k.chunks('kb'), [
+      { content_id: 'c-1', seq: 0, text: 'ab' },
+      { content_id: 'c-1', seq: 1, text: 'cd' },
+    ]);
+    t.same(await k.chunks('other'), [], 'chunks of one instance only');
+    await k.put(content({ name: 'again', created_at: 300, updated_at: 300 }));
+    t.match(await k.get('c-1'), {
+      name: 'again',
+      created_at: 100,
+      updated_at: 300,
+      status: 'processing',
+    });
+    t.same(await k.chunks('kb'), [], 'a replaced content loses its chunks');
+    t.equal(await k.complete('c-9', { type: 'text/plain', size: 0, chunks: [] }, 1), false);
+    t.equal(await k.get('c-9'), null);
+  },
+);
 
-t.test('complete stores chunks; put replaces by id, keeping created_at', async (t) => {
-  const k = open(t);
-  await k.put(content({ metadata: { a: 1 } }));
-  t.equal(await k.complete('c-1', { type: 'text/csv', size: 7, chunks: ['ab', 'cd'] }, 200), true);
-  t.same(await k.get('c-1'), {
-    ...content({ metadata: { a: 1 } }),
-    type: 'text/csv',
-    size: 7,
-    status: 'completed',
-    updated_at: 200,
-  });
-  t.same(await k.chunks('kb'), [
-    { content_id: 'c-1', seq: 0, text: 'ab' },
-    { content_id: 'c-1', seq: 1, text: 'cd' },
-  ]);
-  t.same(await k.chunks('other'), [], 'chunks of one instance only');
-  await k.put(content({ name: 'again', created_at: 300, updated_at: 300 }));
-  t.match(await k.get('c-1'), {
-    name: 'again',
-    created_at: 100,
-    updated_at: 300,
-    status: 'processing',
-  });
-  t.same(await k.chunks('kb'), [], 'a replaced content loses its chunks');
-  t.equal(await k.complete('c-9', { type: 'text/plain', size: 0, chunks: [] }, 1), false);
-  t.equal(await k.get('c-9'), null);
-});
-
-t.test('update, fail and the failures of a restart', async (t) => {
-  const k = open(t);
+eachStore(t, 'update, fail and the failures of a restart', async (t, stores) => {
+  const k = (await stores.open()).knowledge;
   await k.put(content());
   await k.put(content({ id: 'c-2' }));
   await k.complete('c-2', { type: 'text/plain', size: 1, chunks: ['x'] }, 150);
@@ -94,8 +94,8 @@ t.test('update, fail and the failures of a restart', async (t) => {
   t.equal((await k.get('c-1'))?.metadata, null);
 });
 
-t.test('list pages in each order; metadata keys; deletes', async (t) => {
-  const k = open(t);
+eachStore(t, 'list pages in each order; metadata keys; deletes', async (t, stores) => {
+  const k = (await stores.open()).knowledge;
   await k.put(
     content({ id: 'a', name: 'z', created_at: 1, updated_at: 9, metadata: { x: 1, y: 2 } }),
   );
@@ -119,9 +119,9 @@ t.test('list pages in each order; metadata keys; deletes', async (t) => {
   t.match(await k.get('d'), { knowledge_id: 'other' }, 'another instance is untouched');
 });
 
-t.test('a closed store: the knowledge routes answer 500, never a 200', async (t) => {
-  const rt = runtimeApp(t);
-  rt.store.close();
+eachStore(t, 'a closed store: the knowledge routes answer 500, never a 200', async (t, stores) => {
+  const rt = runtimeApp(t, { store: await stores.open() });
+  await rt.store.close();
   const rows: [name: string, method: 'GET' | 'POST', url: string, json?: unknown][] = [
     ['GET /knowledge/content', 'GET', '/knowledge/content'],
     ['GET /knowledge/content/{id}', 'GET', '/knowledge/content/c-1'],

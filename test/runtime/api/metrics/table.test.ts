@@ -1,24 +1,17 @@
 /**
- * The daily metrics store on the query layer, on a real SQLite file: refreshes by this and
- * another connection to the same file leave one row per day (an upsert on the day, keeping its
- * id and first creation), a day left without sessions or runs is dropped, and a closed store
- * answers the metrics routes with a 500, never a 200 with nothing.
+ * The daily metrics store on the query layer, on a real SQLite file and on PostgreSQL: refreshes by
+ * this and another connection to the same database leave one row per day (an upsert on the day,
+ * keeping its id and first creation), a day left without sessions or runs is dropped, and a closed
+ * store answers the metrics routes with a 500, never a 200 with nothing.
  */
-import { join } from 'node:path';
 import t from 'tap';
-import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
 import { call, runRecord, runtimeApp, sessionRecord } from '../../fixtures/runtime.js';
+import { eachStore } from '../../fixtures/stores.js';
 
 const DAY = 24 * 60 * 60;
 
-t.test('refreshes here and elsewhere at once leave one row per day', async (t) => {
-  const path = join(t.testdir(), 'runtime.db');
-  const here = openRuntimeStore(path);
-  const elsewhere = openRuntimeStore(path);
-  t.teardown(() => {
-    here.close();
-    elsewhere.close();
-  });
+eachStore(t, 'refreshes here and elsewhere at once leave one row per day', async (t, stores) => {
+  const [here, elsewhere] = await stores.pair();
   await here.putSession(sessionRecord({ created_at: 0 }));
   await here.putRun(
     runRecord({ created_at: 0, output: { model: 'm', metrics: { input_tokens: 2 } } }),
@@ -63,9 +56,8 @@ t.test('refreshes here and elsewhere at once leave one row per day', async (t) =
   t.same(await elsewhere.dailyMetrics.list(null, null), [], 'and none stored');
 });
 
-t.test('list keeps to the dates given, inclusive', async (t) => {
-  const store = openRuntimeStore(join(t.testdir(), 'runtime.db'));
-  t.teardown(() => store.close());
+eachStore(t, 'list keeps to the dates given, inclusive', async (t, stores) => {
+  const store = await stores.open();
   for (const day of [0, 1, 2]) {
     await store.putSession(sessionRecord({ session_id: `s-${day}`, created_at: day * DAY }));
   }
@@ -77,23 +69,32 @@ t.test('list keeps to the dates given, inclusive', async (t) => {
   t.same(await dates('1970-01-02', '1970-01-02'), ['1970-01-02']);
 });
 
-t.test('a closed store: the metrics routes answer 500, never a 200', async (t) => {
-  const rt = runtimeApp(t);
-  // The stored components load with the first request; the store closes after it, so the
-  // metrics routes' own failure is what answers.
-  t.equal((await call(rt, 'GET', '/health')).status, 200);
-  rt.store.close();
-  for (const [method, url] of [
-    ['GET', '/metrics'],
-    ['POST', '/metrics/refresh'],
-  ] as const) {
-    t.same(
-      await call(rt, method, url),
-      {
-        status: 500,
-        body: { detail: 'Error getting metrics: The database connection is not open' },
-      },
-      `${method} ${url}`,
-    );
-  }
-});
+eachStore(
+  t,
+  'a closed store: the metrics routes answer 500, never a 200',
+  async (t, stores, kind) => {
+    const rt = runtimeApp(t, { store: await stores.open() });
+    // The stored components load with the first request; the store closes after it, so the
+    // metrics routes' own failure is what answers.
+    t.equal((await call(rt, 'GET', '/health')).status, 200);
+    await rt.store.close();
+    // The driver's own words for a closed database.
+    const closed =
+      kind === 'sqlite'
+        ? 'The database connection is not open'
+        : 'driver has already been destroyed';
+    for (const [method, url] of [
+      ['GET', '/metrics'],
+      ['POST', '/metrics/refresh'],
+    ] as const) {
+      t.same(
+        await call(rt, method, url),
+        {
+          status: 500,
+          body: { detail: `Error getting metrics: ${closed}` },
+        },
+        `${method} ${url}`,
+      );
+    }
+  },
+);

@@ -1,14 +1,15 @@
 /**
  * What the session routes share: scalar query parameters, the owner a caller may act for, and
- * finding a session by kind and owner (RUNTIME_API.md §1).
+ * finding a session by kind and owner (one of another kind or owner is not found), on SQLite and
+ * PostgreSQL.
  */
 import t from 'tap';
 import { ANONYMOUS_CALLER, type Caller } from '../../../../src/runtime/http/caller.js';
 import { findSession, ownerOf } from '../../../../src/runtime/api/sessions/lookup.js';
 import { listSessionsQuery } from '../../../../src/runtime/api/sessions/schemas.js';
 import { scalarQuery } from '../../../../src/runtime/http/query.js';
-import { openRuntimeStore } from '../../../../src/runtime/store/store.js';
 import { sessionRecord } from '../../fixtures/runtime.js';
+import { eachStore } from '../../fixtures/stores.js';
 
 t.test('scalarQuery: a repeated parameter counts with its last value', async (t) => {
   t.same(scalarQuery({ a: 'x', b: ['1', '2'], c: undefined, d: [] }), {
@@ -40,9 +41,8 @@ t.test('ownerOf: confined callers act for themselves only', async (t) => {
   t.equal(ownerOf(ANONYMOUS_CALLER, undefined), undefined);
 });
 
-t.test('findSession: null for unknown, another kind or another owner', async (t) => {
-  const store = openRuntimeStore(':memory:');
-  t.teardown(() => store.close());
+eachStore(t, 'findSession: null for unknown, another kind or another owner', async (t, stores) => {
+  const store = await stores.open();
   await store.putSession(sessionRecord({ session_id: 's', user_id: 'alice' }));
   await store.putSession(
     sessionRecord({ session_id: 'anon', session_type: 'team', component_id: 't1' }),
