@@ -304,4 +304,5 @@ export const POSTGRES_STEPS: Readonly<Record<number, string>> = {
       revision     bigint  NOT NULL
     );
   `,
+  14: `ALTER TABLE sessions ADD COLUMN version bigint NOT NULL DEFAULT 0;`,
 };
