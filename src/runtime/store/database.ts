@@ -55,7 +55,7 @@ export type LearningRow = RowOf<LearningRecord, 'content' | 'metadata'>;
 export type SessionRow = Omit<
   RowOf<SessionRecord, 'session_state' | 'metadata' | 'session_summary'>,
   'session_summary'
-> & { summary: string | null };
+> & { summary: string | null; version: Generated<number> };
 
 /**
  * A `runs` row; `seq` orders the runs stored in the same second, and `replica_id` names the

@@ -182,6 +182,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 16,
+    name: 'session versions',
+    // Moved by every write of a session: the end of a run writes its state keyed on the version
+    // it read, so a write another run or request made meanwhile (on any runtime) is merged with,
+    // never written over.
+    sql: `ALTER TABLE sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /** The schema version of an open database (`PRAGMA user_version`; 0 for a fresh file). */

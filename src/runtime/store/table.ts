@@ -7,7 +7,7 @@
  * A write another process could race is a conditional UPDATE on the values it read (`expected`),
  * never a read followed by a write here.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, RuntimeDatabase, SqlDialect } from './database.js';
 import type { FilterBuilder } from './page.js';
 
@@ -34,6 +34,11 @@ export interface TableSpec<R> {
   readonly keepOnUpdate?: readonly Column<R>[];
   /** The stored column of a field whose name differs from the record's (`summary`, `start_ms`). */
   readonly columnNames?: Readonly<Partial<Record<Column<R>, string>>>;
+  /**
+   * A stored column outside the record that every write of an existing row adds one to (a
+   * version that compare-and-set writes elsewhere key on).
+   */
+  readonly version?: string;
 }
 
 /** A row's key: its value, or the values of a composite key in the declared order. */
@@ -185,9 +190,14 @@ function bind<R>(
   /** The key of a row. */
   const keyOfRow = (row: Readonly<Record<string, unknown>>): unknown[] =>
     keys.map((name) => row[name]);
-  /** The row without its key columns (what an update may set). */
-  const withoutKey = (row: Record<string, unknown>): Record<string, unknown> =>
-    Object.fromEntries(Object.entries(row).filter(([name]) => !keys.includes(name)));
+  /** The version column's term in a write of an existing row: one more than stored. */
+  const bumped =
+    spec.version === undefined ? {} : { [spec.version]: sql`${sql.ref(spec.version)} + 1` };
+  /** The row without its key columns (what an update may set), the version moved on. */
+  const withoutKey = (row: Record<string, unknown>): Record<string, unknown> => ({
+    ...Object.fromEntries(Object.entries(row).filter(([name]) => !keys.includes(name))),
+    ...bumped,
+  });
   /** The columns of the fields `record` gives (not `undefined`), encoded. */
   const columnsOf = (record: Partial<R>): Record<string, unknown> => {
     const row: Record<string, unknown> = {};
@@ -248,11 +258,12 @@ function bind<R>(
         .insertInto(table)
         .values(toRow(record))
         .onConflict((conflict) =>
-          conflict
-            .columns(keys)
-            .doUpdateSet((eb) =>
-              Object.fromEntries(updated.map((name) => [name, eb.ref(`excluded.${name}`)])),
-            ),
+          conflict.columns(keys).doUpdateSet((eb) => ({
+            ...Object.fromEntries(updated.map((name) => [name, eb.ref(`excluded.${name}`)])),
+            ...(spec.version === undefined
+              ? {}
+              : { [spec.version]: sql`${sql.ref(`${table}.${spec.version}`)} + 1` }),
+          })),
         )
         .execute();
     },

@@ -137,6 +137,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     cancel: { cancelled: boolean },
     entity: Entity,
     fresh: boolean,
+    stateRead: Readonly<Record<string, unknown>>,
   ): AsyncGenerator<RunEvent, RunResult, void> {
     live.set(record.run_id, cancel);
     watch();
@@ -168,9 +169,10 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       // Another request may have deleted the session (and its runs with it) while this run went
       // on: then there is nothing left to store the run in.
       if (!(await store.updateRun(stored))) return result;
-      // Only the fields the run changes: a rename by another request meanwhile is kept.
+      // Only the fields the run changes: a rename, or another run's state, meanwhile is kept.
       await store.updateAfterRun(record.session_id, {
         name: record.input.slice(0, 100),
+        before: stateRead,
         state: result.sessionState,
         at: now,
       });
@@ -182,13 +184,17 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     }
   }
 
-  /** `fresh`: the run's id was made by this service for it (see {@link recordRunApprovals}). */
+  /**
+   * `fresh`: the run's id was made by this service for it (see {@link recordRunApprovals});
+   * `stateRead`: the session state as stored when the run read it.
+   */
   function activeRun(
     record: RunRecord,
     source: AsyncGenerator<RunEvent, RunResult, void>,
     cancel: { cancelled: boolean },
     entity: Entity,
     fresh: boolean,
+    stateRead: Readonly<Record<string, unknown>>,
   ): ActiveRun {
     // Every run, started or continued, records its trace. A fresh run has no trace before this
     // one: its trace's ordinal is 0 without counting.
@@ -198,7 +204,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       runId: record.run_id,
       sessionId: record.session_id,
       userId: record.user_id,
-      events: persisted(traced, record, cancel, entity, fresh),
+      events: persisted(traced, record, cancel, entity, fresh, stateRead),
       cancel: () => {
         cancel.cancelled = true;
       },
@@ -284,7 +290,14 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         runId,
         sessionId: session.session_id,
       });
-      return activeRun(record, spanned(source, span), cancel, entity, o.runId === undefined);
+      return activeRun(
+        record,
+        spanned(source, span),
+        cancel,
+        entity,
+        o.runId === undefined,
+        session.session_state,
+      );
     },
 
     async continue(ref, results) {
@@ -333,7 +346,7 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
         },
         deps,
       );
-      return activeRun(record, source, cancel, ref.entity, false);
+      return activeRun(record, source, cancel, ref.entity, false, session.session_state);
     },
 
     async cancel(ref) {

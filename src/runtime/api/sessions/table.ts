@@ -4,6 +4,7 @@
  * passes; it never decides who the caller is, and never builds HTTP shapes. A change another
  * process could race is one conditional UPDATE of the fields it sets, never a read-then-write.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { RuntimeDatabase } from '../../store/database.js';
 import { equals, equalsOrNull, pageOf, type PageParams } from '../../store/page.js';
 import type { SessionRecord, SessionType } from '../../store/records.js';
@@ -68,14 +69,23 @@ export interface SessionStore {
     match?: SessionMatch,
   ): Promise<SessionRecord | null>;
   /**
-   * After a run: the session's state and `updated_at`, and `name` unless it already has one
-   * (decided by the database on the value it holds), in one UPDATE.
+   * After a run: what the run changed in the state it started from (`before` → `state`, see
+   * {@link mergeState}) applied to the stored state, `updated_at`, and `name` unless the session
+   * already has one (decided by the database on the value it holds). The write is keyed on the
+   * session's version as read just before it, and read and tried again when another writer moved
+   * it meanwhile: two runs of one session, on one runtime or two, each keep their changes.
    *
    * @returns whether the session still exists
+   * @throws {Error} when other writers moved the session at every one of several tries
    */
   updateAfterRun(
     sessionId: string,
-    after: { readonly name: string; readonly state: Record<string, unknown>; readonly at: number },
+    after: {
+      readonly name: string;
+      readonly before: Readonly<Record<string, unknown>>;
+      readonly state: Record<string, unknown>;
+      readonly at: number;
+    },
   ): Promise<boolean>;
   /**
    * One page of the sessions matching every given filter, and how many match in all.
@@ -114,7 +124,29 @@ const SESSIONS: TableSpec<SessionRecord> = {
   json: ['session_state', 'metadata', 'session_summary'],
   seconds: ['created_at', 'updated_at'],
   columnNames: { session_summary: 'summary' },
+  version: 'version',
 };
+
+/** How often the end of a run reads the session again when other writers keep moving it. */
+const MAX_STATE_MERGES = 10;
+
+/**
+ * The state a run leaves: `stored` (as it is now) with what the run changed from `read` (the
+ * state it started from) to `left` applied key by key: a key the run set or changed takes the
+ * run's value, a key it removed is removed, every other key stays as stored.
+ */
+export function mergeState(
+  stored: Readonly<Record<string, unknown>>,
+  read: Readonly<Record<string, unknown>>,
+  left: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...stored };
+  for (const [key, value] of Object.entries(left)) {
+    if (!Object.hasOwn(read, key) || !isDeepStrictEqual(read[key], value)) merged[key] = value;
+  }
+  for (const key of Object.keys(read)) if (!Object.hasOwn(left, key)) delete merged[key];
+  return merged;
+}
 
 /** The filters of {@link SessionStore.listSessions}, by name and value. */
 interface SessionFilters {
@@ -152,17 +184,34 @@ export function createSessionStore(database: RuntimeDatabase): SessionStore {
     insertSession: (session) => table.insert(session),
     updateSession: (sessionId, changes, match) => table.patch(sessionId, changes, expected(match)),
     async updateAfterRun(sessionId, after) {
-      const result = await db
-        .updateTable('sessions')
-        .set((eb) => ({
-          // Named only while it has no name: a rename by another request is never overwritten.
-          session_name: eb.fn.coalesce('session_name', eb.val(after.name)),
-          session_state: dialect.jsonToColumn(after.state) as string,
-          updated_at: after.at,
-        }))
-        .where('session_id', '=', sessionId)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      for (let tries = 0; tries < MAX_STATE_MERGES; tries++) {
+        const read = await db
+          .selectFrom('sessions')
+          .select(['session_state', 'version'])
+          .where('session_id', '=', sessionId)
+          .executeTakeFirst();
+        if (read === undefined) return false;
+        const stored = dialect.jsonFromColumn(read.session_state) as Record<string, unknown>;
+        const result = await db
+          .updateTable('sessions')
+          .set((eb) => ({
+            // Named only while it has no name: a rename by another request is never overwritten.
+            session_name: eb.fn.coalesce('session_name', eb.val(after.name)),
+            session_state: dialect.jsonToColumn(
+              mergeState(stored, after.before, after.state),
+            ) as string,
+            updated_at: after.at,
+            version: eb('version', '+', 1),
+          }))
+          .where('session_id', '=', sessionId)
+          .where('version', '=', read.version)
+          .executeTakeFirst();
+        if (result.numUpdatedRows > 0n) return true;
+      }
+      throw new Error(
+        `session ${sessionId} was changed by other writers at each of ${MAX_STATE_MERGES} tries ` +
+          'to store the state a run left',
+      );
     },
     listSessions(query) {
       // Checked here as well as by the reader, in the words this store has always used.

@@ -323,4 +323,5 @@ export const POSTGRES_STEPS: Readonly<Record<number, string>> = {
       expires_at bigint  NOT NULL
     );
   `,
+  16: `ALTER TABLE sessions ADD COLUMN version bigint NOT NULL DEFAULT 0;`,
 };
