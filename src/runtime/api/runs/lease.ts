@@ -9,14 +9,10 @@
 import type { Clock } from '../../../shared/clock.js';
 import type { SchedulerTimer } from '../schedules/timer.js';
 import type { RuntimeStore } from '../../store/store.js';
-import type { OrphanedRun } from './replicas.js';
+import { stoppedReplicaMessage } from './replicas.js';
 
 /** The name of the lease whose holder sweeps. */
 export const SWEEPER_LEASE = 'sweeper';
-
-/** The error a run of a stopped runtime is stored with. */
-export const stoppedReplicaMessage = (replicaId: string): string =>
-  `the runtime replica ${replicaId} running it stopped`;
 
 /** One runtime's heartbeat and share of the sweeping. */
 export interface ReplicaLease {
@@ -59,14 +55,20 @@ export async function startReplicaLease(
   const onError = options.onError ?? (() => {});
   let held = false;
 
-  /** Stores `runs` as failed, each while it is still RUNNING as its runtime's. */
-  async function fail(runs: readonly OrphanedRun[]): Promise<void> {
-    for (const run of runs) {
+  /**
+   * Stores the runs and schedule runs of the stopped runtimes `of` picks as failed, each run
+   * while it is still RUNNING as its runtime's.
+   */
+  async function fail(
+    of: { readonly staleBefore: number } | { readonly replicaId: string },
+  ): Promise<void> {
+    for (const run of await store.replicas.orphanedRuns(of)) {
       await store.replicas.failOrphanedRun(run, stoppedReplicaMessage(run.replicaId), clock.now());
     }
+    await store.replicas.failOrphanedScheduleRuns(of, clock.now());
   }
 
-  await fail(await store.replicas.orphanedRuns({ replicaId }));
+  await fail({ replicaId });
   await store.replicas.beat(replicaId, clock.now());
 
   async function round(): Promise<void> {
@@ -74,7 +76,7 @@ export async function startReplicaLease(
       const now = clock.now();
       await store.replicas.beat(replicaId, now);
       held = await store.replicas.takeLease(SWEEPER_LEASE, replicaId, now, now + leaseMs);
-      if (held) await fail(await store.replicas.orphanedRuns({ staleBefore: now - leaseMs }));
+      if (held) await fail({ staleBefore: now - leaseMs });
     } catch (error) {
       held = false;
       onError(error);

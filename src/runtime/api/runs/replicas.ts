@@ -4,7 +4,15 @@
  * another runtime could race is one conditional statement. Times here are epoch milliseconds;
  * a run's `updated_at` stays in epoch seconds.
  */
+import { sql } from 'kysely';
 import type { RuntimeDatabase } from '../../store/database.js';
+
+/** Around a stopped runtime's id, the error its runs are stored with. */
+const STOPPED = ['the runtime replica ', ' running it stopped'] as const;
+
+/** The error a run (or schedule run) of a stopped runtime is stored with. */
+export const stoppedReplicaMessage = (replicaId: string): string =>
+  `${STOPPED[0]}${replicaId}${STOPPED[1]}`;
 
 declare module '../../store/database.js' {
   interface Database {
@@ -52,6 +60,17 @@ export interface ReplicaStore {
    * when it finished, was continued by another runtime, or is gone meanwhile.
    */
   failOrphanedRun(run: OrphanedRun, message: string, now: number): Promise<boolean>;
+  /**
+   * Stores as failed, in one UPDATE, the schedule runs still `running` that a runtime picked as
+   * {@link orphanedRuns} picks them claimed, each with {@link stoppedReplicaMessage} of its
+   * claimant, completed at `now`. Schedule runs that record no claimant are never among them.
+   *
+   * @returns how many were failed
+   */
+  failOrphanedScheduleRuns(
+    of: { readonly staleBefore: number } | { readonly replicaId: string },
+    now: number,
+  ): Promise<number>;
 }
 
 /** The replica store on an open, migrated database. */
@@ -140,6 +159,33 @@ export function createReplicaStore(database: RuntimeDatabase): ReplicaStore {
         .where('replica_id', '=', run.replicaId)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+    async failOrphanedScheduleRuns(of, now) {
+      const result = await db
+        .updateTable('schedule_runs')
+        .set({
+          status: 'failed',
+          completed_at: Math.floor(now / 1000),
+          error: sql<string>`${STOPPED[0]} || claimed_by || ${STOPPED[1]}`,
+        })
+        .where('status', '=', 'running')
+        .where((eb) =>
+          'staleBefore' in of
+            ? eb.and([
+                eb('claimed_by', 'is not', null),
+                eb(
+                  'claimed_by',
+                  'not in',
+                  eb
+                    .selectFrom('runtime_replicas')
+                    .select('replica_id')
+                    .where('heartbeat_at', '>=', of.staleBefore),
+                ),
+              ])
+            : eb('claimed_by', '=', of.replicaId),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
   } satisfies ReplicaStore);
 }

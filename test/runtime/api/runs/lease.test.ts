@@ -11,11 +11,12 @@
 import t, { type Test } from 'tap';
 import {
   startReplicaLease,
-  stoppedReplicaMessage,
   SWEEPER_LEASE,
   type LeaseOptions,
   type ReplicaLease,
 } from '../../../../src/runtime/api/runs/lease.js';
+import { stoppedReplicaMessage } from '../../../../src/runtime/api/runs/replicas.js';
+import type { ScheduleRunRecord } from '../../../../src/runtime/api/schedules/table.js';
 import type { SchedulerTimer } from '../../../../src/runtime/api/schedules/timer.js';
 import type { RuntimeStore } from '../../../../src/runtime/store/store.js';
 import { createTestClock, type TestClock } from '../../../fixtures/tokens.js';
@@ -120,6 +121,71 @@ eachStore(t, 'a run whose runtime has no heartbeat is failed at once', async (t,
   await sweeper.round();
   t.equal((await b.getRun('run-a'))?.status, 'ERROR');
   t.equal((await b.getRun('run-old'))?.status, 'RUNNING');
+});
+
+eachStore(t, 'schedule runs a stopped runtime claimed are failed too', async (t, stores) => {
+  const [a, b] = await stores.pair();
+  const clock = createTestClock();
+  await a.schedules.insert({
+    id: 's1',
+    name: 's1',
+    description: null,
+    method: 'POST',
+    endpoint: '/agents/a1/runs',
+    payload: null,
+    cron_expr: '* * * * *',
+    timezone: 'UTC',
+    timeout_seconds: 60,
+    max_retries: 0,
+    retry_delay_seconds: 5,
+    enabled: true,
+    next_run_at: null,
+    created_at: 1,
+    updated_at: 1,
+  });
+  const scheduleRun = (id: string, fields: Partial<ScheduleRunRecord>): ScheduleRunRecord => ({
+    id,
+    schedule_id: 's1',
+    attempt: 1,
+    triggered_at: 60,
+    completed_at: null,
+    status: 'running',
+    status_code: null,
+    run_id: null,
+    session_id: null,
+    error: null,
+    input: null,
+    output: null,
+    requirements: null,
+    created_at: 60,
+    slot: null,
+    claimed_by: 'dead',
+    ...fields,
+  });
+  await a.schedules.putRun(scheduleRun('of-dead', {}));
+  await a.schedules.putRun(scheduleRun('of-live', { claimed_by: 'live' }));
+  await a.schedules.putRun(scheduleRun('done', { status: 'success', completed_at: 61 }));
+  await a.schedules.putRun(scheduleRun('unclaimed', { claimed_by: null }));
+  await a.schedules.putRun(scheduleRun('of-restarted', { claimed_by: 'again' }));
+  await a.replicas.beat('live', clock.now());
+  await a.replicas.beat('dead', clock.now() - LEASE_MS - 1);
+  const sweeper = await leaseOf(t, b, clock, 'b');
+  await sweeper.round();
+  const read = async (id: string) => b.schedules.getRun('s1', id);
+  t.match(await read('of-dead'), {
+    status: 'failed',
+    completed_at: Math.floor(clock.now() / 1000),
+    error: stoppedReplicaMessage('dead'),
+  });
+  t.equal((await read('of-live'))?.status, 'running', 'a live runtime: left');
+  t.equal((await read('done'))?.status, 'success', 'a finished one: left');
+  t.equal((await read('unclaimed'))?.status, 'running', 'one that records no claimant: left');
+  t.equal((await read('of-restarted'))?.status, 'failed', 'a runtime with no heartbeat row');
+
+  // A runtime starting again under its id fails what it left at once, whatever its heartbeat.
+  await a.schedules.putRun(scheduleRun('of-live-2', { claimed_by: 'live' }));
+  await leaseOf(t, a, clock, 'live');
+  t.match(await read('of-live-2'), { status: 'failed', error: stoppedReplicaMessage('live') });
 });
 
 eachStore(t, 'only the holder of the lease sweeps', async (t, stores) => {
