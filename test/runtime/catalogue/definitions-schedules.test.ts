@@ -8,6 +8,7 @@ import { buildCatalogue } from '../../../src/runtime/catalogue/resolve.js';
 import { startRuntime } from '../../../src/runtime/start.js';
 import { createTestClock, TEST_NOW } from '../../fixtures/tokens.js';
 import { TEST_IDENTITY_SECRET } from '../fixtures/runtime.js';
+import { aSchedule } from '../store/fixtures/records.js';
 
 const RULE = 'runtime.schedules.tick_seconds: must be an integer from 1 to 3600';
 
@@ -66,23 +67,7 @@ t.test('a started runtime looks for due slots every tick_seconds', async (t) => 
     identitySecret: TEST_IDENTITY_SECRET,
   });
   t.teardown(() => running.close());
-  await running.store.schedules.insert({
-    id: 's1',
-    name: 'every minute',
-    description: null,
-    method: 'POST',
-    endpoint: '/agents/a1/runs',
-    payload: null,
-    cron_expr: '* * * * *',
-    timezone: 'UTC',
-    timeout_seconds: 60,
-    max_retries: 0,
-    retry_delay_seconds: 5,
-    enabled: true,
-    next_run_at: TEST_NOW + 60,
-    created_at: TEST_NOW,
-    updated_at: TEST_NOW,
-  });
+  await running.store.schedules.insert(aSchedule({ id: 's1' }));
   clock.advance(60_000);
   // The default (10 s) would not fire within this bound; the setting's 1 s does.
   const started = Date.now();

@@ -21,7 +21,12 @@ import type { SchedulerTimer } from '../../../../src/runtime/api/schedules/timer
 import type { RuntimeStore } from '../../../../src/runtime/store/store.js';
 import { createTestClock, type TestClock } from '../../../fixtures/tokens.js';
 import { eachStore } from '../../fixtures/stores.js';
-import { aliceSession, completedRun } from '../../store/fixtures/records.js';
+import {
+  aliceSession,
+  aSchedule,
+  aScheduleRun,
+  completedRun,
+} from '../../store/fixtures/records.js';
 
 /** The seconds of every lease here. */
 const LEASE_SECONDS = 3;
@@ -126,42 +131,9 @@ eachStore(t, 'a run whose runtime has no heartbeat is failed at once', async (t,
 eachStore(t, 'schedule runs a stopped runtime claimed are failed too', async (t, stores) => {
   const [a, b] = await stores.pair();
   const clock = createTestClock();
-  await a.schedules.insert({
-    id: 's1',
-    name: 's1',
-    description: null,
-    method: 'POST',
-    endpoint: '/agents/a1/runs',
-    payload: null,
-    cron_expr: '* * * * *',
-    timezone: 'UTC',
-    timeout_seconds: 60,
-    max_retries: 0,
-    retry_delay_seconds: 5,
-    enabled: true,
-    next_run_at: null,
-    created_at: 1,
-    updated_at: 1,
-  });
-  const scheduleRun = (id: string, fields: Partial<ScheduleRunRecord>): ScheduleRunRecord => ({
-    id,
-    schedule_id: 's1',
-    attempt: 1,
-    triggered_at: 60,
-    completed_at: null,
-    status: 'running',
-    status_code: null,
-    run_id: null,
-    session_id: null,
-    error: null,
-    input: null,
-    output: null,
-    requirements: null,
-    created_at: 60,
-    slot: null,
-    claimed_by: 'dead',
-    ...fields,
-  });
+  await a.schedules.insert(aSchedule({ id: 's1', next_run_at: null }));
+  const scheduleRun = (id: string, fields: Partial<ScheduleRunRecord>): ScheduleRunRecord =>
+    aScheduleRun({ id, schedule_id: 's1', slot: null, claimed_by: 'dead', ...fields });
   await a.schedules.putRun(scheduleRun('of-dead', {}));
   await a.schedules.putRun(scheduleRun('of-live', { claimed_by: 'live' }));
   await a.schedules.putRun(scheduleRun('done', { status: 'success', completed_at: 61 }));

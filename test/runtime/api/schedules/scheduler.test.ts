@@ -20,30 +20,13 @@ import type { SchedulerTimer } from '../../../../src/runtime/api/schedules/timer
 import type { ScheduleRecord } from '../../../../src/runtime/api/schedules/table.js';
 import { openRuntimeStore, type RuntimeStore } from '../../../../src/runtime/store/store.js';
 import { createTestClock, TEST_NOW, type TestClock } from '../../../fixtures/tokens.js';
+import { aSchedule, aScheduleRun } from '../../store/fixtures/records.js';
 
 const M = (n: number) => TEST_NOW + 60 * n;
 
 /** A stored schedule every minute, next due at TEST_NOW + 60; `overrides` replace fields. */
-function schedule(overrides: Partial<ScheduleRecord> = {}): ScheduleRecord {
-  return {
-    id: 'sch-1',
-    name: 'every minute',
-    description: null,
-    method: 'POST',
-    endpoint: '/agents/a1/runs',
-    payload: { message: 'hi' },
-    cron_expr: '* * * * *',
-    timezone: 'UTC',
-    timeout_seconds: 60,
-    max_retries: 0,
-    retry_delay_seconds: 5,
-    enabled: true,
-    next_run_at: M(1),
-    created_at: TEST_NOW,
-    updated_at: TEST_NOW,
-    ...overrides,
-  };
-}
+const schedule = (overrides: Partial<ScheduleRecord> = {}): ScheduleRecord =>
+  aSchedule({ payload: { message: 'hi' }, ...overrides });
 
 const SUCCESS: ExecutionOutcome = {
   status: 'success',
@@ -342,24 +325,15 @@ t.test('trigger runs once, now, without retries', async (t) => {
 });
 
 /** A run of `slot` another replica stored. */
-const othersRun = (slot: number, attempt = 1) => ({
-  id: `other-${slot}-${attempt}`,
-  schedule_id: 'sch-1',
-  attempt,
-  triggered_at: slot,
-  completed_at: null,
-  status: 'running' as const,
-  status_code: null,
-  run_id: null,
-  session_id: null,
-  error: null,
-  input: null,
-  output: null,
-  requirements: null,
-  created_at: slot,
-  slot,
-  claimed_by: 'replica-b',
-});
+const othersRun = (slot: number, attempt = 1) =>
+  aScheduleRun({
+    id: `other-${slot}-${attempt}`,
+    attempt,
+    triggered_at: slot,
+    created_at: slot,
+    slot,
+    claimed_by: 'replica-b',
+  });
 
 t.test("a slot whose run is stored already is another replica's: not executed", async (t) => {
   const { store, clock, scheduler, calls } = setup(t);

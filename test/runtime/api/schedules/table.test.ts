@@ -17,48 +17,16 @@ import { testDatabase } from '../../../fixtures/postgres.js';
 import { createTestClock, TEST_NOW } from '../../../fixtures/tokens.js';
 import { call, runtimeApp } from '../../fixtures/runtime.js';
 import { eachStore } from '../../fixtures/stores.js';
+import { aSchedule, aScheduleRun } from '../../store/fixtures/records.js';
 
 const M = (n: number) => TEST_NOW + 60 * n;
 
-const schedule = (id: string, fields: Partial<ScheduleRecord> = {}): ScheduleRecord => ({
-  id,
-  name: `name of ${id}`,
-  description: null,
-  method: 'POST',
-  endpoint: '/agents/a1/runs',
-  payload: { message: id },
-  cron_expr: '* * * * *',
-  timezone: 'UTC',
-  timeout_seconds: 60,
-  max_retries: 0,
-  retry_delay_seconds: 5,
-  enabled: true,
-  next_run_at: M(1),
-  created_at: TEST_NOW,
-  updated_at: TEST_NOW,
-  ...fields,
-});
+const schedule = (id: string, fields: Partial<ScheduleRecord> = {}): ScheduleRecord =>
+  aSchedule({ id, name: `name of ${id}`, payload: { message: id }, next_run_at: M(1), ...fields });
 
 /** A run of `s1`'s slot `slot`; `fields` replace fields. */
-const run = (fields: Partial<ScheduleRunRecord> = {}): ScheduleRunRecord => ({
-  id: 'r1',
-  schedule_id: 's1',
-  attempt: 1,
-  triggered_at: M(1),
-  completed_at: null,
-  status: 'running',
-  status_code: null,
-  run_id: null,
-  session_id: null,
-  error: null,
-  input: { message: 's1' },
-  output: null,
-  requirements: null,
-  created_at: M(1),
-  slot: M(1),
-  claimed_by: 'replica-1',
-  ...fields,
-});
+const run = (fields: Partial<ScheduleRunRecord> = {}): ScheduleRunRecord =>
+  aScheduleRun({ schedule_id: 's1', input: { message: 's1' }, ...fields });
 
 eachStore(
   t,
