@@ -5,7 +5,8 @@
  * continued once (the other gets the 409 a second continue gets); a run streaming through one is
  * cancelled through the other (the time it took is printed); a text uploaded through one is
  * found by a search through the other, ranked as the first ranks it; ten schedules made due at once,
- * ticked on both runtimes at once, each fire exactly once (counted in SQL).
+ * ticked on both runtimes at once, each fire exactly once (counted in SQL), each run recording
+ * the runtime that claimed its slot.
  */
 import pg from 'pg';
 import t, { type Test } from 'tap';
@@ -48,6 +49,7 @@ async function replica(t: Test, db: string, id: string, clock: TestClock): Promi
     clock,
     scheduleTimer: HAND_TIMER,
     identitySecret: E2E_IDENTITY_SECRET,
+    replicaId: `replica-${id}`,
   });
   t.teardown(() => runtime.close());
   const gateway = await gatewayInFront(t, runtime.url, {
@@ -281,4 +283,12 @@ t.test('ten schedules made due at once fire exactly once across both runtimes', 
     "SELECT count(*)::int AS n FROM runs WHERE user_id = '__scheduler__'",
   );
   t.equal(runs.rows[0]!.n, 10, 'one agent run each');
+  const claimants = await client.query<{ claimed_by: string | null; n: number }>(
+    'SELECT claimed_by, count(*)::int AS n FROM schedule_runs GROUP BY claimed_by ORDER BY claimed_by',
+  );
+  t.comment(`slots claimed: ${JSON.stringify(claimants.rows)}`);
+  t.ok(
+    claimants.rows.every((row) => row.claimed_by === 'replica-1' || row.claimed_by === 'replica-2'),
+    'each schedule run records the runtime that claimed its slot',
+  );
 });
