@@ -1,5 +1,5 @@
 /**
- * The learning routes (RUNTIME_API.md §1, §7): create with deterministic ids, list with filters,
+ * The learning routes, on SQLite and on PostgreSQL: create with deterministic ids, list with filters,
  * sorting and pagination, read, update, delete, the per-user listing and delete, their exact
  * bodies and errors, and isolation: a confined user sees its own and the shared learnings, is
  * refused (403) naming another user, finds another user's learning missing, and may not change
@@ -15,6 +15,7 @@ import {
   call,
   type Answer,
 } from '../../fixtures/runtime.js';
+import { eachStore, type Stores } from '../../fixtures/stores.js';
 
 const ALICE = contextHeader({ user_id: 'alice', scoped_user_id: 'alice' });
 const BOB = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });
@@ -39,8 +40,8 @@ function learning(overrides: Partial<LearningRecord> & { learning_id: string }):
 }
 
 /** Alice's two, bob's one, one shared. */
-async function seeded(t: Test): Promise<TestRuntime> {
-  const rt = runtimeApp(t);
+async function seeded(t: Test, stores: Stores): Promise<TestRuntime> {
+  const rt = runtimeApp(t, { store: await stores.open() });
   const put = async (l: LearningRecord): Promise<void> => {
     await rt.store.learnings.insert(l);
   };
@@ -78,42 +79,60 @@ async function seeded(t: Test): Promise<TestRuntime> {
 const ids = (answer: Answer): string[] =>
   (answer.body.data as { learning_id: string }[]).map((l) => l.learning_id);
 
-t.test('POST /learnings: 201 with LearningResponse and deterministic ids', async (t) => {
-  const rt = runtimeApp(t);
-  const rows: [string, Record<string, unknown>, string][] = [
-    ['user_profile', { learning_type: 'user_profile', user_id: 'u1' }, 'user_profile_u1'],
-    ['user_memory', { learning_type: 'user_memory', user_id: 'u1' }, 'memories_u1'],
-    [
-      'session_context',
-      { learning_type: 'session_context', session_id: 's9' },
-      'session_context_s9',
-    ],
-    [
-      'entity_memory, global',
-      { learning_type: 'entity_memory', entity_type: 'company', entity_id: 'acme' },
-      'entity_global_company_acme',
-    ],
-    [
-      'entity_memory, namespaced',
-      {
-        learning_type: 'entity_memory',
-        namespace: 'crm',
-        entity_type: 'company',
-        entity_id: 'acme',
+eachStore(
+  t,
+  'POST /learnings: 201 with LearningResponse and deterministic ids',
+  async (t, stores) => {
+    const rt = runtimeApp(t, { store: await stores.open() });
+    const rows: [string, Record<string, unknown>, string][] = [
+      ['user_profile', { learning_type: 'user_profile', user_id: 'u1' }, 'user_profile_u1'],
+      ['user_memory', { learning_type: 'user_memory', user_id: 'u1' }, 'memories_u1'],
+      [
+        'session_context',
+        { learning_type: 'session_context', session_id: 's9' },
+        'session_context_s9',
+      ],
+      [
+        'entity_memory, global',
+        { learning_type: 'entity_memory', entity_type: 'company', entity_id: 'acme' },
+        'entity_global_company_acme',
+      ],
+      [
+        'entity_memory, namespaced',
+        {
+          learning_type: 'entity_memory',
+          namespace: 'crm',
+          entity_type: 'company',
+          entity_id: 'acme',
+        },
+        'entity_crm_company_acme',
+      ],
+      ['any other type: a fresh id', { learning_type: 'decision_log' }, 'id-1'],
+    ];
+    for (const [name, fields, id] of rows) {
+      const res = await call(rt, 'POST', '/learnings', {
+        json: { content: { k: name }, ...fields },
+      });
+      t.equal(res.status, 201, name);
+      t.equal(res.body.learning_id, id, name);
+    }
+    const full = await call(rt, 'POST', '/learnings?db_id=runtime-db', {
+      json: {
+        learning_type: 'note',
+        content: { a: [1] },
+        namespace: 'n',
+        user_id: 'u2',
+        agent_id: 'a1',
+        team_id: 't1',
+        session_id: 's1',
+        entity_id: 'e',
+        entity_type: 'et',
+        metadata: { m: true },
       },
-      'entity_crm_company_acme',
-    ],
-    ['any other type: a fresh id', { learning_type: 'decision_log' }, 'id-1'],
-  ];
-  for (const [name, fields, id] of rows) {
-    const res = await call(rt, 'POST', '/learnings', { json: { content: { k: name }, ...fields } });
-    t.equal(res.status, 201, name);
-    t.equal(res.body.learning_id, id, name);
-  }
-  const full = await call(rt, 'POST', '/learnings?db_id=runtime-db', {
-    json: {
+    });
+    t.same(full.body, {
+      learning_id: 'id-2',
       learning_type: 'note',
-      content: { a: [1] },
       namespace: 'n',
       user_id: 'u2',
       agent_id: 'a1',
@@ -121,29 +140,17 @@ t.test('POST /learnings: 201 with LearningResponse and deterministic ids', async
       session_id: 's1',
       entity_id: 'e',
       entity_type: 'et',
+      content: { a: [1] },
       metadata: { m: true },
-    },
-  });
-  t.same(full.body, {
-    learning_id: 'id-2',
-    learning_type: 'note',
-    namespace: 'n',
-    user_id: 'u2',
-    agent_id: 'a1',
-    team_id: 't1',
-    session_id: 's1',
-    entity_id: 'e',
-    entity_type: 'et',
-    content: { a: [1] },
-    metadata: { m: true },
-    created_at: TEST_NOW,
-    updated_at: TEST_NOW,
-  });
-  t.same((await call(rt, 'GET', '/learnings/id-2')).body, full.body, 'stored as answered');
-});
+      created_at: TEST_NOW,
+      updated_at: TEST_NOW,
+    });
+    t.same((await call(rt, 'GET', '/learnings/id-2')).body, full.body, 'stored as answered');
+  },
+);
 
-t.test('POST /learnings: 409, 422 string details and 422 entries', async (t) => {
-  const rt = runtimeApp(t);
+eachStore(t, 'POST /learnings: 409, 422 string details and 422 entries', async (t, stores) => {
+  const rt = runtimeApp(t, { store: await stores.open() });
   const body = { learning_type: 'user_profile', user_id: 'u1', content: {} };
   t.equal((await call(rt, 'POST', '/learnings', { json: body })).status, 201);
   const again = await call(rt, 'POST', '/learnings', { json: body });
@@ -200,8 +207,8 @@ t.test('POST /learnings: 409, 422 string details and 422 entries', async (t) => 
   });
 });
 
-t.test('GET /learnings: pagination, filters, sorting', async (t) => {
-  const rt = await seeded(t);
+eachStore(t, 'GET /learnings: pagination, filters, sorting', async (t, stores) => {
+  const rt = await seeded(t, stores);
   const all = await call(rt, 'GET', '/learnings');
   t.equal(all.status, 200);
   t.same(ids(all), ['l-b1', 'l-a2', 'l-shared', 'l-a1']);
@@ -230,8 +237,8 @@ t.test('GET /learnings: pagination, filters, sorting', async (t) => {
   t.equal((await call(rt, 'GET', '/learnings?db_id=x')).status, 404);
 });
 
-t.test('GET, PATCH, DELETE /learnings/{id}', async (t) => {
-  const rt = await seeded(t);
+eachStore(t, 'GET, PATCH, DELETE /learnings/{id}', async (t, stores) => {
+  const rt = await seeded(t, stores);
   const one = await call(rt, 'GET', '/learnings/l-a1?db_id=runtime-db');
   t.match(one, {
     status: 200,
@@ -282,8 +289,8 @@ t.test('GET, PATCH, DELETE /learnings/{id}', async (t) => {
   });
 });
 
-t.test('GET /learnings/users and DELETE /learnings/users/{user_id}', async (t) => {
-  const rt = await seeded(t);
+eachStore(t, 'GET /learnings/users and DELETE /learnings/users/{user_id}', async (t, stores) => {
+  const rt = await seeded(t, stores);
   const users = await call(rt, 'GET', '/learnings/users');
   t.same(users, {
     status: 200,
@@ -309,91 +316,104 @@ t.test('GET /learnings/users and DELETE /learnings/users/{user_id}', async (t) =
   t.equal((await call(rt, 'DELETE', '/learnings/users/alice?db_id=x')).status, 404);
 });
 
-t.test('isolation: a confined user sees its own and the shared learnings', async (t) => {
-  const rt = await seeded(t);
-  t.same(ids(await call(rt, 'GET', '/learnings', { headers: ALICE })), [
-    'l-a2',
-    'l-shared',
-    'l-a1',
-  ]);
-  t.same(ids(await call(rt, 'GET', '/learnings', { headers: BOB })), ['l-b1', 'l-shared']);
-  t.same(
-    ids(await call(rt, 'GET', '/learnings?user_id=alice', { headers: ALICE })),
-    ['l-a2', 'l-a1'],
-    'naming itself is a plain filter',
-  );
-  t.same(await call(rt, 'GET', '/learnings?user_id=bob', { headers: ALICE }), {
-    status: 403,
-    body: { detail: 'Cannot list learnings for another user' },
-  });
-  t.same(ids(await call(rt, 'GET', '/learnings', { headers: ADMIN })).length, 4, 'admin sees all');
+eachStore(
+  t,
+  'isolation: a confined user sees its own and the shared learnings',
+  async (t, stores) => {
+    const rt = await seeded(t, stores);
+    t.same(ids(await call(rt, 'GET', '/learnings', { headers: ALICE })), [
+      'l-a2',
+      'l-shared',
+      'l-a1',
+    ]);
+    t.same(ids(await call(rt, 'GET', '/learnings', { headers: BOB })), ['l-b1', 'l-shared']);
+    t.same(
+      ids(await call(rt, 'GET', '/learnings?user_id=alice', { headers: ALICE })),
+      ['l-a2', 'l-a1'],
+      'naming itself is a plain filter',
+    );
+    t.same(await call(rt, 'GET', '/learnings?user_id=bob', { headers: ALICE }), {
+      status: 403,
+      body: { detail: 'Cannot list learnings for another user' },
+    });
+    t.same(
+      ids(await call(rt, 'GET', '/learnings', { headers: ADMIN })).length,
+      4,
+      'admin sees all',
+    );
 
-  t.same(await call(rt, 'GET', '/learnings/users?user_id=bob', { headers: ALICE }), {
-    status: 403,
-    body: { detail: 'Cannot list learnings for another user' },
-  });
-  const own = await call(rt, 'GET', '/learnings/users', { headers: ALICE });
-  t.same(own.body.data, [{ user_id: 'alice', last_learning_updated_at: TEST_NOW + 3 }]);
-  t.same(await call(rt, 'DELETE', '/learnings/users/bob', { headers: ALICE }), {
-    status: 403,
-    body: { detail: 'Cannot delete learnings for another user' },
-  });
-});
+    t.same(await call(rt, 'GET', '/learnings/users?user_id=bob', { headers: ALICE }), {
+      status: 403,
+      body: { detail: 'Cannot list learnings for another user' },
+    });
+    const own = await call(rt, 'GET', '/learnings/users', { headers: ALICE });
+    t.same(own.body.data, [{ user_id: 'alice', last_learning_updated_at: TEST_NOW + 3 }]);
+    t.same(await call(rt, 'DELETE', '/learnings/users/bob', { headers: ALICE }), {
+      status: 403,
+      body: { detail: 'Cannot delete learnings for another user' },
+    });
+  },
+);
 
-t.test('isolation: reads and writes of another user’s or a shared learning', async (t) => {
-  const rt = await seeded(t);
-  const notFound = { status: 404, body: { detail: 'Learning not found' } };
-  t.same(await call(rt, 'GET', '/learnings/l-b1', { headers: ALICE }), notFound);
-  t.same(
-    await call(rt, 'PATCH', '/learnings/l-b1', { json: { content: {} }, headers: ALICE }),
-    notFound,
-  );
-  t.same(await call(rt, 'DELETE', '/learnings/l-b1', { headers: ALICE }), notFound);
-  t.not(await rt.store.learnings.get('l-b1'), null, 'bob’s is untouched');
+eachStore(
+  t,
+  'isolation: reads and writes of another user’s or a shared learning',
+  async (t, stores) => {
+    const rt = await seeded(t, stores);
+    const notFound = { status: 404, body: { detail: 'Learning not found' } };
+    t.same(await call(rt, 'GET', '/learnings/l-b1', { headers: ALICE }), notFound);
+    t.same(
+      await call(rt, 'PATCH', '/learnings/l-b1', { json: { content: {} }, headers: ALICE }),
+      notFound,
+    );
+    t.same(await call(rt, 'DELETE', '/learnings/l-b1', { headers: ALICE }), notFound);
+    t.not(await rt.store.learnings.get('l-b1'), null, 'bob’s is untouched');
 
-  t.equal((await call(rt, 'GET', '/learnings/l-shared', { headers: ALICE })).status, 200);
-  const adminOnly = {
-    status: 403,
-    body: { detail: 'Only admins can modify learnings that have no owner (user_id is null)' },
-  };
-  t.same(
-    await call(rt, 'PATCH', '/learnings/l-shared', { json: { content: {} }, headers: ALICE }),
-    adminOnly,
-  );
-  t.same(await call(rt, 'DELETE', '/learnings/l-shared', { headers: ALICE }), adminOnly);
-  t.equal(
-    (await call(rt, 'PATCH', '/learnings/l-shared', { json: { content: {} }, headers: ADMIN }))
-      .status,
-    200,
-  );
+    t.equal((await call(rt, 'GET', '/learnings/l-shared', { headers: ALICE })).status, 200);
+    const adminOnly = {
+      status: 403,
+      body: { detail: 'Only admins can modify learnings that have no owner (user_id is null)' },
+    };
+    t.same(
+      await call(rt, 'PATCH', '/learnings/l-shared', { json: { content: {} }, headers: ALICE }),
+      adminOnly,
+    );
+    t.same(await call(rt, 'DELETE', '/learnings/l-shared', { headers: ALICE }), adminOnly);
+    t.equal(
+      (await call(rt, 'PATCH', '/learnings/l-shared', { json: { content: {} }, headers: ADMIN }))
+        .status,
+      200,
+    );
 
-  t.equal(
-    (await call(rt, 'PATCH', '/learnings/l-a1', { json: { content: {} }, headers: ALICE })).status,
-    200,
-  );
-  t.equal((await call(rt, 'DELETE', '/learnings/l-a2', { headers: ALICE })).status, 204);
+    t.equal(
+      (await call(rt, 'PATCH', '/learnings/l-a1', { json: { content: {} }, headers: ALICE }))
+        .status,
+      200,
+    );
+    t.equal((await call(rt, 'DELETE', '/learnings/l-a2', { headers: ALICE })).status, 204);
 
-  t.same(
-    await call(rt, 'POST', '/learnings', {
-      json: { learning_type: 'note', content: {}, user_id: 'bob' },
+    t.same(
+      await call(rt, 'POST', '/learnings', {
+        json: { learning_type: 'note', content: {}, user_id: 'bob' },
+        headers: ALICE,
+      }),
+      { status: 403, body: { detail: 'Cannot create learnings for another user' } },
+    );
+    const self = await call(rt, 'POST', '/learnings', {
+      json: { learning_type: 'user_profile', content: {}, user_id: 'alice' },
       headers: ALICE,
-    }),
-    { status: 403, body: { detail: 'Cannot create learnings for another user' } },
-  );
-  const self = await call(rt, 'POST', '/learnings', {
-    json: { learning_type: 'user_profile', content: {}, user_id: 'alice' },
-    headers: ALICE,
-  });
-  t.match(self, { status: 201, body: { learning_id: 'user_profile_alice', user_id: 'alice' } });
-  const unnamed = await call(rt, 'POST', '/learnings', {
-    json: { learning_type: 'user_memory', content: {}, user_id: null },
-    headers: BOB,
-  });
-  t.match(
-    unnamed,
-    { status: 201, body: { learning_id: 'memories_bob', user_id: 'bob' } },
-    'owned by the caller',
-  );
-  t.equal((await call(rt, 'DELETE', '/learnings/users/alice', { headers: ALICE })).status, 204);
-  t.same(ids(await call(rt, 'GET', '/learnings', { headers: ALICE })), ['l-shared']);
-});
+    });
+    t.match(self, { status: 201, body: { learning_id: 'user_profile_alice', user_id: 'alice' } });
+    const unnamed = await call(rt, 'POST', '/learnings', {
+      json: { learning_type: 'user_memory', content: {}, user_id: null },
+      headers: BOB,
+    });
+    t.match(
+      unnamed,
+      { status: 201, body: { learning_id: 'memories_bob', user_id: 'bob' } },
+      'owned by the caller',
+    );
+    t.equal((await call(rt, 'DELETE', '/learnings/users/alice', { headers: ALICE })).status, 204);
+    t.same(ids(await call(rt, 'GET', '/learnings', { headers: ALICE })), ['l-shared']);
+  },
+);
