@@ -1,9 +1,11 @@
 /**
- * Repository invariant: what users read stands alone. The shipped docs, sources, policies,
- * deployment files, `gateway.yaml` and `README.md` never cite the design files users do not
- * have (SPEC.md, CONTRACT.md, RUNTIME_API.md, STYLE.md), and never leave a bare "§" section
- * reference behind. A "§" is allowed only after an outside standard (`RFC 9110 §7.6.1`,
- * `HTML §9.2.6`) or as a section of one of our own pages (`docs/runtime.md § AG-UI`).
+ * Repository invariant: what users and contributors read stands alone. The shipped docs,
+ * sources, policies, deployment files, `gateway.yaml` and `README.md`, and also the tests and
+ * benchmarks (comments and test titles), never cite the design files they do not have (SPEC.md,
+ * CONTRACT.md, RUNTIME_API.md, STYLE.md), and never leave a bare "§" section reference behind.
+ * Only this file names them, to forbid them. A "§" is allowed only after an outside standard
+ * (`RFC 9110 §7.6.1`, `HTML §9.2.6`) or as a section of one of our own pages
+ * (`docs/runtime.md § AG-UI`). `test/fixtures/` needs no exception.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -13,6 +15,12 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 /** The folders and files users get, relative to the repository root. */
 const SHIPPED = ['docs', 'src', 'policies', 'deploy', 'gateway.yaml', 'README.md'];
+
+/** The folders contributors read besides them, relative to the repository root. */
+const CONTRIBUTED = ['test', 'bench'];
+
+/** The one file that must name the design files: this one, which forbids them. */
+const SELF = relative(ROOT, import.meta.filename);
 
 /** The design files users do not have, however they are spelled. */
 const FORBIDDEN = /SPEC\.md|\bSPEC\b|CONTRACT|RUNTIME_API|STYLE\.md|\bSTYLE\b/;
@@ -60,6 +68,17 @@ t.test('the scanner finds each kind of reference and passes the allowed ones', a
 
 t.test('no shipped file cites a design file users do not have', async (t) => {
   const files = SHIPPED.flatMap((path) => filesUnder(join(ROOT, path)));
+  t.ok(files.length > 100, `scanned ${files.length} files`);
+  const found = files.flatMap((file) =>
+    offences(readFileSync(file, 'utf8')).map((o) => `${relative(ROOT, file)}:${o}`),
+  );
+  t.same(found, [], 'every such place, as file:line: text');
+});
+
+t.test('no test or benchmark cites a design file contributors do not have', async (t) => {
+  const all = CONTRIBUTED.flatMap((path) => filesUnder(join(ROOT, path)));
+  const files = all.filter((file) => relative(ROOT, file) !== SELF);
+  t.equal(all.length - files.length, 1, `only ${SELF} is left out`);
   t.ok(files.length > 100, `scanned ${files.length} files`);
   const found = files.flatMap((file) =>
     offences(readFileSync(file, 'utf8')).map((o) => `${relative(ROOT, file)}:${o}`),

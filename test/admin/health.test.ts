@@ -1,5 +1,5 @@
 /**
- * Readiness (CONTRACT.md §8 `/readyz`): config, upstream and store checks on a real upstream
+ * Readiness (`/readyz` on the admin listener): config, upstream and store checks on a real upstream
  * socket, the probe's meaning of "answering", its bound, and its short cache on the test clock.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

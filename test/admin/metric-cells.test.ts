@@ -7,7 +7,7 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import { cellCounter, cellHistogram } from '../../src/admin/metric-cells.js';
 
 const BUCKETS = [0.001, 0.01, 0.1, 1];
-const SPEC = { help: 'A test metric.', labelNames: ['method', 'route'] as const };
+const SHAPE = { help: 'A test metric.', labelNames: ['method', 'route'] as const };
 
 /** Label sets and values: below, on and between bounds, above every bound, zero. */
 const EVENTS: readonly (readonly [string, string, number])[] = [
@@ -24,20 +24,20 @@ t.test("the same events give prom-client's exposition text exactly", async (t) =
   const reference = new Registry();
   const counter = new Counter({
     name: 'c_total',
-    ...SPEC,
-    labelNames: [...SPEC.labelNames],
+    ...SHAPE,
+    labelNames: [...SHAPE.labelNames],
     registers: [reference],
   });
   const histogram = new Histogram({
     name: 'h_seconds',
-    ...SPEC,
-    labelNames: [...SPEC.labelNames],
+    ...SHAPE,
+    labelNames: [...SHAPE.labelNames],
     buckets: BUCKETS,
     registers: [reference],
   });
   const cells = new Registry();
-  const cellsCounter = cellCounter(cells, { name: 'c_total', ...SPEC });
-  const cellsHistogram = cellHistogram(cells, { name: 'h_seconds', ...SPEC, buckets: BUCKETS });
+  const cellsCounter = cellCounter(cells, { name: 'c_total', ...SHAPE });
+  const cellsHistogram = cellHistogram(cells, { name: 'h_seconds', ...SHAPE, buckets: BUCKETS });
   for (const [method, route, value] of EVENTS) {
     counter.inc({ method, route });
     histogram.observe({ method, route }, value);
@@ -58,8 +58,8 @@ t.test("the same events give prom-client's exposition text exactly", async (t) =
 
 t.test('a reset zeroes every series and keeps it', async (t) => {
   const registry = new Registry();
-  const counter = cellCounter(registry, { name: 'c_total', ...SPEC });
-  const histogram = cellHistogram(registry, { name: 'h_seconds', ...SPEC, buckets: BUCKETS });
+  const counter = cellCounter(registry, { name: 'c_total', ...SHAPE });
+  const histogram = cellHistogram(registry, { name: 'h_seconds', ...SHAPE, buckets: BUCKETS });
   const counted = counter.cell(['GET', '/a']);
   const timed = histogram.cell(['GET', '/a']);
   counted.inc();

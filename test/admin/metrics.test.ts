@@ -1,5 +1,5 @@
 /**
- * The metrics registry (CONTRACT.md §8, STYLE.md §8.10): the exact names and labels, an own
+ * The metrics registry: the exact names and labels, an own
  * Registry per instance, bounded labels, and counting through the cached label children.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The admin listener on a real socket (CONTRACT.md §8): /metrics in the Prometheus text format,
+ * The admin listener on a real socket: /metrics in the Prometheus text format,
  * /healthz, /readyz 200 or 503 naming what fails, GET and HEAD only, 404 for anything else.
  */
 import { Gauge, Registry } from 'prom-client';

@@ -62,7 +62,7 @@ const bearer = (token: string, clientAddress = '203.0.113.7'): CredentialRequest
 
 const failure = (name: string, presented = true) => ({ ok: false, failure: name, presented });
 
-t.test('hasJwtSource names every JWT source (CONTRACT §3.1, §9.3)', async (t) => {
+t.test('hasJwtSource names every JWT source', async (t) => {
   const none = {
     verification_keys: [],
     jwks_file: null,
@@ -110,7 +110,7 @@ t.test(
     t.same(
       chain.authenticate(bearer('')),
       { ...failure('credential_missing', false), expected: 'header' },
-      '`Bearer` alone (§9.2)',
+      '`Bearer` alone',
     );
   },
 );
@@ -424,7 +424,7 @@ t.test('a JWT judged after a key refresh is cached only if the keys held meanwhi
   chain.remoteJwks?.close();
 });
 
-t.test('the security key: only without a JWT source (CONTRACT §3.1, §5)', async (t) => {
+t.test('the security key: only without a JWT source', async (t) => {
   const alone = await chainOf({ ...NO_JWT, security_key: 'root-key' });
   t.equal(alone.tokenCache, null, 'no JWT source, no cache');
   t.same(alone.authenticate(bearer('root-key')), { ok: true, principal: SECURITY_KEY_PRINCIPAL });

@@ -14,35 +14,32 @@ const settings = (over: Partial<ExtractSettings> = {}): ExtractSettings => ({
   ...over,
 });
 
-t.test(
-  'tokenFromHeaderValue reads `Bearer <token>` or the bare token (CONTRACT §3.2, §9.2)',
-  async (t) => {
-    const rows: {
-      name: string;
-      value: string | string[] | undefined;
-      token: string | undefined;
-    }[] = [
-      { name: 'Bearer scheme', value: 'Bearer abc.def.ghi', token: 'abc.def.ghi' },
-      { name: 'scheme is case-insensitive', value: 'bEaReR abc', token: 'abc' },
-      { name: 'several spaces and a tab after the scheme', value: 'Bearer  \t abc', token: 'abc' },
-      { name: 'surrounding whitespace is trimmed', value: '  Bearer abc  ', token: 'abc' },
-      { name: 'the bare token', value: 'abc.def.ghi', token: 'abc.def.ghi' },
-      {
-        name: 'a word that only starts like the scheme is a bare token',
-        value: 'Bearerabc',
-        token: 'Bearerabc',
-      },
-      { name: '`Bearer` alone is no credential', value: 'Bearer', token: undefined },
-      { name: '`Bearer` and spaces is no credential', value: 'Bearer    ', token: undefined },
-      { name: 'an empty value is no credential', value: '', token: undefined },
-      { name: 'only spaces is no credential', value: '   ', token: undefined },
-      { name: 'an absent header is no credential', value: undefined, token: undefined },
-      { name: 'a list: its first entry', value: ['Bearer first', 'Bearer second'], token: 'first' },
-      { name: 'an empty list', value: [], token: undefined },
-    ];
-    for (const row of rows) t.equal(tokenFromHeaderValue(row.value), row.token, row.name);
-  },
-);
+t.test('tokenFromHeaderValue reads `Bearer <token>` or the bare token', async (t) => {
+  const rows: {
+    name: string;
+    value: string | string[] | undefined;
+    token: string | undefined;
+  }[] = [
+    { name: 'Bearer scheme', value: 'Bearer abc.def.ghi', token: 'abc.def.ghi' },
+    { name: 'scheme is case-insensitive', value: 'bEaReR abc', token: 'abc' },
+    { name: 'several spaces and a tab after the scheme', value: 'Bearer  \t abc', token: 'abc' },
+    { name: 'surrounding whitespace is trimmed', value: '  Bearer abc  ', token: 'abc' },
+    { name: 'the bare token', value: 'abc.def.ghi', token: 'abc.def.ghi' },
+    {
+      name: 'a word that only starts like the scheme is a bare token',
+      value: 'Bearerabc',
+      token: 'Bearerabc',
+    },
+    { name: '`Bearer` alone is no credential', value: 'Bearer', token: undefined },
+    { name: '`Bearer` and spaces is no credential', value: 'Bearer    ', token: undefined },
+    { name: 'an empty value is no credential', value: '', token: undefined },
+    { name: 'only spaces is no credential', value: '   ', token: undefined },
+    { name: 'an absent header is no credential', value: undefined, token: undefined },
+    { name: 'a list: its first entry', value: ['Bearer first', 'Bearer second'], token: 'first' },
+    { name: 'an empty list', value: [], token: undefined },
+  ];
+  for (const row of rows) t.equal(tokenFromHeaderValue(row.value), row.token, row.name);
+});
 
 t.test('cookieValue takes the first cookie of that name (RFC 6265)', async (t) => {
   const rows: { name: string; header: string | string[] | undefined; value: string | undefined }[] =
@@ -97,7 +94,7 @@ t.test('COOKIE reads the configured cookie only', async (t) => {
   t.same(extract({}), { ok: false, expected: 'cookie' });
 });
 
-t.test('BOTH uses the first source present, header first (CONTRACT §5)', async (t) => {
+t.test('BOTH uses the first source present, header first', async (t) => {
   const extract = createTokenExtractor(settings({ token_source: 'BOTH' }));
   const rows: { name: string; headers: IncomingHttpHeaders; expected: unknown }[] = [
     {

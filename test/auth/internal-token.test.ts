@@ -5,7 +5,7 @@ import {
   INTERNAL_SCOPES,
 } from '../../src/auth/internal-token.js';
 
-t.test('the internal principal is the scheduler with exactly the §3.6 scopes', async (t) => {
+t.test('the internal principal is the scheduler with exactly the scopes it needs', async (t) => {
   t.same(INTERNAL_PRINCIPAL.type, 'internal');
   t.equal(INTERNAL_PRINCIPAL.userId, '__scheduler__');
   t.equal(INTERNAL_PRINCIPAL.authenticated, true);

@@ -4,7 +4,7 @@ import {
   SECURITY_KEY_PRINCIPAL,
 } from '../../src/auth/security-key.js';
 
-t.test('the security-key principal is an unscoped root (CONTRACT §9.12)', async (t) => {
+t.test('the security-key principal is an unscoped root', async (t) => {
   t.equal(SECURITY_KEY_PRINCIPAL.type, 'security_key');
   t.equal(SECURITY_KEY_PRINCIPAL.authenticated, true);
   t.equal(SECURITY_KEY_PRINCIPAL.userId, null);

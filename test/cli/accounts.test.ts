@@ -1,5 +1,5 @@
 /**
- * `scopegate accounts create|list|revoke` (CONTRACT.md §9.1): bootstrapping tokens straight in
+ * `scopegate accounts create|list|revoke`: bootstrapping tokens straight in
  * the store a config names, with the API's rules; a minted token then works through a gateway on
  * the same config. In-process, plus one real child process.
  */

@@ -1,5 +1,5 @@
 /**
- * `scopegate serve` starts the admin listener (CONTRACT.md §8) beside the gateway, and writes
+ * `scopegate serve` starts the admin listener beside the gateway, and writes
  * the access log to stdout as JSON lines. Long-running cases are real processes; the refusal to
  * start runs in-process.
  */

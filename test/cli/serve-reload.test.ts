@@ -1,5 +1,5 @@
 /**
- * `scopegate serve` reloads (CONTRACT.md §2) as a real process: SIGHUP rebuilds from the files
+ * `scopegate serve` reloads as a real process: SIGHUP rebuilds from the files
  * on disk and changes decisions, a bad config is rejected with file:line key lines while the
  * running one keeps serving, and a watched file change reloads without any signal.
  */

@@ -1,5 +1,5 @@
 /**
- * `scopegate serve` (CONTRACT.md §1, §2, §3.5): started as a real process, it prints where it
+ * `scopegate serve`: started as a real process, it prints where it
  * listens and a working development admin token, serves, and closes cleanly on SIGTERM/SIGINT.
  * The refusals that return before listening run in-process.
  */
@@ -182,7 +182,7 @@ t.test('warnings are printed as warning: lines and the gateway still starts', as
 t.test(
   'dev keys without ES256 accepted refuse to start instead of printing a dead token',
   async (t) => {
-    // CONTRACT.md §3.5 promises a ready-to-use admin token; the development key is ES256, so a
+    // `serve` with `auth.dev_keys` promises a ready-to-use admin token; the development key is ES256, so a
     // config that accepts only RS256 (the default) is refused with the fix named.
     const dir = t.testdir({
       'gateway.yaml': configText({

@@ -1,5 +1,5 @@
 /**
- * `scopegate token` (CONTRACT.md §1, §3.5): mints a development JWT with the development key,
+ * `scopegate token`: mints a development JWT with the development key,
  * prints only the token, refuses without `auth.dev_keys`, and exits 2 on usage errors.
  */
 import { readFileSync } from 'node:fs';

@@ -111,9 +111,10 @@ t.test('any value is inserted verbatim and never echoed', async (t) => {
   fc.assert(
     fc.property(
       name,
-      fc.string().map((tail) => `§${tail}`),
+      fc.string().map((tail) => `\u00a7${tail}`),
       (key, value) => {
-        // `§` never occurs in a message, so a message holding the value would be an echo.
+        // The section sign (U+00A7) never occurs in a message, so a message holding the value
+        // would be an echo.
         const env = { [key]: value };
         const text = `<\${${key}}|\${${key}:-d}|\${${key}_UNSET_}|\${${key}`;
         const result = interpolateString(text, env);

@@ -1,5 +1,5 @@
 /**
- * The reload machinery on its own (STYLE.md §5): the state slot swaps one reference and closes a
+ * The reload machinery on its own: the state slot swaps one reference and closes a
  * replaced state's resources only after its last request, once each; the reloader builds on a
  * signal or a changed file (debounced, content-checked), never overlaps two builds, reports
  * every problem, and keeps the running generation on any failure.

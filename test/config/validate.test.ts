@@ -1,5 +1,5 @@
-// Validation beyond single keys: unknown keys with suggestions, environment defaults of SPEC
-// §5.3, the credential-source checks, warnings, collecting every problem, and freezing.
+// Validation beyond single keys: unknown keys with suggestions, the defaults taken from the
+// environment (JWT_VERIFICATION_KEY, …), the credential-source checks, warnings, collecting every problem, and freezing.
 import t from 'tap';
 import { parseConfig, type LoadedConfig } from '../../src/config/load.js';
 import {
@@ -298,7 +298,7 @@ t.test('jwks_url: discover needs exactly one issuer, over https or on loopback',
   );
 });
 
-t.test('environment defaults of SPEC §5.3', async (t) => {
+t.test('defaults taken from the environment when the config leaves them out', async (t) => {
   const PEM = '-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----';
   // [row name, auth lines, env, verification_keys, jwks_file]
   const rows: readonly (readonly [string, string, Env, readonly string[], string | null])[] = [

@@ -1,5 +1,5 @@
 /**
- * AG-UI end to end (RUNTIME_API §15, CONTRACT §9.7): the bundled runtime behind a real gateway
+ * AG-UI end to end: the bundled runtime behind a real gateway
  * with real RS256 JWTs and a real SQLite file — raw HTTP for the stream, the 422 bodies, an
  * interrupt and its resume, the 403 without `agents:run` — and `@ag-ui/client`'s HttpAgent
  * running the agent through the gateway.

@@ -1,5 +1,5 @@
 /**
- * The approval routes behind a real gateway (SPEC §4.2): real JWTs (RS256), a real SQLite file,
+ * The approval routes behind a real gateway: real JWTs (RS256), a real SQLite file,
  * real HTTP. A run made through the gateway pauses on a tool that needs approval; each route
  * answers a token holding exactly its scope with the real body, and the gateway refuses a token
  * without it (403). Resolving through the gateway resumes the run.

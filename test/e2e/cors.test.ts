@@ -1,5 +1,5 @@
 /**
- * CORS through a real gateway (CONTRACT.md §5, §9.18, §9.24): preflights answered by the gateway
+ * CORS through a real gateway: preflights answered by the gateway
  * and never forwarded (204 allowed, 403 otherwise, on excluded routes too), the CORS headers on
  * every response to an allowed origin — refusals, gateway replies, forwarded answers — and the
  * upstream's own CORS headers never passing.

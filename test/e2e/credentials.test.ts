@@ -1,5 +1,5 @@
 /**
- * End to end: each credential kind (CONTRACT.md §3) and each token source (§5), accepted and
+ * End to end: each credential kind and each token source, accepted and
  * refused, as real HTTP through a real gateway to the recording upstream.
  */
 import t, { type Test } from 'tap';

@@ -1,5 +1,5 @@
 /**
- * Dynamic A2A dispatch (CONTRACT.md §4, §5, §9.8, §9.10) through a real gateway (RS256 JWTs, real
+ * Dynamic A2A dispatch through a real gateway (RS256 JWTs, real
  * HTTP) in front of an upstream that serves a catalogue and records what it receives: the family
  * re-check with its 403 detail, 404 never forwarded, 413 declared and streamed, 415, every 400,
  * the exact bytes forwarded, the catalogue cache and its one refresh on a miss, the internal

@@ -1,5 +1,5 @@
 /**
- * The eval-run routes behind a real gateway (SPEC.md §4.2): real RS256 JWTs, a real SQLite file,
+ * The eval-run routes behind a real gateway: real RS256 JWTs, a real SQLite file,
  * real HTTP. Each route answers a token holding exactly its scope with its real body, and the
  * gateway refuses a token without that scope (403) before the runtime sees the request.
  */

@@ -1,5 +1,5 @@
 /**
- * End to end: what crosses the proxy (CONTRACT.md §6): Authorization forwarding, hop-by-hop
+ * End to end: what crosses the proxy: Authorization forwarding, hop-by-hop
  * headers both ways, upstream failures (502/504), a client that goes away, SSE streaming and
  * request bodies.
  */

@@ -1,8 +1,8 @@
 /**
- * The knowledge routes behind a real gateway (SPEC.md §4.2): real JWTs (RS256), a real SQLite
+ * The knowledge routes behind a real gateway: real JWTs (RS256), a real SQLite
  * file, real HTTP, and remote content fetched from a local server. A token holding exactly a
  * route's scope gets the real answer; a token without it gets 403. The status route, beyond
- * SPEC.md's table, is mapped to knowledge:read by policies/defaults.yaml.
+ * the built-in route table, is mapped to knowledge:read by policies/defaults.yaml.
  */
 import t, { type Test } from 'tap';
 import { bearer, send, type Answer } from '../fixtures/e2e.js';

@@ -1,6 +1,6 @@
 /**
  * Memories and learnings behind a real gateway with `user_isolation: true`: real JWTs (RS256), a
- * real SQLite file, real HTTP. Every route of SPEC.md §4.2 for memories and learnings answers a
+ * real SQLite file, real HTTP. Every built-in route for memories and learnings answers a
  * token holding exactly its scope with its real body, and the gateway refuses (403) a token
  * without it; two users never see or change each other's memories and learnings.
  */
@@ -228,7 +228,7 @@ t.test('user_isolation: two users never see or change each other’s data', asyn
     { detail: 'Cannot list learnings for another user' },
   ]);
   t.same(((await bob('GET', '/learnings')).json as { data: unknown[] }).data, []);
-  // DELETE /learnings/users/{id} is beyond SPEC.md §4.2; policies/defaults.yaml maps it to
+  // DELETE /learnings/users/{id} is not a built-in family route; policies/defaults.yaml maps it to
   // learnings:delete, and under isolation the runtime still refuses another user's id.
   const writerOnly = await client(url, 'bob', ['learnings:write']);
   t.same(await writerOnly('DELETE', '/learnings/users/alice').then((r) => [r.status, r.json]), [

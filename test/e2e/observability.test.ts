@@ -1,5 +1,5 @@
 /**
- * End to end (issue #6, CONTRACT.md §8): a real gateway with RS256 JWTs and a service-account
+ * End to end (issue #6, the admin listener): a real gateway with RS256 JWTs and a service-account
  * store, its admin listener on port 0, and real HTTP. /metrics after mixed traffic (labels are
  * route patterns, never ids), /readyz following the upstream and the store, one access-log line
  * per request, and no credential in any log line or metric.

@@ -1,5 +1,5 @@
 /**
- * The documentation routes behind a real gateway with `authorization: true` (SPEC.md §4.4): the
+ * The documentation routes behind a real gateway with `authorization: true`: the
  * default `excluded_route_paths` leave `/openapi.json`, `/docs`, `/redoc` and
  * `/docs/oauth2-redirect` open, so a caller without a token gets the runtime's document and
  * pages; a route beside them still needs a token.

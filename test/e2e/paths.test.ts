@@ -1,6 +1,6 @@
 /**
- * End to end: path handling (CONTRACT.md §5) on raw request targets that nothing normalizes
- * on the way, and per-resource authorization with the shipped policies (§4).
+ * End to end: path handling on raw request targets that nothing normalizes
+ * on the way, and per-resource authorization with the shipped policies.
  */
 import t from 'tap';
 import { RSA_KEY } from '../fixtures/keys.js';

@@ -1,5 +1,5 @@
 /**
- * End to end: every credential refusal of CONTRACT.md §5 and docs/errors.md, with its status,
+ * End to end: every credential refusal of docs/errors.md, with its status,
  * exact detail and WWW-Authenticate challenge, and proof that the upstream never saw it.
  */
 import t from 'tap';

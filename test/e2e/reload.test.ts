@@ -1,5 +1,5 @@
 /**
- * Reload end to end (CONTRACT.md §2, §3.8): a real gateway on real sockets reloading from the
+ * Reload end to end: a real gateway on real sockets reloading from the
  * numbered steps in test/fixtures/configs/reload/. A good config changes decisions with no
  * failed request under load across the swap; a bad one changes nothing and is reported by file
  * and key; a key rotated out of the JWKS file stops validating, cached tokens included; a

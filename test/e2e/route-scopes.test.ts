@@ -1,5 +1,5 @@
 /**
- * Issue #7's acceptance for the routes of SPEC.md §4.2 that the runtime served before it (config,
+ * Issue #7's acceptance for the built-in family routes that the runtime served before it (config,
  * registry, components, agents, teams, workflows, sessions): through a real gateway with RBAC on,
  * a token holding exactly the route's scope gets the runtime's real answer, and a token without
  * it gets 403. The other groups have the same pair of tests in their own e2e files.
@@ -285,7 +285,7 @@ for (const family of [
 ] as const) {
   t.test(`${family.path}: read, write, delete`, async (t) => {
     const { url } = await stack(t);
-    // A listing is filtered, not refused (CONTRACT.md §9.5): no scope lists nothing.
+    // A listing is filtered, not refused: no scope lists nothing.
     const empty = await call(url, await goodToken({ scopes: [] }), {
       method: 'GET',
       path: `/${family.path}`,

@@ -3,7 +3,7 @@
  * The acceptance test: a schedule set to run every minute, created through the gateway, fires
  * when the runtime's clock reaches the minute; the run goes through the gateway with the
  * internal service token, completes, is in the schedule's history, and the gateway's admin
- * metrics count it as a request from `__scheduler__`. Then every schedules route of SPEC.md §4.2
+ * metrics count it as a request from `__scheduler__`. Then every built-in schedules route
  * with exactly its scope (real body) and without it (403).
  */
 import t, { type Test } from 'tap';

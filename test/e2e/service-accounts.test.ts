@@ -1,6 +1,5 @@
 /**
- * End to end: service accounts through a real gateway, store and upstream (CONTRACT.md §5, §6,
- * §7): a minted token on allowed and forbidden routes, the identity the upstream sees,
+ * End to end: service accounts through a real gateway, store and upstream: a minted token on allowed and forbidden routes, the identity the upstream sees,
  * revocation and expiry, a restart on the same file, no plaintext on disk, the throttle, and
  * 503 when the store fails while serving.
  */
@@ -84,7 +83,7 @@ t.test('a minted token opens what its scopes allow, as sa:<name>, and nothing el
     headers: bearer(token),
   });
 
-  // Service-account tokens are scope-checked even with authorization off (SPEC.md §5.3).
+  // Service-account tokens are scope-checked even with authorization off.
   for (const [method, path, scope] of [
     ['GET', '/sessions', 'sessions:read'],
     ['DELETE', '/agents/a1', 'agents:delete'],

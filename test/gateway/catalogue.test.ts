@@ -1,5 +1,5 @@
 /**
- * The upstream catalogue (CONTRACT.md §9.8) against a real HTTP upstream on port 0: the three
+ * The upstream catalogue against a real HTTP upstream on port 0: the three
  * listings, first family wins, both body shapes, the TTL on an injected clock, one refresh on a
  * miss, one shared refresh for concurrent look-ups, the internal token, and every failure.
  */

@@ -1,5 +1,5 @@
 /**
- * CORS policy (CONTRACT.md §9.18, §9.24): origins compiled once, compared after lower-casing
+ * CORS policy: origins compiled once, compared after lower-casing
  * scheme and host, `null` only when listed; the response headers of an allowed origin; which
  * upstream headers are CORS headers.
  */

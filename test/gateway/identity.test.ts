@@ -1,5 +1,5 @@
 /**
- * The identity the upstream receives (CONTRACT.md §6, §9.12): `scoped_user_id`, the context built
+ * The identity the upstream receives: `scoped_user_id`, the context built
  * field by field from principal, grants and decision, and the excluded-route context.
  */
 import t from 'tap';
@@ -50,7 +50,7 @@ const adminServiceAccount = createPrincipal({
 const securityKey = createPrincipal({ type: 'security_key' });
 const internal = createPrincipal({ type: 'internal', userId: '__scheduler__' });
 
-t.test('scopedUserIdOf follows CONTRACT.md §6', async (t) => {
+t.test('scopedUserIdOf: none for admins; accounts always; others under isolation', async (t) => {
   const rows: {
     name: string;
     principal: Principal;

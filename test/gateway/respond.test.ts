@@ -1,5 +1,5 @@
 /**
- * The one writer of refusals (STYLE.md §4, CONTRACT.md §5): status, `{"detail"}` JSON body,
+ * The one writer of refusals: status, `{"detail"}` JSON body,
  * headers and RFC 6750 challenges, written on a real server.
  */
 import {

@@ -19,7 +19,7 @@ function route(policy: CompiledPolicy | null, request: string): RouteEntry | nul
 const raws = (entry: RouteEntry | null): string[] | undefined =>
   entry === null ? undefined : entry.required.map((r) => r.raw);
 
-t.test('DEFAULT_EXCLUDED_ROUTE_PATHS is the list of SPEC.md §4.4', async (t) => {
+t.test('DEFAULT_EXCLUDED_ROUTE_PATHS is the list of built-in excluded routes', async (t) => {
   t.same(
     [...DEFAULT_EXCLUDED_ROUTE_PATHS],
     ['/', '/health', '/info', '/docs', '/redoc', '/openapi.json', '/docs/oauth2-redirect'],
@@ -99,7 +99,7 @@ t.test('the override note names the file alone when the earlier entry has no lin
   );
 });
 
-t.test('`[]` means no scopes required (SPEC.md §5.7.3)', async (t) => {
+t.test('`[]` means no scopes required', async (t) => {
   const policy = compileFrom([
     layer('policies/defaults.yaml', { 'GET /config': ['config:read'] }),
     layer('gateway.yaml', { 'GET /config': [], 'GET /public-info': [] }),
@@ -244,7 +244,7 @@ t.test(
 );
 
 t.test(
-  'native namespaces (SPEC.md §5.7.4): remapping adds requirements, never removes the native one',
+  'native namespaces: remapping adds requirements, never removes the native one',
   async (t) => {
     const defaults = layer('policies/defaults.yaml', {
       'GET /agents': ['agents:read'],
@@ -443,8 +443,8 @@ t.test('entries know the family namespace they lie in', async (t) => {
 t.test(
   'a new, more specific pattern cannot lower the native scope of the route it shadows',
   async (t) => {
-    // SPEC.md §5.7.4 / CONTRACT.md §4: "the default requirement of that family always applies in
-    // addition to any override". `DELETE /agents/special` is served by the DELETE-agent handler,
+    // The native scope of a family route always applies in addition to any override (docs/policy.md,
+    // Native namespaces). `DELETE /agents/special` is served by the DELETE-agent handler,
     // which re-checks `agents:delete`; a more specific override must not reduce that to the floor.
     const result = compileLayers([
       layer('policies/defaults.yaml', {

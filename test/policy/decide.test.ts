@@ -658,7 +658,7 @@ t.test(
   },
 );
 
-t.test('the family floor (CONTRACT.md §9.6, §9.23): GET → read, other methods → run', async (t) => {
+t.test('the family floor: GET → read, other methods → run', async (t) => {
   run(t, defaults, [
     {
       name: '`GET /agents/x/runs` is not matched by `GET /agents/*` and falls to the floor',

@@ -1,6 +1,6 @@
 /**
- * Which scopes a service account may be granted (CONTRACT.md §7, §9.15): malformed, unknown
- * (outside SPEC.md §4.2 × §5.5 and the merged policy), or known — and then privileged or not.
+ * Which scopes a service account may be granted: malformed, unknown
+ * (outside the built-in namespaces × actions and the merged policy), or known — and then privileged or not.
  */
 import t from 'tap';
 import { createScopeCatalogue, BUILT_IN_NAMESPACES } from '../../src/policy/grantable.js';
@@ -17,7 +17,7 @@ const catalogue = createScopeCatalogue(
   ),
 );
 
-t.test('the SPEC.md §4.2 namespaces', async (t) => {
+t.test('the built-in namespaces', async (t) => {
   t.same(BUILT_IN_NAMESPACES, [
     'config',
     'registry',
@@ -92,7 +92,7 @@ t.test('unknown scopes say why', async (t) => {
   for (const [raw, why] of rows) t.same(catalogue.classify(raw), { kind: 'unknown', why }, raw);
 });
 
-t.test('malformed scopes (CONTRACT.md §9.15)', async (t) => {
+t.test('malformed scopes', async (t) => {
   for (const raw of [
     '',
     'agents',

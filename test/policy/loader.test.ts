@@ -428,17 +428,14 @@ t.test('overridesLayer turns auth.scope_mappings into the last layer', async (t)
   );
 });
 
-t.test(
-  'shippedPolicyFiles lists the three shipped files under the package root (CONTRACT.md §9.14)',
-  async (t) => {
-    t.same(
-      [...SHIPPED_POLICY_FILES],
-      ['policies/defaults.yaml', 'policies/a2a.yaml', 'policies/agui.yaml'],
-    );
-    t.same(shippedPolicyFiles('/opt/scopegate'), [
-      { file: 'policies/defaults.yaml', path: join('/opt/scopegate', 'policies/defaults.yaml') },
-      { file: 'policies/a2a.yaml', path: join('/opt/scopegate', 'policies/a2a.yaml') },
-      { file: 'policies/agui.yaml', path: join('/opt/scopegate', 'policies/agui.yaml') },
-    ]);
-  },
-);
+t.test('shippedPolicyFiles lists the three shipped files under the package root', async (t) => {
+  t.same(
+    [...SHIPPED_POLICY_FILES],
+    ['policies/defaults.yaml', 'policies/a2a.yaml', 'policies/agui.yaml'],
+  );
+  t.same(shippedPolicyFiles('/opt/scopegate'), [
+    { file: 'policies/defaults.yaml', path: join('/opt/scopegate', 'policies/defaults.yaml') },
+    { file: 'policies/a2a.yaml', path: join('/opt/scopegate', 'policies/a2a.yaml') },
+    { file: 'policies/agui.yaml', path: join('/opt/scopegate', 'policies/agui.yaml') },
+  ]);
+});

@@ -34,7 +34,7 @@ t.test('the resource families and the default admin scope', async (t) => {
   }
 });
 
-t.test('parseScope reads the forms of SPEC.md §5.5', async (t) => {
+t.test('parseScope reads every form of the scope grammar', async (t) => {
   const rows: {
     name: string;
     raw: string;
@@ -143,7 +143,7 @@ t.test('parseScope reads the forms of SPEC.md §5.5', async (t) => {
     t.same(parseScope(row.raw, row.adminScope ?? ADMIN), row.expected, row.name);
 });
 
-t.test('parseScope returns null for every malformed scope (CONTRACT.md §9.15)', async (t) => {
+t.test('parseScope returns null for every malformed scope', async (t) => {
   const bad = [
     '',
     'agents',
@@ -226,7 +226,7 @@ t.test('compileGrants keeps what grants something and drops the rest', async (t)
   );
 });
 
-t.test('satisfies: the rule of CONTRACT.md §4', async (t) => {
+t.test('satisfies: an exact scope, a wildcard or a resource-level scope', async (t) => {
   const rows: {
     name: string;
     required: string;

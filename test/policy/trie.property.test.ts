@@ -35,7 +35,7 @@ function build(patterns: readonly Parsed[]): Trie<string> {
   return builder.build();
 }
 
-/** REFERENCE: does `pattern` match `path`, read straight from the rules of CONTRACT.md §4? */
+/** REFERENCE: does `pattern` match `path`, read straight from the pattern grammar (docs/policy.md, Pattern grammar)? */
 function matches(pattern: readonly Segment[], path: readonly string[]): boolean {
   for (let i = 0; i < pattern.length; i++) {
     const s = pattern[i] as Segment;

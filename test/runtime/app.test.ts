@@ -1,5 +1,5 @@
 /**
- * The runtime's HTTP server (RUNTIME_API.md §0, §2): its core routes, its error handler (handled
+ * The runtime's HTTP server: its core routes, its error handler (handled
  * errors, Fastify's own client errors, unexpected throws), and `startRuntime`'s settings check,
  * database placement, listen failure and close.
  */
@@ -54,7 +54,7 @@ t.test('an unknown path is 404 Not Found', async (t) => {
   }
 });
 
-t.test('a known path with the wrong method is 405 (RUNTIME_API §0)', async (t) => {
+t.test('a known path with the wrong method is 405', async (t) => {
   const { app } = runtimeApp(t);
   const rows = [
     { method: 'DELETE', url: '/health' },

@@ -1,5 +1,5 @@
 /**
- * The `x-auth-context` codec and its HMAC (CONTRACT.md §6): what the gateway writes, the runtime
+ * The `x-auth-context` codec and its HMAC: what the gateway writes, the runtime
  * must read back exactly; anything that is not a base64url JSON object is no context.
  */
 import { createHmac } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * zod issues as FastAPI's 422 entries (RUNTIME_API.md §0): one row per kind of issue.
+ * zod issues as FastAPI's 422 entries: one row per kind of issue.
  */
 import t from 'tap';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The service-account store (CONTRACT.md §7): one `service_accounts` table in a WAL SQLite file,
+ * The service-account store: one `service_accounts` table in a WAL SQLite file,
  * versioned in user_version; only digests stored; active-name uniqueness; newest-first pages;
  * revoke; last-used writes queued and flushed; failures after opening fail closed; a removed or
  * replaced file is noticed by its identity; another connection's lock fails writes at once as
@@ -64,7 +64,7 @@ t.test(
   },
 );
 
-t.test('the table has exactly the columns of CONTRACT.md §7', async (t) => {
+t.test('the table has exactly the documented service-account columns', async (t) => {
   const path = join(t.testdir(), 'gateway.db');
   await open(t, path);
   const columns = raw(t, path).prepare("PRAGMA table_info('service_accounts')").all() as {

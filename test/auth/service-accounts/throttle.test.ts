@@ -1,5 +1,5 @@
 /**
- * The failed-look-up throttle (CONTRACT.md §5, §9.22): 20 failures per address within a sliding
+ * The failed-look-up throttle: 20 failures per address within a sliding
  * 60 s are allowed, the 21st and later are throttled until the window slides; a throttled address
  * gets one look-up a second and none for a digest that failed; bounded memory.
  */

@@ -1,5 +1,5 @@
 /**
- * Service-account tokens (CONTRACT.md §7): `svc_pat_` + base62 of 32 random bytes, a SHA-256 hex
+ * Service-account tokens: `svc_pat_` + base62 of 32 random bytes, a SHA-256 hex
  * digest as the stored form, a 16-character prefix, and a constant-time digest comparison.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Verifying `svc_pat_` tokens (CONTRACT.md §3, §5, §7, §9.22) against a real store: one generic
+ * Verifying `svc_pat_` tokens against a real store: one generic
  * failure for unknown, revoked and expired; the principal `sa:<name>`; a bounded TTL cache whose
  * hits still honour expiry and revocation; last_used_at at most once a minute; the per-address
  * throttle; and fail-closed 503s when the store breaks.

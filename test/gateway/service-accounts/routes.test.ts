@@ -1,5 +1,5 @@
 /**
- * The gateway's own `/service-accounts` API (CONTRACT.md §7, §9.16, §9.17, §9.19, §9.25) over
+ * The gateway's own `/service-accounts` API over
  * real HTTP: every rule with its status and exact detail, the 201 and listing shapes, revoke,
  * methods and paths it does not serve, bounded bodies, and the enabled: false fallback.
  */
@@ -311,7 +311,7 @@ t.test('422: a body of the wrong shape, every issue listed (HTTPValidationError)
   t.equal(pair.upstream.received.length, 0);
 });
 
-t.test('400: malformed, then unknown, then privileged scopes (§9.19 order)', async (t) => {
+t.test('400: malformed, then unknown, then privileged scopes, in that order', async (t) => {
   const pair = await startAccountsPair(t);
   const jwt = await caller([...MANAGE, 'agents:run', 'agents:write', 'config:read']);
   const rows: [string, Record<string, unknown>, string][] = [
@@ -373,7 +373,7 @@ t.test('400: malformed, then unknown, then privileged scopes (§9.19 order)', as
   }
 });
 
-t.test('403: a caller grants only scopes it holds, by the §4 rules', async (t) => {
+t.test('403: a caller grants only scopes that its own scopes satisfy', async (t) => {
   const pair = await startAccountsPair(t);
   const jwt = await caller([
     ...MANAGE,

@@ -1,5 +1,5 @@
 /**
- * What the upstream receives (CONTRACT.md §6, §9.11, §9.21): strip every inbound x-auth-* (also
+ * What the upstream receives: strip every inbound x-auth-* (also
  * spelled with `_`) and hop-by-hop header, then set the verified identity and forwarding headers.
  */
 import type { IncomingHttpHeaders } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * The `runtime.models` keys (RUNTIME_API §17): defaults, interpolated number text, and a problem
+ * The `runtime.models` keys: defaults, interpolated number text, and a problem
  * naming the key for every bad value — never the value of api_key.
  */
 import t from 'tap';

@@ -13,7 +13,7 @@ t.test('an empty section is an empty catalogue with defaults', async (t) => {
   }
 });
 
-t.test('a2a_prefix follows the gateway rule for a2a.prefix (CONTRACT §9.14)', async (t) => {
+t.test('a2a_prefix follows the gateway rule for a2a.prefix', async (t) => {
   for (const prefix of ['/a2a', '/api/a2a', '/x.y']) {
     t.equal(buildCatalogue({ a2a_prefix: prefix }).settings?.a2a_prefix, prefix, prefix);
   }

@@ -1,5 +1,5 @@
 /**
- * Continuing paused runs (RUNTIME_API §4.4): an agent, a team whose member paused, a workflow
+ * Continuing paused runs: an agent, a team whose member paused, a workflow
  * whose step paused, each restored from the checkpoint its pause returned (through JSON, as the
  * store keeps it) and finished with the client's tool results; plus the calls a checkpoint
  * waits on and the checkpoints continue refuses.

@@ -1,5 +1,5 @@
 /**
- * What an AG-UI request brings to a run (RUNTIME_API §15, §17): the client's tools, offered after
+ * What an AG-UI request brings to a run: the client's tools, offered after
  * the agent's own and called when the message names one, and the run's dependencies, shown to
  * every agent in its system prompt and kept across a pause.
  */

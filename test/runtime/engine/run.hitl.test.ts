@@ -1,5 +1,5 @@
 /**
- * Tools a run stops for (RUNTIME_API §4.3, §4.4, §17): a call of a tool that needs confirmation,
+ * Tools a run stops for: a call of a tool that needs confirmation,
  * user input or approval pauses the run with that requirement kind; continue confirms (the tool
  * runs), rejects (`Tool NAME was rejected`) or fills in the input; audited calls get an
  * approval id; the held calls a stored checkpoint names.

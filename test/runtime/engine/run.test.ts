@@ -1,6 +1,6 @@
 /**
  * runEntity with agents on the offline model: the exact event sequence and key payloads of every
- * directive (RUNTIME_API §4.2, §17), the run output (§4.3), each built-in tool, pauses on client
+ * directive, the run output, each built-in tool, pauses on client
  * tools, unknown tools and providers, and cancellation; and one agent on an OpenAI-compatible
  * model, against a fake chat-completions server, through a tool turn and an answer turn.
  */

@@ -1,6 +1,6 @@
 /**
- * Which calls pause a run and for what (RUNTIME_API §17), and when an answer settles a held
- * call (§4.4). Pure functions, table-driven.
+ * Which calls pause a run and for what, and when an answer settles a held
+ * call. Pure functions, table-driven.
  */
 import t from 'tap';
 import type { ToolDefinition } from '../../../src/runtime/catalogue/definitions.js';

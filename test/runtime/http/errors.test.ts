@@ -1,5 +1,5 @@
 /**
- * The runtime's error bodies (RUNTIME_API.md §0): `HttpError` carries a status and either a
+ * The runtime's error bodies: `HttpError` carries a status and either a
  * string detail or a FastAPI validation list; `missingField` is the 422 of a required field.
  */
 import t from 'tap';

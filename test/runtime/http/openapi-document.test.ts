@@ -1,7 +1,7 @@
 /**
- * The runtime's OpenAPI document as a runtime app serves it (RUNTIME_API.md §2, SPEC.md §2, §4.2,
- * §9): valid OpenAPI 3.1 by a validator library, the SPEC.md §2 shapes with their required
- * fields, every SPEC.md §4.2 and §4.3 route, the A2A prefix and the AG-UI switch, and each
+ * The runtime's OpenAPI document as a runtime app serves it: valid OpenAPI 3.1 by a
+ * validator library, the AG-UI input shapes with their required fields, every
+ * built-in family route and A2A route, the A2A prefix and the AG-UI switch, and each
  * section in its place.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
@@ -56,7 +56,7 @@ t.test('openapi 3.1.0 and info {title, description, version 2.7.2}', async (t) =
   t.ok(DOC.info.description.length > 0);
 });
 
-t.test("RunAgentInput's required fields are SPEC.md §2's", async (t) => {
+t.test("RunAgentInput's required fields are the ones the AG-UI route requires", async (t) => {
   const input = schemas['RunAgentInput'] as { required: string[]; properties: object };
   t.same([...input.required].sort(), [
     'context',
@@ -81,7 +81,7 @@ t.test("RunAgentInput's required fields are SPEC.md §2's", async (t) => {
   ]);
 });
 
-t.test('the SPEC.md §2 shapes name their required fields', async (t) => {
+t.test('the AG-UI input shapes name their required fields', async (t) => {
   const rows: [string, string[]][] = [
     // A message's `role` and a content part's `type` are required: the union is told apart by them.
     ['DeveloperMessage', ['content', 'id', 'role']],
@@ -173,7 +173,7 @@ t.test('POST /agui: RunAgentInput body (required), 200 {}, 422 HTTPValidationErr
   });
 });
 
-/** SPEC.md §4.2 (without /service-accounts, which the gateway serves) and §4.3 (`/a2a`). */
+/** The built-in family routes (without /service-accounts, which the gateway serves) and the A2A routes (`/a2a`). */
 const SPEC_ROUTES = `
 GET /config; GET /models; POST /databases/all/migrate; POST /databases/*/migrate; GET /registry
 GET /components; GET /components/*; GET /components/*/configs; GET /components/*/configs/*
@@ -217,7 +217,7 @@ GET /; GET /health; GET /info; POST /agui; GET /status
   .map((s) => s.trim())
   .filter((s) => s !== '');
 
-t.test('every SPEC.md §4.2 and §4.3 route is documented', async (t) => {
+t.test('every built-in family route and A2A route is documented', async (t) => {
   const documented = operations(DOC);
   t.same(
     SPEC_ROUTES.filter((route) => !documented.has(route)),

@@ -1,6 +1,6 @@
 /**
- * `GET /openapi.json`, `/docs`, `/redoc`, `/docs/oauth2-redirect` on the real runtime app
- * (RUNTIME_API.md §2), and the route-coverage property both ways, over the routes the app's
+ * `GET /openapi.json`, `/docs`, `/redoc`, `/docs/oauth2-redirect` on the real runtime app,
+ * and the route-coverage property both ways, over the routes the app's
  * `onRoute` hook collected: every route the app registers is in the document with its method
  * (a route added without documenting it fails here by name), and every documented operation is
  * served.

@@ -1,5 +1,5 @@
 /**
- * Run streams as server-sent events (RUNTIME_API.md §4.1): the response head and the exact
+ * Run streams as server-sent events: the response head and the exact
  * `event: <Name>\ndata: <compact JSON>\n\n` frames, written on a real socket.
  */
 import { createServer, request, type IncomingMessage } from 'node:http';

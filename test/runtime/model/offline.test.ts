@@ -1,5 +1,5 @@
 /**
- * The offline deterministic model, driven directly: every directive of RUNTIME_API §17, its usage
+ * The offline deterministic model, driven directly: every directive it knows, its usage
  * errors, the answer after a tool result, and the cancel check of `/slow`.
  */
 import t from 'tap';
@@ -101,7 +101,7 @@ t.test('/tool errors: usage, unknown tool, bad JSON, non-object arguments', asyn
   );
 });
 
-t.test('plain text naming a client tool calls the one named first (RUNTIME_API §17)', async (t) => {
+t.test('plain text naming a client tool calls the one named first', async (t) => {
   const pick: ModelTool = {
     name: 'pick_color',
     description: 'Client.',

@@ -1,5 +1,5 @@
 /**
- * Approvals as runs make them (RUNTIME_API §14): the pending approval of a paused run, read from
+ * Approvals as runs make them: the pending approval of a paused run, read from
  * its checkpoint (also one written before requirements were kept), and nothing for other runs.
  */
 import t from 'tap';

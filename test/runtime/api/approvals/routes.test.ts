@@ -1,8 +1,8 @@
 /**
- * Approvals (RUNTIME_API.md §14, §17): a run paused on a tool that needs approval creates one;
+ * Approvals: a run paused on a tool that needs approval creates one;
  * the list, count, read and status routes; resolving approves or rejects and resumes the run
  * (checked in the stored run); 409 on a second resolve; continuing directly resolves it too;
- * audit records; cancel; delete; isolation between two confined users (§1).
+ * audit records; cancel; delete; isolation between two confined users.
  */
 import t from 'tap';
 import {

@@ -1,6 +1,6 @@
 /**
- * `GET /agents|teams|workflows[/{id}]` (RUNTIME_API.md §3): the response shapes (null fields
- * dropped), the 404s, and the listing filter of the gateway's `accessible_resource_ids` (§1).
+ * `GET /agents|teams|workflows[/{id}]`: the response shapes (null fields
+ * dropped), the 404s, and the listing filter of the gateway's `accessible_resource_ids`.
  */
 import t from 'tap';
 import { BUILTIN_TOOLS } from '../../../../src/runtime/engine/tools.js';
@@ -179,7 +179,7 @@ t.test('listings keep only accessible_resource_ids; reads by id are not filtered
       ids: ['a2', 't1', 'w2'],
     },
     {
-      name: 'an empty list: nothing (CONTRACT §4, not 403)',
+      name: 'an empty list: nothing (a listing is filtered, not 403)',
       headers: contextHeader({ accessible_resource_ids: [] }),
       ids: [],
     },

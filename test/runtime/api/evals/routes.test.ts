@@ -1,5 +1,5 @@
 /**
- * The eval-run routes (RUNTIME_API.md §10) on a real app over a real store and engine: each eval
+ * The eval-run routes on a real app over a real store and engine: each eval
  * type run on the offline model, body validation in pydantic's words, Agno's 400/404 details,
  * list filters, pagination and sorting, rename and bulk delete. Eval runs are not user-owned:
  * confined callers see them all.

@@ -1,6 +1,5 @@
 /**
- * GET /memory_topics, GET /user_memory_stats and POST /optimize-memories (RUNTIME_API.md §6,
- * §17): exact bodies, pagination, the offline optimization applied or only reported, and a
+ * GET /memory_topics, GET /user_memory_stats and POST /optimize-memories: exact bodies, pagination, the offline optimization applied or only reported, and a
  * confined caller only ever seeing or optimizing its own memories.
  */
 import t, { type Test } from 'tap';

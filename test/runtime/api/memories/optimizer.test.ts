@@ -1,5 +1,5 @@
 /**
- * The offline memory optimization (RUNTIME_API.md §17): duplicates (same words, any case or
+ * The offline memory optimization: duplicates (same words, any case or
  * spacing) kept once, in order, joined into one summary, with whitespace-token counts.
  */
 import t from 'tap';

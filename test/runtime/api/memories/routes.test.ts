@@ -1,5 +1,5 @@
 /**
- * The memory routes (RUNTIME_API.md §1, §6): POST, GET (list and one), PATCH and DELETE (one and
+ * The memory routes: POST, GET (list and one), PATCH and DELETE (one and
  * bulk) of /memories, with their exact bodies, the 422 entries of bad input, pagination,
  * filters and sorting, who a memory belongs to, and two confined users never touching each
  * other's memories.

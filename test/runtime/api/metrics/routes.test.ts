@@ -1,5 +1,5 @@
 /**
- * Metrics routes (RUNTIME_API §9): daily aggregates recomputed from runs made through the real
+ * Metrics routes: daily aggregates recomputed from runs made through the real
  * run routes on two days (the clock is moved), read back between dates; failures are 500.
  */
 import t, { type Test } from 'tap';

@@ -1,5 +1,5 @@
 /**
- * Background runs (RUNTIME_API.md §4.1): `background=true, stream=false` answers 202 with where
+ * Background runs: `background=true, stream=false` answers 202 with where
  * to poll, the run goes on server-side and is stored; GET …/runs/{run_id} shows it RUNNING, then
  * COMPLETED. background with stream is refused (400). Closing the app stops and stores a run
  * still going.

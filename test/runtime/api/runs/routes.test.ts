@@ -1,5 +1,5 @@
 /**
- * `POST /agents|teams|workflows/{id}/runs` (RUNTIME_API.md §0, §1, §4.1): form parsing, the 404s
+ * `POST /agents|teams|workflows/{id}/runs`: form parsing, the 404s
  * and 422s, streamed and plain runs of each kind, sessions reused and confined to their owner and
  * component, run attribution, and a client that leaves mid-stream cancelling its run.
  */
@@ -129,7 +129,7 @@ t.test('a missing message is 422 Field required', async (t) => {
   );
 });
 
-t.test('a JSON body is not a form: 422 missing message (RUNTIME_API §0)', async (t) => {
+t.test('a JSON body is not a form: 422 missing message', async (t) => {
   const rt = runtimeApp(t);
   const res = await rt.app.inject({
     method: 'POST',

@@ -1,5 +1,5 @@
 /**
- * Continue, cancel and read runs (RUNTIME_API.md §4.3–§4.5): a paused agent, team and workflow
+ * Continue, cancel and read runs: a paused agent, team and workflow
  * run continued with the client's tool results from a form, every refusal of continue, cancel
  * of a live and of a paused run, ownership for confined callers, and GET of a session's runs.
  */

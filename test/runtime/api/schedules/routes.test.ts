@@ -1,5 +1,5 @@
 /**
- * The schedule routes (RUNTIME_API.md §13) on a real app and store: create with defaults and
+ * The schedule routes on a real app and store: create with defaults and
  * validation (pydantic 422s, the string 422s for cron and zone, 409 for a taken name), list with
  * the enabled filter and pagination, read, patch (recomputing next_run_at), delete, enable and
  * disable, trigger (409 disabled, 503 without an executor), and the run history.

@@ -1,5 +1,5 @@
 /**
- * The session and run shapes (RUNTIME_API.md §5) built from stored records, without HTTP.
+ * The session and run shapes built from stored records, without HTTP.
  */
 import t from 'tap';
 import {

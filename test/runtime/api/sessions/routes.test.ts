@@ -1,5 +1,5 @@
 /**
- * Sessions (RUNTIME_API.md §0, §1, §5): the paginated list with its filters, sort and 422s, one
+ * Sessions: the paginated list with its filters, sort and 422s, one
  * session's detail with its chat history, a session's runs, and the confinement of scoped
  * callers to their own sessions.
  */
@@ -291,7 +291,7 @@ t.test('bad type and sort_order: 422 enum with FastAPI’s msg and ctx', async (
   }
 });
 
-t.test('bad limit and page: 422 as pydantic words it (RUNTIME_API §0)', async (t) => {
+t.test('bad limit and page: 422 as pydantic words it', async (t) => {
   const rt = await seeded(t);
   const ge = (field: string, input: string) => ({
     type: 'greater_than_equal',
@@ -351,7 +351,7 @@ t.test('bad limit and page are refused with a 422 on the query field', async (t)
   }
 });
 
-t.test('the db_id of the one database is accepted; another is 404 (RUNTIME_API §0)', async (t) => {
+t.test('the db_id of the one database is accepted; another is 404', async (t) => {
   const rt = await seeded(t);
   const ok = await list(rt, '?db_id=runtime-db');
   t.equal(ok.status, 200);
@@ -521,7 +521,7 @@ t.test('an unknown or foreign session is 404 naming the id', async (t) => {
   t.equal(admin.statusCode, 200, 'an unscoped caller reads any session');
 });
 
-t.test('a given type selects the kind: another kind is 404 (RUNTIME_API §5)', async (t) => {
+t.test('a given type selects the kind: another kind is 404', async (t) => {
   const rt = await seeded(t);
   const same = await rt.app.inject({ url: '/sessions/s-alice?type=agent' });
   t.equal(same.statusCode, 200);
@@ -618,7 +618,7 @@ t.test('a session’s runs: RunSchema of each kind, oldest first', async (t) => 
   t.same(empty.json(), [], 'a session without runs');
 });
 
-t.test('a session’s runs: 404 for an unknown or foreign session (RUNTIME_API §5)', async (t) => {
+t.test('a session’s runs: 404 for an unknown or foreign session', async (t) => {
   const rt = await seeded(t);
   await rt.store.putRun(runRecord({ run_id: 'r-1', session_id: 's-alice' }));
   const bob = contextHeader({ user_id: 'bob', scoped_user_id: 'bob' });

@@ -1,5 +1,5 @@
 /**
- * The session write routes (RUNTIME_API.md §1, §5): POST /sessions, POST /sessions/{id}/rename,
+ * The session write routes: POST /sessions, POST /sessions/{id}/rename,
  * PATCH /sessions/{id}, DELETE /sessions/{id} and the bulk DELETE /sessions, each status with
  * its exact body, the 422 entries of bad bodies, the clock stamping `updated_at`, and confined
  * callers never touching another user's session.

@@ -1,5 +1,5 @@
 /**
- * The runtime's own description (RUNTIME_API.md §2): /info, /config, /models, /registry and the
+ * The runtime's own description: /info, /config, /models, /registry and the
  * database migrations.
  */
 import t from 'tap';

@@ -1,5 +1,5 @@
 /**
- * Trace body shapes (RUNTIME_API §11): durations as Agno formats them, and a trace whose spans
+ * Trace body shapes: durations as Agno formats them, and a trace whose spans
  * are missing still has a (empty) tree.
  */
 import t from 'tap';

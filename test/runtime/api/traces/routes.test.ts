@@ -1,7 +1,7 @@
 /**
- * Trace routes (RUNTIME_API §11) over runs made through the real run routes: the list and its
+ * Trace routes over runs made through the real run routes: the list and its
  * filters, one trace or span, the filter schema, session stats, the DSL search with every
- * operator and its refusals, and isolation between two confined users (§1).
+ * operator and its refusals, and isolation between two confined users.
  */
 import t, { type Test } from 'tap';
 import { contextHeader, form, FORM, runtimeApp, type TestRuntime } from '../../fixtures/runtime.js';

@@ -1,5 +1,5 @@
 /**
- * The A2A agent card (RUNTIME_API §16) and the public origin it is built on.
+ * The A2A agent card and the public origin it is built on.
  */
 import t from 'tap';
 import { agentCardOf, publicOrigin } from '../../../../src/runtime/protocols/a2a/card.js';

@@ -1,5 +1,5 @@
 /**
- * `POST {prefix}/<kind>/<id>/v1/message:send|stream` (RUNTIME_API §16): blocking and background
+ * `POST {prefix}/<kind>/<id>/v1/message:send|stream`: blocking and background
  * sends, streamed frames of every kind (content deltas, tool and reasoning status-updates, the
  * end of a completed, failed, paused or cancelled run), both bindings, run attribution, and what
  * happens when a run cannot be stored or its client leaves.
@@ -163,7 +163,7 @@ t.test('blocking:false runs agents and teams in the background: 202, then poll',
   });
 });
 
-t.test('workflows ignore blocking:false (RUNTIME_API §16)', async (t) => {
+t.test('workflows ignore blocking:false', async (t) => {
   const rt = runtimeApp(t);
   const res = await postJson(
     rt,

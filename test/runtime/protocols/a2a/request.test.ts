@@ -1,5 +1,5 @@
 /**
- * A2A request bodies (RUNTIME_API §16): the JSON-RPC and HTTP+JSON message requests, their 400
+ * A2A request bodies: the JSON-RPC and HTTP+JSON message requests, their 400
  * details, the dynamic-dispatch target and the task requests.
  */
 import t from 'tap';

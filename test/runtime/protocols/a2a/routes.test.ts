@@ -1,5 +1,5 @@
 /**
- * The A2A routes (RUNTIME_API §16): agent cards under the configured prefix, tasks:get and
+ * The A2A routes: agent cards under the configured prefix, tasks:get and
  * tasks:cancel (a live run cancelled mid-stream), their HTTP+JSON forms, user isolation, and the
  * deprecated dynamic dispatch.
  */

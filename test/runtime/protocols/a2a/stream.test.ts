@@ -1,5 +1,5 @@
 /**
- * Agno-style run events as A2A stream items (RUNTIME_API §16): the working status-update at the
+ * Agno-style run events as A2A stream items: the working status-update at the
  * start, content deltas of the run's own voice, status-updates with metadata for tool, reasoning,
  * memory and workflow events, and the final status-update + Task for every way a run ends.
  */

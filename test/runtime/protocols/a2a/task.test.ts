@@ -1,5 +1,5 @@
 /**
- * A2A task shapes (RUNTIME_API §16): run status → task state, a run as a Task, the bare,
+ * A2A task shapes: run status → task state, a run as a Task, the bare,
  * failed and JSON-RPC envelopes.
  */
 import t from 'tap';
@@ -14,7 +14,7 @@ import {
   taskOf,
 } from '../../../../src/runtime/protocols/a2a/task.js';
 
-t.test('each run status has its task state (RUNTIME_API §16 table)', async (t) => {
+t.test('each run status has its task state', async (t) => {
   t.same(TASK_STATE_OF, {
     PENDING: 'submitted',
     RUNNING: 'working',

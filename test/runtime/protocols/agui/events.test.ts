@@ -1,5 +1,5 @@
 /**
- * The Agno → AG-UI event mapper (RUNTIME_API §15), fed hand-made engine events: each Agno event
+ * The Agno → AG-UI event mapper, fed hand-made engine events: each Agno event
  * kind, the completion of a finished, paused, cancelled or failed run, team runs, and — for the
  * sequences a client receives — the real @ag-ui/client verifier accepting them.
  */

@@ -1,6 +1,6 @@
 /**
- * The RunAgentInput of `POST /agui` (SPEC.md §2, RUNTIME_API §0/§15): what SPEC requires is
- * required, what it allows is accepted (also where @ag-ui/core is stricter), and every refusal is
+ * The RunAgentInput of `POST /agui`: what the AG-UI route
+ * requires is required, what it allows is accepted (also where @ag-ui/core is stricter), and every refusal is
  * the exact FastAPI/pydantic 422 entry.
  */
 import t, { type Test } from 'tap';
@@ -49,7 +49,7 @@ const without = (key: string): Record<string, unknown> => {
   return body;
 };
 
-t.test('every field SPEC §2 requires is missing on its own → its own 422 entry', async (t) => {
+t.test('every required field is missing on its own → its own 422 entry', async (t) => {
   const required = ['threadId', 'runId', 'state', 'messages', 'tools', 'context', 'forwardedProps'];
   for (const key of required) {
     const body = without(key);
@@ -62,11 +62,11 @@ t.test('every field SPEC §2 requires is missing on its own → its own 422 entr
   t.same(
     refusal(t, {}).map((detail) => detail.loc.join('.')),
     required.map((key) => `body.${key}`),
-    'all of them at once, in SPEC order',
+    'all of them at once, in the order of the fields',
   );
 });
 
-t.test('what SPEC allows is accepted, also where @ag-ui/core refuses it', async (t) => {
+t.test('what the AG-UI route allows is accepted, also where @ag-ui/core refuses it', async (t) => {
   const rows: [string, Record<string, unknown>][] = [
     ['state null, forwardedProps null', {}],
     ['state and forwardedProps of any JSON', { state: [1], forwardedProps: 'x' }],
@@ -78,7 +78,7 @@ t.test('what SPEC allows is accepted, also where @ag-ui/core refuses it', async 
       { resume: [{ interruptId: 'i', status: 'resolved', payload: null }] },
     ],
     [
-      'every message kind, nulls where SPEC allows them',
+      'every message kind, nulls where they are allowed',
       {
         messages: [
           { id: '1', role: 'developer', content: 'c', name: null, encryptedValue: null },
@@ -371,7 +371,7 @@ t.test('wrong types name pydantic’s type, message and class', async (t) => {
       ],
     ],
     [
-      'a tool message with content parts (SPEC: a string)',
+      'a tool message with content parts (the content must be a string)',
       {
         messages: [
           { id: 't', role: 'tool', toolCallId: 'c', content: [{ type: 'text', text: 'x' }] },

@@ -1,5 +1,5 @@
 /**
- * What a RunAgentInput asks for (RUNTIME_API §15): a fresh run or a resume — by trailing tool
+ * What a RunAgentInput asks for: a fresh run or a resume — by trailing tool
  * messages or by `resume[]` — the results it makes for a paused run's calls and why it may not,
  * and the run's message, dependencies, client tools, user id and state.
  */

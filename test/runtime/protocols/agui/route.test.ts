@@ -1,5 +1,5 @@
 /**
- * `POST /agui` and `GET /status` on a real runtime app (RUNTIME_API §15): the event stream of a
+ * `POST /agui` and `GET /status` on a real runtime app: the event stream of a
  * run, state snapshots and deltas, client tools pausing into interrupts and resumed by tool
  * messages or `resume[]`, every RUN_ERROR case, identity (403 for a reserved principal, the
  * forwarded user id, claims), a team-bound interface, and a client leaving mid-stream.
