@@ -11,6 +11,10 @@ import { affinityOf, onPath } from '../../bench/processes.js';
 import { runProxyBench } from '../../bench/proxy.js';
 import { TINY } from './sizes.js';
 
+// Real proxies under load (and HAProxy where installed): over a minute on a quiet 2-core
+// machine, more than the suite's 120 s per file when the machine is busy.
+t.setTimeout(300_000);
+
 const HAPROXY = onPath('haproxy');
 const TASKSET = onPath('taskset');
 

@@ -12,6 +12,10 @@ import { runCli } from '../fixtures/cli.js';
 import { httpCall, spawnScopegate, type Child } from '../fixtures/child.js';
 import { contextHeader } from '../runtime/fixtures/runtime.js';
 
+// Real scopegate runtime processes, each loading the runtime: well under the suite's 120 s per
+// file on a quiet machine, not always when the machine is busy.
+t.setTimeout(300_000);
+
 /** A config whose `runtime:` section hosts one agent in `rt.db` beside the config. */
 const CONFIG = [
   'policies: []',

@@ -11,6 +11,10 @@ import { runCli } from '../fixtures/cli.js';
 import { httpCall, occupy, spawnScopegate, type Child } from '../fixtures/child.js';
 import { contextHeader } from '../runtime/fixtures/runtime.js';
 
+// Real scopegate runtime processes, each loading the runtime: about a minute on a quiet 2-core
+// machine, more than the suite's 120 s per file when the machine is busy.
+t.setTimeout(300_000);
+
 /** A config whose `runtime:` section hosts one agent in `rt.db` beside the config. */
 const CONFIG = [
   'policies: []',

@@ -18,6 +18,10 @@ import { httpCall, spawnScopegate, type Child } from '../fixtures/child.js';
 import { startTestPostgres } from '../fixtures/postgres.js';
 import { startRecordingUpstream, type RecordingUpstream } from '../fixtures/upstream.js';
 
+// Several real gateway processes on one database: about 40 s on a quiet 2-core machine, more
+// than the suite's 120 s per file when the machine is busy.
+t.setTimeout(300_000);
+
 const SECRET = randomBytes(32).toString('hex');
 const UNAVAILABLE = 'Service account store unavailable';
 

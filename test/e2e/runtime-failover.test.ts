@@ -18,6 +18,10 @@ import { testDatabase } from '../fixtures/postgres.js';
 import { E2E_IDENTITY_SECRET, gatewayInFront, runtimeDir } from '../fixtures/runtime-stack.js';
 import { goodToken } from '../fixtures/tokens.js';
 
+// A real runtime process started and killed, and a lease waited out: starting the process alone
+// takes half a minute when the machine is busy.
+t.setTimeout(300_000);
+
 const LEASE_SECONDS = 3;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
