@@ -36,7 +36,7 @@ import { registerSystemRoutes } from './api/system/routes.js';
 import { registerTraceRoutes } from './api/traces/routes.js';
 import { createRunService } from './api/runs/service.js';
 import { createScheduler, type Scheduler } from './api/schedules/scheduler.js';
-import { processReplicaId, type RuntimeStore } from './store/store.js';
+import type { RuntimeStore } from './store/store.js';
 
 /** The id of the runtime's one database, which the data routes' `db_id` must name. */
 const DB_ID = 'runtime-db';
@@ -76,11 +76,6 @@ export interface RuntimeParts {
    * Absent or null: none.
    */
   readonly identityToken?: IdentityTokenCheck | null;
-  /**
-   * This replica's name among runtimes sharing the database: the scheduler records it on the
-   * schedule runs it claims (default: {@link processReplicaId}).
-   */
-  readonly replicaId?: string;
 }
 
 /** Builds the Fastify app (not listening). */
@@ -179,6 +174,7 @@ export function schedulerOf(parts: RuntimeParts): Scheduler {
     clock: parts.deps.clock,
     sleep: parts.deps.sleep,
     newId: parts.deps.newId,
-    replicaId: parts.replicaId ?? processReplicaId(),
+    // The store's replica: the one its runs record, and the schedule runs it claims.
+    replicaId: parts.store.replicaId,
   });
 }

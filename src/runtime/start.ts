@@ -100,7 +100,6 @@ export async function startRuntime(options: {
     startedAt: new Date(options.clock.now()),
     identitySecret: options.identitySecret,
     identityToken,
-    replicaId,
   };
   const scheduler = schedulerOf(parts);
   const outbound = createOutboundGuard({
