@@ -151,21 +151,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // then, which is what every session stored before this step reads as.
     sql: `ALTER TABLE sessions ADD COLUMN summary JSON;`,
   },
-  // Step 5: schema/memories.ts
   { version: 5, name: 'memories', sql: MEMORIES_SCHEMA },
-  // Step 6: schema/learnings.ts
   { version: 6, name: 'learnings', sql: LEARNINGS_SCHEMA },
-  // Step 7: schema/knowledge.ts
   { version: 7, name: 'knowledge', sql: KNOWLEDGE_SCHEMA },
-  // Step 8: schema/traces.ts
   { version: 8, name: 'traces', sql: TRACES_SCHEMA },
-  // Step 9: schema/daily-metrics.ts
   { version: 9, name: 'daily metrics', sql: DAILY_METRICS_SCHEMA },
-  // Step 10: schema/evals.ts
   { version: 10, name: 'eval runs', sql: EVALS_SCHEMA },
-  // Step 11: schema/schedules.ts
   { version: 11, name: 'schedules', sql: SCHEDULES_SCHEMA },
-  // Step 12: schema/approvals.ts
   { version: 12, name: 'approvals', sql: APPROVALS_SCHEMA },
   {
     version: 13,
@@ -187,7 +179,6 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
-  // Step 14: schema/schedules.ts
   { version: 14, name: 'schedule slots', sql: SCHEDULE_SLOTS_SCHEMA },
   {
     version: 15,
