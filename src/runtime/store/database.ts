@@ -5,12 +5,6 @@
  * queries with Kysely and asks this module for every dialect-specific term, so that another
  * dialect is one more {@link SqlDialect} here, not a change in each table. Nothing here assumes
  * one process: every read and write goes to the database, nothing is cached across calls.
- *
- * While some tables are still written through their own synchronous statements, both share
- * the one SQLite connection: a statement of theirs that runs between two awaited statements of a
- * transaction here joins that transaction (and would be rolled back with it). The transactions
- * here are short and only roll back on a database error; the overlap ends when every table is on
- * this layer.
  */
 import {
   Kysely,
@@ -66,7 +60,7 @@ export type RunRow = RowOf<RunRecord, 'output' | 'checkpoint'> & {
   replica_id: Generated<string | null>;
 };
 
-/** The tables on this layer, by name (the others are still read through their own statements). */
+/** The tables, by name (a table's module may add its own to this interface). */
 export interface Database {
   memories: MemoryRow;
   learnings: LearningRow;

@@ -78,23 +78,21 @@ export interface PageReader<R, F, S extends string> {
   page(request: PageRequest<F, S>): Promise<Page<R>>;
 }
 
-/** Filter: the column equals the value. */
-export const equals =
+/** Filters comparing the column with the value by `operator`. */
+const comparing =
+  (operator: '=' | '>=' | '<=') =>
   (column: string): Filter<string | number> =>
   (value, eb) =>
-    eb(column, '=', value);
+    eb(column, operator, value);
+
+/** Filter: the column equals the value. */
+export const equals = comparing('=');
 
 /** Filter: the column is at least the value. */
-export const atLeast =
-  (column: string): Filter<string | number> =>
-  (value, eb) =>
-    eb(column, '>=', value);
+export const atLeast = comparing('>=');
 
 /** Filter: the column is at most the value. */
-export const atMost =
-  (column: string): Filter<string | number> =>
-  (value, eb) =>
-    eb(column, '<=', value);
+export const atMost = comparing('<=');
 
 /** Filter: the column equals the value; `null` selects the rows where it is NULL. */
 export const equalsOrNull =

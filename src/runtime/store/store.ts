@@ -15,9 +15,8 @@ import { createKnowledgeStore, type KnowledgeStore } from '../api/knowledge/tabl
 import { RuntimeStoreError } from './errors.js';
 import { createLearningStore, type LearningStore } from '../api/learnings/table.js';
 import { createMemoryStore, type MemoryStore } from '../api/memories/table.js';
-import { migrate, MIGRATIONS } from './migrations.js';
+import { migrate, MIGRATIONS, statementsOf } from './migrations.js';
 import { migratePostgres, openPostgres, postgresDialect } from './postgres.js';
-import { POSTGRES_STEPS } from './schema/postgres.js';
 import { createReplicaStore, type ReplicaStore } from '../api/runs/replicas.js';
 import { createRunStore, type RunStore } from '../api/runs/table.js';
 import { createScheduleStore, type ScheduleStore } from '../api/schedules/table.js';
@@ -129,9 +128,8 @@ export function openRuntimeStore(
 
 /** The schema steps in PostgreSQL's words. */
 const POSTGRES_MIGRATIONS = MIGRATIONS.map((step) => ({
-  version: step.version,
-  name: step.name,
-  sql: POSTGRES_STEPS[step.version]!,
+  ...step,
+  sql: statementsOf(step, 'postgres'),
 }));
 
 /** How many connections one runtime replica keeps to a PostgreSQL database at most. */

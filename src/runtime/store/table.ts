@@ -108,42 +108,30 @@ interface ColumnCodec {
 
 const same = (value: unknown): unknown => value;
 
+/** Some columns of one kind and how their values cross. */
+type ColumnKind<R> = [
+  fields: readonly Column<R>[] | undefined,
+  toColumn: ColumnCodec['toColumn'],
+  fromColumn: ColumnCodec['fromColumn'],
+];
+
 /** The codecs of `spec`'s columns in `dialect`. */
 function codecsOf<R>(spec: TableSpec<R>, dialect: SqlDialect): ColumnCodec[] {
   const nullable =
     (convert: (value: never) => unknown) =>
     (value: unknown): unknown =>
       value == null ? null : convert(value as never);
+  /** Each kind of column: its fields, and how their values cross (the others as they are). */
+  const kinds: ColumnKind<R>[] = [
+    [spec.json, nullable(dialect.jsonToColumn), nullable(dialect.jsonFromColumn)],
+    [spec.jsonNull, dialect.jsonToColumn, dialect.jsonFromColumn],
+    [spec.booleans, nullable(dialect.booleanToColumn), nullable(dialect.booleanFromColumn)],
+    [spec.seconds, same, dialect.secondsFromColumn],
+  ];
+  const plain: ColumnKind<R> = [undefined, same, same];
   return spec.columns.map((field) => {
-    const name = spec.columnNames?.[field] ?? field;
-    if (spec.json?.includes(field)) {
-      return {
-        field,
-        name,
-        toColumn: nullable(dialect.jsonToColumn),
-        fromColumn: nullable(dialect.jsonFromColumn),
-      };
-    }
-    if (spec.jsonNull?.includes(field)) {
-      return {
-        field,
-        name,
-        toColumn: dialect.jsonToColumn,
-        fromColumn: dialect.jsonFromColumn,
-      };
-    }
-    if (spec.booleans?.includes(field)) {
-      return {
-        field,
-        name,
-        toColumn: nullable(dialect.booleanToColumn),
-        fromColumn: nullable(dialect.booleanFromColumn),
-      };
-    }
-    if (spec.seconds?.includes(field)) {
-      return { field, name, toColumn: same, fromColumn: dialect.secondsFromColumn };
-    }
-    return { field, name, toColumn: same, fromColumn: same };
+    const [, toColumn, fromColumn] = kinds.find(([fields]) => fields?.includes(field)) ?? plain;
+    return { field, name: spec.columnNames?.[field] ?? field, toColumn, fromColumn };
   });
 }
 
@@ -190,9 +178,11 @@ function bind<R>(
   /** The key of a row. */
   const keyOfRow = (row: Readonly<Record<string, unknown>>): unknown[] =>
     keys.map((name) => row[name]);
-  /** The version column's term in a write of an existing row: one more than stored. */
+  /** The version column's term in a write of an existing row, an upsert's too: one more. */
   const bumped =
-    spec.version === undefined ? {} : { [spec.version]: sql`${sql.ref(spec.version)} + 1` };
+    spec.version === undefined
+      ? {}
+      : { [spec.version]: sql`${sql.ref(`${table}.${spec.version}`)} + 1` };
   /** The row without its key columns (what an update may set), the version moved on. */
   const withoutKey = (row: Record<string, unknown>): Record<string, unknown> => ({
     ...Object.fromEntries(Object.entries(row).filter(([name]) => !keys.includes(name))),
@@ -229,6 +219,15 @@ function bind<R>(
       ...byKey(id).map(([column, value]) => eb(column, '=', value)),
       ...holding(eb, expected),
     ]);
+  /** Set the columns of `row` on the row of `id` while it holds `expected`; whether one was. */
+  const updateRow = async (row: Record<string, unknown>, id: unknown, expected?: Partial<R>) => {
+    const result = await db
+      .updateTable(table)
+      .set(withoutKey(row))
+      .where(matching(id, expected))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  };
   return Object.freeze({
     name: spec.name,
     toRow,
@@ -260,9 +259,7 @@ function bind<R>(
         .onConflict((conflict) =>
           conflict.columns(keys).doUpdateSet((eb) => ({
             ...Object.fromEntries(updated.map((name) => [name, eb.ref(`excluded.${name}`)])),
-            ...(spec.version === undefined
-              ? {}
-              : { [spec.version]: sql`${sql.ref(`${table}.${spec.version}`)} + 1` }),
+            ...bumped,
           })),
         )
         .execute();
@@ -285,12 +282,7 @@ function bind<R>(
     },
     async update(record, expected) {
       const row = toRow(record);
-      const result = await db
-        .updateTable(table)
-        .set(withoutKey(row))
-        .where(matching(keyOfRow(row), expected))
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return updateRow(row, keyOfRow(row), expected);
     },
     async patch(id, changes, expected) {
       const stored = (await db
@@ -301,14 +293,7 @@ function bind<R>(
         .executeTakeFirst()) as Record<string, unknown> | undefined;
       return stored === undefined ? null : fromRow(stored);
     },
-    async change(id, set, expected) {
-      const result = await db
-        .updateTable(table)
-        .set(withoutKey(columnsOf(set)))
-        .where(matching(id, expected))
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
+    change: (id, set, expected) => updateRow(columnsOf(set), id, expected),
     in: (trx) => bind(trx, spec, codecs),
     async delete(id) {
       const result = await db.deleteFrom(table).where(matching(id)).executeTakeFirst();

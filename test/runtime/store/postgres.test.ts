@@ -6,22 +6,17 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import t, { type Test } from 'tap';
-import { MIGRATIONS } from '../../../src/runtime/store/migrations.js';
+import { MIGRATIONS, statementsOf } from '../../../src/runtime/store/migrations.js';
 import {
   migratePostgres,
   openPostgres,
   postgresDialect,
   type PostgresDatabase,
 } from '../../../src/runtime/store/postgres.js';
-import { POSTGRES_STEPS } from '../../../src/runtime/store/schema/postgres.js';
 import { RuntimeStoreError } from '../../../src/runtime/store/errors.js';
 import { testDatabase } from '../../fixtures/postgres.js';
 
-const STEPS = MIGRATIONS.map((m) => ({
-  version: m.version,
-  name: m.name,
-  sql: POSTGRES_STEPS[m.version]!,
-}));
+const STEPS = MIGRATIONS.map((m) => ({ ...m, sql: statementsOf(m, 'postgres') }));
 
 async function fresh(tt: Test): Promise<{ url: string; open: () => PostgresDatabase } | null> {
   const url = await testDatabase(tt);

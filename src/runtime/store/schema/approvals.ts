@@ -16,8 +16,8 @@ export const APPROVALS_SCHEMA = `
     approval_type   TEXT    NOT NULL CHECK (approval_type IN ('required', 'audit')),
     pause_type      TEXT    CHECK (pause_type IN ('confirmation', 'user_input', 'external_execution')),
     tool_name       TEXT,
-    tool_args       TEXT,
-    expires_at      INTEGER,
+    tool_args       JSON,
+    expires_at      BIGINT,
     agent_id        TEXT,
     team_id         TEXT,
     workflow_id     TEXT,
@@ -25,14 +25,14 @@ export const APPROVALS_SCHEMA = `
     schedule_id     TEXT,
     schedule_run_id TEXT,
     source_name     TEXT,
-    requirements    TEXT    NOT NULL,
-    context         TEXT    NOT NULL,
-    resolution_data TEXT,
+    requirements    JSON    NOT NULL,
+    context         JSON    NOT NULL,
+    resolution_data JSON,
     resolved_by     TEXT,
-    resolved_at     INTEGER,
+    resolved_at     BIGINT,
     run_status      TEXT,
-    created_at      INTEGER NOT NULL,
-    updated_at      INTEGER NOT NULL
+    created_at      BIGINT  NOT NULL,
+    updated_at      BIGINT  NOT NULL
   ) STRICT;
   -- GET /approvals (newest first; the scoped listing by owner) and /approvals/count (pending).
   CREATE INDEX approvals_by_created ON approvals (created_at, id);

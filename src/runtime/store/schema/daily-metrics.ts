@@ -8,16 +8,16 @@ export const DAILY_METRICS_SCHEMA = `
   CREATE TABLE daily_metrics (
     date                    TEXT    NOT NULL PRIMARY KEY,
     id                      TEXT    NOT NULL UNIQUE,
-    agent_runs_count        INTEGER NOT NULL,
-    agent_sessions_count    INTEGER NOT NULL,
-    team_runs_count         INTEGER NOT NULL,
-    team_sessions_count     INTEGER NOT NULL,
-    workflow_runs_count     INTEGER NOT NULL,
-    workflow_sessions_count INTEGER NOT NULL,
-    users_count             INTEGER NOT NULL,
-    token_metrics           TEXT    NOT NULL,
-    model_metrics           TEXT    NOT NULL,
-    created_at              INTEGER NOT NULL,
-    updated_at              INTEGER NOT NULL
+    agent_runs_count        BIGINT  NOT NULL,
+    agent_sessions_count    BIGINT  NOT NULL,
+    team_runs_count         BIGINT  NOT NULL,
+    team_sessions_count     BIGINT  NOT NULL,
+    workflow_runs_count     BIGINT  NOT NULL,
+    workflow_sessions_count BIGINT  NOT NULL,
+    users_count             BIGINT  NOT NULL,
+    token_metrics           JSON    NOT NULL,
+    model_metrics           JSON    NOT NULL,
+    created_at              BIGINT  NOT NULL,
+    updated_at              BIGINT  NOT NULL
   ) STRICT;
 `;

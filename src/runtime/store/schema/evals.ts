@@ -16,10 +16,10 @@ export const EVALS_SCHEMA = `
     model_id                 TEXT,
     model_provider           TEXT,
     evaluated_component_name TEXT,
-    eval_data                TEXT    NOT NULL,
-    eval_input               TEXT,
-    created_at               INTEGER NOT NULL,
-    updated_at               INTEGER NOT NULL
+    eval_data                JSON    NOT NULL,
+    eval_input               JSON,
+    created_at               BIGINT  NOT NULL,
+    updated_at               BIGINT  NOT NULL
   ) STRICT;
   -- GET /eval-runs pages in created_at or updated_at order (run_id breaks ties), optionally for
   -- one agent or team.

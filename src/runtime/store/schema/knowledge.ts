@@ -12,8 +12,8 @@ export const KNOWLEDGE_SCHEMA = `
     name           TEXT,
     description    TEXT,
     type           TEXT,
-    size           INTEGER,
-    metadata       TEXT,
+    size           BIGINT,
+    metadata       JSON,
     status         TEXT    NOT NULL CHECK (status IN ('processing', 'completed', 'failed')),
     status_message TEXT,
     reader_id      TEXT,
@@ -21,8 +21,8 @@ export const KNOWLEDGE_SCHEMA = `
     chunk_size     INTEGER NOT NULL CHECK (chunk_size >= 1),
     chunk_overlap  INTEGER NOT NULL CHECK (chunk_overlap >= 0 AND chunk_overlap < chunk_size),
     origin         TEXT,
-    created_at     INTEGER NOT NULL,
-    updated_at     INTEGER NOT NULL
+    created_at     BIGINT  NOT NULL,
+    updated_at     BIGINT  NOT NULL
   ) STRICT;
   -- GET /knowledge/content pages in one of three orders; id is the tie-break.
   CREATE INDEX knowledge_contents_by_created ON knowledge_contents (knowledge_id, created_at, id);

@@ -15,10 +15,10 @@ export const LEARNINGS_SCHEMA = `
     session_id    TEXT,
     entity_id     TEXT,
     entity_type   TEXT,
-    content       TEXT    NOT NULL,
-    metadata      TEXT,
-    created_at    INTEGER NOT NULL,
-    updated_at    INTEGER NOT NULL
+    content       JSON    NOT NULL,
+    metadata      JSON,
+    created_at    BIGINT  NOT NULL,
+    updated_at    BIGINT  NOT NULL
   ) STRICT;
   -- GET /learnings by owner (the scoped listing: own + ownerless) or by type, in the default
   -- order, and unfiltered; GET /learnings/users groups by owner.

@@ -8,12 +8,12 @@ export const MEMORIES_SCHEMA = `
   CREATE TABLE memories (
     memory_id  TEXT    NOT NULL PRIMARY KEY,
     memory     TEXT    NOT NULL,
-    topics     TEXT    NOT NULL,
+    topics     JSON    NOT NULL,
     user_id    TEXT    NOT NULL,
     agent_id   TEXT,
     team_id    TEXT,
-    created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
+    created_at BIGINT  NOT NULL,
+    updated_at BIGINT  NOT NULL
   ) STRICT;
   -- GET /memories (the scoped listing is by owner) in its default order, the per-user stats and
   -- topics, and the unfiltered listing; memory_id breaks ties.

@@ -12,16 +12,16 @@ export const SCHEDULES_SCHEMA = `
     description         TEXT,
     method              TEXT    NOT NULL CHECK (method IN ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')),
     endpoint            TEXT    NOT NULL,
-    payload             TEXT,
+    payload             JSON,
     cron_expr           TEXT    NOT NULL,
     timezone            TEXT    NOT NULL,
     timeout_seconds     INTEGER NOT NULL,
     max_retries         INTEGER NOT NULL,
     retry_delay_seconds INTEGER NOT NULL,
-    enabled             INTEGER NOT NULL CHECK (enabled IN (0, 1)),
-    next_run_at         INTEGER,
-    created_at          INTEGER NOT NULL,
-    updated_at          INTEGER NOT NULL
+    enabled             FLAG,
+    next_run_at         BIGINT,
+    created_at          BIGINT  NOT NULL,
+    updated_at          BIGINT  NOT NULL
   ) STRICT;
   -- The scheduler's tick: the enabled schedules that are due.
   CREATE INDEX schedules_due ON schedules (enabled, next_run_at);
@@ -29,22 +29,22 @@ export const SCHEDULES_SCHEMA = `
   CREATE INDEX schedules_by_created ON schedules (created_at, id);
 
   CREATE TABLE schedule_runs (
-    seq          INTEGER NOT NULL PRIMARY KEY,
+    seq          SERIAL  PRIMARY KEY,
     id           TEXT    NOT NULL UNIQUE,
     schedule_id  TEXT    NOT NULL REFERENCES schedules (id) ON DELETE CASCADE,
     attempt      INTEGER NOT NULL,
-    triggered_at INTEGER NOT NULL,
-    completed_at INTEGER,
+    triggered_at BIGINT  NOT NULL,
+    completed_at BIGINT,
     status       TEXT    NOT NULL
                  CHECK (status IN ('running', 'success', 'failed', 'paused', 'cancelled')),
     status_code  INTEGER,
     run_id       TEXT,
     session_id   TEXT,
     error        TEXT,
-    input        TEXT,
-    output       TEXT,
-    requirements TEXT,
-    created_at   INTEGER NOT NULL
+    input        JSON,
+    output       JSON,
+    requirements JSON,
+    created_at   BIGINT  NOT NULL
   ) STRICT;
   CREATE INDEX schedule_runs_by_schedule ON schedule_runs (schedule_id, created_at, seq);
 `;
@@ -57,7 +57,7 @@ export const SCHEDULES_SCHEMA = `
  * collide. Append-only once released, like step 11.
  */
 export const SCHEDULE_SLOTS_SCHEMA = `
-  ALTER TABLE schedule_runs ADD COLUMN slot INTEGER;
+  ALTER TABLE schedule_runs ADD COLUMN slot BIGINT;
   ALTER TABLE schedule_runs ADD COLUMN claimed_by TEXT;
   CREATE UNIQUE INDEX schedule_runs_by_slot ON schedule_runs (schedule_id, slot, attempt);
 `;

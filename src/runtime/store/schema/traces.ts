@@ -10,9 +10,9 @@ export const TRACES_SCHEMA = `
     trace_id     TEXT    NOT NULL PRIMARY KEY,
     name         TEXT    NOT NULL,
     status       TEXT    NOT NULL CHECK (status IN ('OK', 'ERROR', 'UNSET')),
-    start_time   INTEGER NOT NULL,
-    end_time     INTEGER NOT NULL,
-    duration_ms  INTEGER NOT NULL,
+    start_time   BIGINT  NOT NULL,
+    end_time     BIGINT  NOT NULL,
+    duration_ms  BIGINT  NOT NULL,
     total_spans  INTEGER NOT NULL,
     error_count  INTEGER NOT NULL,
     input        TEXT,
@@ -24,7 +24,7 @@ export const TRACES_SCHEMA = `
     agent_id     TEXT,
     team_id      TEXT,
     workflow_id  TEXT,
-    created_at   INTEGER NOT NULL
+    created_at   BIGINT  NOT NULL
   ) STRICT;
   CREATE INDEX traces_by_start ON traces (start_time, trace_id);
   CREATE INDEX traces_by_user ON traces (user_id, start_time, trace_id);
@@ -39,13 +39,13 @@ export const TRACES_SCHEMA = `
     name           TEXT    NOT NULL,
     type           TEXT    NOT NULL CHECK (type IN ('AGENT', 'TEAM', 'WORKFLOW', 'LLM', 'TOOL')),
     status         TEXT    NOT NULL CHECK (status IN ('OK', 'ERROR', 'UNSET')),
-    start_time     INTEGER NOT NULL,
-    end_time       INTEGER NOT NULL,
+    start_time     BIGINT  NOT NULL,
+    end_time       BIGINT  NOT NULL,
     input          TEXT,
     output         TEXT,
     error          TEXT,
     step_type      TEXT,
-    metadata       TEXT    NOT NULL
+    metadata       JSON    NOT NULL
   ) STRICT;
   CREATE UNIQUE INDEX trace_spans_by_trace ON trace_spans (trace_id, position);
 `;
