@@ -67,35 +67,6 @@ export interface ApprovalResolution {
   readonly at: number;
 }
 
-/** The approvals of the runtime store. */
-export interface ApprovalStore {
-  /** Inserts a new approval; false, and nothing written, when its id is taken. */
-  insert(approval: ApprovalRecord): Promise<boolean>;
-  get(id: string): Promise<ApprovalRecord | null>;
-  /** One page of the approvals matching every filter, newest first, and how many match. */
-  list(
-    filter: ApprovalFilter,
-    page: number,
-    limit: number,
-  ): Promise<{ rows: ApprovalRecord[]; total: number }>;
-  /** How many approvals are pending, of one user when `userId` is given. */
-  countPending(userId: string | undefined): Promise<number>;
-  /** The run's pending approval, if it has one. */
-  pendingForRun(runId: string): Promise<ApprovalRecord | null>;
-  /**
-   * Resolves the approval if it is still pending (a compare-and-set on the status); false, and
-   * nothing written, when it is not (resolved meanwhile, or gone).
-   */
-  resolve(id: string, resolution: ApprovalResolution): Promise<boolean>;
-  /**
-   * Mirrors the run's status into its approvals; a CANCELLED run's pending approvals become
-   * `cancelled`, since nothing is left to approve.
-   */
-  setRunStatus(runId: string, runStatus: string, at: number): Promise<void>;
-  /** False when there was none. */
-  delete(id: string): Promise<boolean>;
-}
-
 declare module '../../store/database.js' {
   interface Database {
     approvals: RowOf<ApprovalRecord, 'tool_args' | 'requirements' | 'context' | 'resolution_data'>;
@@ -138,7 +109,7 @@ const APPROVALS: TableSpec<ApprovalRecord> = {
 };
 
 /** The approval store on an open, migrated database. */
-export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
+export function createApprovalStore(database: RuntimeDatabase) {
   const { db } = database;
   const approvals = tableOf(database, APPROVALS);
   // Every filter of GET /approvals is an equality on the column of its name.
@@ -160,10 +131,14 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
     tieBreakOrder: 'asc',
   });
   return Object.freeze({
-    insert: (approval) => approvals.insert(approval),
-    get: (id) => approvals.get(id),
-    list: (filters, page, limit) => pages.page({ filters, page, limit }),
-    async countPending(userId) {
+    /** Inserts a new approval; false, and nothing written, when its id is taken. */
+    insert: (approval: ApprovalRecord) => approvals.insert(approval),
+    get: (id: string) => approvals.get(id),
+    /** One page of the approvals matching every filter, newest first, and how many match. */
+    list: (filters: ApprovalFilter, page: number, limit: number) =>
+      pages.page({ filters, page, limit }),
+    /** How many approvals are pending, of one user when `userId` is given. */
+    async countPending(userId: string | undefined): Promise<number> {
       const { n } = await db
         .selectFrom('approvals')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -172,7 +147,8 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
         .executeTakeFirstOrThrow();
       return Number(n);
     },
-    async pendingForRun(runId) {
+    /** The run's pending approval, if it has one. */
+    async pendingForRun(runId: string): Promise<ApprovalRecord | null> {
       const row = await db
         .selectFrom('approvals')
         .selectAll()
@@ -183,7 +159,11 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
         .executeTakeFirst();
       return row === undefined ? null : approvals.fromRow(row);
     },
-    resolve: (id, resolution) =>
+    /**
+     * Resolves the approval if it is still pending (a compare-and-set on the status); false, and
+     * nothing written, when it is not (resolved meanwhile, or gone).
+     */
+    resolve: (id: string, resolution: ApprovalResolution) =>
       approvals.change(
         id,
         {
@@ -195,7 +175,11 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
         },
         { status: 'pending' },
       ),
-    async setRunStatus(runId, runStatus, at) {
+    /**
+     * Mirrors the run's status into its approvals; a CANCELLED run's pending approvals become
+     * `cancelled`, since nothing is left to approve.
+     */
+    async setRunStatus(runId: string, runStatus: string, at: number): Promise<void> {
       await db
         .updateTable('approvals')
         .set((eb) => ({
@@ -216,6 +200,10 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
         .where('run_id', '=', runId)
         .execute();
     },
-    delete: (id) => approvals.delete(id),
-  } satisfies ApprovalStore);
+    /** False when there was none. */
+    delete: (id: string) => approvals.delete(id),
+  });
 }
+
+/** The approvals of the runtime store. */
+export type ApprovalStore = ReturnType<typeof createApprovalStore>;

@@ -9,7 +9,7 @@
 import type { Clock } from '../../../shared/clock.js';
 import type { SchedulerTimer } from '../schedules/timer.js';
 import type { RuntimeStore } from '../../store/store.js';
-import { stoppedReplicaMessage } from './replicas.js';
+import { stoppedReplicaMessage, type StoppedReplicas } from './replicas.js';
 
 /** The name of the lease whose holder sweeps. */
 export const SWEEPER_LEASE = 'sweeper';
@@ -59,9 +59,7 @@ export async function startReplicaLease(
    * Stores the runs and schedule runs of the stopped runtimes `of` picks as failed, each run
    * while it is still RUNNING as its runtime's.
    */
-  async function fail(
-    of: { readonly staleBefore: number } | { readonly replicaId: string },
-  ): Promise<void> {
+  async function fail(of: StoppedReplicas): Promise<void> {
     for (const run of await store.replicas.orphanedRuns(of)) {
       await store.replicas.failOrphanedRun(run, stoppedReplicaMessage(run.replicaId), clock.now());
     }
