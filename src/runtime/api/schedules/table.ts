@@ -9,66 +9,25 @@
  * (schedule, slot, attempt) refuses a second run of one slot.
  */
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
 import type { Database, RowOf, RuntimeDatabase } from '../../store/database.js';
 import { pageOf } from '../../store/page.js';
 import { tableOf, type Table, type TableSpec } from '../../store/table.js';
+import { scheduleRunSchema, scheduleSchema } from './schemas.js';
 
-/** The HTTP methods a schedule may call. */
-export const SCHEDULE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type ScheduleMethod = (typeof SCHEDULE_METHODS)[number];
+/** One schedule, as its answer names its fields. Times are epoch seconds. */
+export type ScheduleRecord = z.output<typeof scheduleSchema>;
 
-/** One schedule. Times are epoch seconds. */
-export interface ScheduleRecord {
-  id: string;
-  name: string;
-  description: string | null;
-  method: ScheduleMethod;
-  /** A path on the gateway, starting with `/`. */
-  endpoint: string;
-  payload: Record<string, unknown> | null;
-  /** Five fields: minute hour day-of-month month day-of-week. */
-  cron_expr: string;
-  /** An IANA time zone the cron fields are read in. */
-  timezone: string;
-  timeout_seconds: number;
-  max_retries: number;
-  retry_delay_seconds: number;
-  enabled: boolean;
-  /** When the scheduler fires it next; null when it has no next time. */
-  next_run_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-/** The states of one execution attempt. */
-export type ScheduleRunStatus = 'running' | 'success' | 'failed' | 'paused' | 'cancelled';
-
-/** One execution attempt of a schedule (or one missed tick). Times are epoch seconds. */
-export interface ScheduleRunRecord {
-  id: string;
-  schedule_id: string;
-  /** 1 for the first attempt, then 2, 3, … for retries. */
-  attempt: number;
-  triggered_at: number;
-  completed_at: number | null;
-  status: ScheduleRunStatus;
-  /** The HTTP status of the last response the executor read; null when none came. */
-  status_code: number | null;
-  run_id: string | null;
-  session_id: string | null;
-  error: string | null;
-  input: unknown;
-  output: unknown;
-  requirements: unknown;
-  created_at: number;
+/** One attempt of a schedule (or one missed tick), as answered, and two internal fields. */
+export type ScheduleRunRecord = z.output<typeof scheduleRunSchema> & {
   /**
    * The cron tick (epoch seconds) this run belongs to; null for a manual trigger. At most one
-   * run per schedule, slot and attempt is stored. Internal: not in the API's answers.
+   * run per schedule, slot and attempt is stored.
    */
   slot: number | null;
-  /** The runtime replica that claimed the slot (or ran the trigger). Internal. */
+  /** The runtime replica that claimed the slot (or ran the trigger). */
   claimed_by: string | null;
-}
+};
 
 /** A due slot one caller claimed: the schedule as read (`next_run_at` is the slot) and its next run. */
 export interface ClaimedSchedule {
@@ -87,51 +46,22 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The `schedules` table: the payload is JSON, `enabled` a boolean, times epoch seconds. */
+/** The `schedules` table, a column per field: the payload is JSON, `enabled` a boolean. */
 const SCHEDULES: TableSpec<ScheduleRecord> = {
   name: 'schedules',
   key: 'id',
-  columns: [
-    'id',
-    'name',
-    'description',
-    'method',
-    'endpoint',
-    'payload',
-    'cron_expr',
-    'timezone',
-    'timeout_seconds',
-    'max_retries',
-    'retry_delay_seconds',
-    'enabled',
-    'next_run_at',
-    'created_at',
-    'updated_at',
-  ],
+  columns: Object.keys(scheduleSchema.shape) as (keyof ScheduleRecord)[],
   json: ['payload'],
   booleans: ['enabled'],
   seconds: ['created_at', 'updated_at'],
 };
 
-/** The `schedule_runs` table: what went in and came out is JSON, times epoch seconds. */
+/** The `schedule_runs` table, a column per field: what went in and came out is JSON. */
 const SCHEDULE_RUNS: TableSpec<ScheduleRunRecord> = {
   name: 'schedule_runs',
   key: 'id',
   columns: [
-    'id',
-    'schedule_id',
-    'attempt',
-    'triggered_at',
-    'completed_at',
-    'status',
-    'status_code',
-    'run_id',
-    'session_id',
-    'error',
-    'input',
-    'output',
-    'requirements',
-    'created_at',
+    ...(Object.keys(scheduleRunSchema.shape) as (keyof ScheduleRunRecord)[]),
     'slot',
     'claimed_by',
   ],
