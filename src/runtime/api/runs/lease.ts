@@ -15,17 +15,7 @@ import { stoppedReplicaMessage, type StoppedReplicas } from './replicas.js';
 export const SWEEPER_LEASE = 'sweeper';
 
 /** One runtime's heartbeat and share of the sweeping. */
-export interface ReplicaLease {
-  /** One round now: beat, take or renew the lease, sweep if held. Never throws. */
-  round(): Promise<void>;
-  /** Whether the last round held the sweeper lease. */
-  holdsLease(): boolean;
-  /**
-   * Stops the rounds, waits for the one under way, and forgets this runtime's heartbeat: call
-   * it once this runtime's runs are finished.
-   */
-  close(): Promise<void>;
-}
+export type ReplicaLease = Awaited<ReturnType<typeof startReplicaLease>>;
 
 /** What {@link startReplicaLease} takes. */
 export interface LeaseOptions {
@@ -46,10 +36,7 @@ export interface LeaseOptions {
  *
  * @throws when the database cannot be written at start (start-up stops)
  */
-export async function startReplicaLease(
-  store: RuntimeStore,
-  options: LeaseOptions,
-): Promise<ReplicaLease> {
+export async function startReplicaLease(store: RuntimeStore, options: LeaseOptions) {
   const { replicaId, clock } = options;
   const leaseMs = options.leaseSeconds * 1000;
   const onError = options.onError ?? (() => {});
@@ -90,9 +77,15 @@ export async function startReplicaLease(
   const stop = options.timer.start(() => void tick());
   let closing: Promise<void> | null = null;
   return {
+    /** One round now: beat, take or renew the lease, sweep if held. Never throws. */
     round: tick,
-    holdsLease: () => held,
-    close: () =>
+    /** Whether the last round held the sweeper lease. */
+    holdsLease: (): boolean => held,
+    /**
+     * Stops the rounds, waits for the one under way, and forgets this runtime's heartbeat: call
+     * it once this runtime's runs are finished.
+     */
+    close: (): Promise<void> =>
       (closing ??= (async () => {
         stop();
         await current;

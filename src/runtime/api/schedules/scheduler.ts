@@ -33,27 +33,8 @@ export interface SchedulerDeps {
   readonly replicaId: string;
 }
 
-/** The runtime's scheduler. */
-export interface Scheduler {
-  /** Whether an executor is attached (without one, runs are recorded as failed). */
-  readonly canExecute: boolean;
-  /** Attaches the executor runs go through (the gateway's, once it listens). */
-  attach(executor: ScheduleExecutor): void;
-  /** Starts ticking on `timer` (once). */
-  start(timer: SchedulerTimer): void;
-  /**
-   * Fires every enabled schedule due at the clock's time; resolves when those executions (with
-   * their retries) have been recorded.
-   */
-  tick(): Promise<void>;
-  /** Runs a schedule now, once (no retries), and resolves with its recorded run. */
-  trigger(schedule: ScheduleRecord): Promise<ScheduleRunRecord>;
-  /** Stops ticking, aborts executions in flight and waits until they are recorded. */
-  close(): Promise<void>;
-}
-
 /** Builds a scheduler over the store; it does nothing until started or ticked. */
-export function createScheduler(deps: SchedulerDeps): Scheduler {
+export function createScheduler(deps: SchedulerDeps) {
   const { store } = deps;
   let executor: ScheduleExecutor | null = null;
   let stop: (() => void) | null = null;
@@ -202,18 +183,26 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const tick = (): Promise<void> => (closed ? Promise.resolve() : track(fireDue()));
 
   return {
-    get canExecute() {
+    /** Whether an executor is attached (without one, runs are recorded as failed). */
+    get canExecute(): boolean {
       return executor !== null;
     },
-    attach(given) {
+    /** Attaches the executor runs go through (the gateway's, once it listens). */
+    attach(given: ScheduleExecutor): void {
       executor = given;
     },
-    start(timer) {
+    /** Starts ticking on `timer` (once). */
+    start(timer: SchedulerTimer): void {
       if (stop !== null || closed) return;
       stop = timer.start(() => void tick());
     },
+    /**
+     * Fires every enabled schedule due at the clock's time; resolves when those executions (with
+     * their retries) have been recorded.
+     */
     tick,
-    trigger: (schedule) =>
+    /** Runs a schedule now, once (no retries), and resolves with its recorded run. */
+    trigger: (schedule: ScheduleRecord): Promise<ScheduleRunRecord> =>
       track(
         attempt(schedule, 1, null).then((run) => {
           // A trigger has no slot: only a taken run id refuses it (never with fresh ids).
@@ -221,7 +210,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
           return run;
         }),
       ),
-    async close() {
+    /** Stops ticking, aborts executions in flight and waits until they are recorded. */
+    async close(): Promise<void> {
       closed = true;
       stop?.();
       abort.abort();
@@ -229,3 +219,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     },
   };
 }
+
+/** The runtime's scheduler. */
+export type Scheduler = ReturnType<typeof createScheduler>;
