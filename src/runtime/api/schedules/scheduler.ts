@@ -52,6 +52,30 @@ export function createScheduler(deps: SchedulerDeps) {
     return promise;
   }
 
+  /** A run of `schedule`'s `slot` recorded at `at` by this replica, nothing read of it yet. */
+  const runOf = (
+    schedule: ScheduleRecord,
+    slot: number | null,
+    at: number,
+    fields: Pick<ScheduleRunRecord, 'attempt' | 'completed_at' | 'status'> &
+      Partial<ScheduleRunRecord>,
+  ): ScheduleRunRecord => ({
+    id: deps.newId(),
+    schedule_id: schedule.id,
+    triggered_at: at,
+    status_code: null,
+    run_id: null,
+    session_id: null,
+    error: null,
+    input: schedule.payload,
+    output: null,
+    requirements: null,
+    created_at: at,
+    slot,
+    claimed_by: deps.replicaId,
+    ...fields,
+  });
+
   /**
    * One attempt of `slot` (null: a trigger): recorded as running, executed, recorded with its
    * outcome. Null, and nothing executed, when the database refuses the run (that slot's attempt
@@ -63,24 +87,11 @@ export function createScheduler(deps: SchedulerDeps) {
     slot: number | null,
   ): Promise<ScheduleRunRecord | null> {
     const at = now();
-    const running: ScheduleRunRecord = {
-      id: deps.newId(),
-      schedule_id: schedule.id,
+    const running = runOf(schedule, slot, at, {
       attempt: n,
-      triggered_at: at,
       completed_at: null,
       status: 'running',
-      status_code: null,
-      run_id: null,
-      session_id: null,
-      error: null,
-      input: schedule.payload,
-      output: null,
-      requirements: null,
-      created_at: at,
-      slot,
-      claimed_by: deps.replicaId,
-    };
+    });
     if (!(await store.insertRun(running))) return null;
     let outcome: ExecutionOutcome;
     if (executor === null) outcome = failedOutcome(NO_EXECUTOR_ERROR);
@@ -140,26 +151,17 @@ export function createScheduler(deps: SchedulerDeps) {
     const missed = truncated ? owed.slice(0, MAX_MISSED_RUNS) : owed.slice(0, -1);
     for (const [i, tick] of missed.entries()) {
       const last = truncated && i === missed.length - 1;
-      await store.insertRun({
-        id: deps.newId(),
-        schedule_id: schedule.id,
-        attempt: 1,
-        triggered_at: tick,
-        completed_at: at,
-        status: 'failed',
-        status_code: null,
-        run_id: null,
-        session_id: null,
-        error:
-          `Missed scheduled run at ${isoOfSeconds(tick)}: the scheduler was not running` +
-          (last ? ' (later missed runs were not recorded)' : ''),
-        input: schedule.payload,
-        output: null,
-        requirements: null,
-        created_at: at,
-        slot: tick,
-        claimed_by: deps.replicaId,
-      });
+      await store.insertRun(
+        runOf(schedule, tick, at, {
+          attempt: 1,
+          triggered_at: tick,
+          completed_at: at,
+          status: 'failed',
+          error:
+            `Missed scheduled run at ${isoOfSeconds(tick)}: the scheduler was not running` +
+            (last ? ' (later missed runs were not recorded)' : ''),
+        }),
+      );
     }
     return truncated ? lastRunBetween(expr, timezone, first, at) : (owed.at(-1) as number);
   }

@@ -11,7 +11,7 @@ import type { SessionRecord, SessionType } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** The columns GET /sessions may sort by. */
-const SESSION_SORTS = ['created_at', 'updated_at', 'session_name'] as const;
+export const SESSION_SORTS = ['created_at', 'updated_at', 'session_name'] as const;
 
 /**
  * Filters, sort and page of {@link SessionStore.listSessions}: sessions whose `session_name` is
@@ -35,7 +35,7 @@ export interface SessionRef {
   readonly type?: SessionType;
 }
 
-/** Which stored session a change applies to, besides its id. */
+/** Which stored session a change or lookup applies to, besides its id. */
 export interface SessionMatch {
   /** Only a session of this kind; any kind when absent. */
   readonly type?: SessionType | undefined;
