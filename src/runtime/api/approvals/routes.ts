@@ -19,7 +19,6 @@ import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   approvalCountSchema,
   approvalParams,
-  approvalResponse,
   approvalSchema,
   approvalStatusSchema,
   APPROVAL_TAGS,
@@ -72,7 +71,7 @@ export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRo
       user_id: callerOf(request).scopedUserId ?? userId,
     };
     const { rows, total } = await store.approvals.list(filter, page, limit);
-    return paginated(rows.map(approvalResponse), page, limit, total);
+    return paginated(rows, page, limit, total);
   });
 
   const countSchema = checked('Number of pending approvals', {
@@ -89,7 +88,7 @@ export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRo
     response: { 200: ok('The approval', approvalSchema), ...errors('404', '503') },
   });
   app.get('/approvals/:approval_id', { schema: getSchema }, async (request) =>
-    approvalResponse(await visible(request.params.approval_id, callerOf(request).scopedUserId)),
+    visible(request.params.approval_id, callerOf(request).scopedUserId),
   );
 
   const statusSchema = checked("An approval's status", {
@@ -132,7 +131,7 @@ export function registerApprovalRoutes(parent: FastifyInstance, deps: ApprovalRo
     // Resolved by another request (or process) since it was read: answered as a second resolve.
     if (!resolved) throw alreadyResolved(await visible(approval.id, null));
     await resumeResolvedRun(deps, await visible(approval.id, null), caller);
-    return approvalResponse(await visible(approval.id, null));
+    return visible(approval.id, null);
   });
 
   const deleteSchema = checked('Delete an approval', {

@@ -13,7 +13,6 @@ import {
   QUERY_STRING,
   USER_ID,
 } from '../../http/openapi-shapes.js';
-import type { ApprovalRecord } from './table.js';
 
 /** The document's section of the approval routes. */
 export const APPROVAL_TAGS = ['Approvals'] as const;
@@ -50,15 +49,17 @@ export const listApprovalsQuery = z.object({
 /** The query of `GET /approvals/count`. */
 export const countApprovalsQuery = z.object({ user_id: USER_ID });
 
-/** `ApprovalResponse`: every field of the record, nulls included. */
+/** `ApprovalResponse`: every field of the record, nulls included (the record's type). */
 export const approvalSchema = z
   .object({
     id: z.string(),
     run_id: z.string(),
     session_id: z.string(),
+    // Only a `pending` approval can be resolved.
     status: z.enum(['pending', 'approved', 'rejected', 'expired', 'cancelled']),
     source_type: z.enum(['agent', 'team', 'workflow']),
     approval_type: z.enum(['required', 'audit']),
+    // Null for an audit record of a call that ran without pausing.
     pause_type: z.enum(['confirmation', 'user_input', 'external_execution']).nullable(),
     tool_name: NULLABLE_STRING,
     tool_args: json.nullable(),
@@ -94,8 +95,3 @@ export const approvalStatusSchema = z
     resolved_by: NULLABLE_STRING,
   })
   .meta({ id: 'ApprovalStatus' });
-
-/** A stored approval as {@link approvalSchema} writes it: every field, nulls included. */
-export function approvalResponse(a: ApprovalRecord): z.infer<typeof approvalSchema> {
-  return { ...a };
-}

@@ -7,56 +7,19 @@
  * HTTP shapes.
  */
 import type { RowOf, RuntimeDatabase } from '../../store/database.js';
-import { equals, pageOf } from '../../store/page.js';
-import type { SessionType } from '../../store/records.js';
+import { equals, pageOf, type PageSpec } from '../../store/page.js';
+import type { z } from 'zod';
+import { approvalSchema, listApprovalsQuery } from './schemas.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
-/** An approval's state; only `pending` ones can be resolved. */
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled';
+/**
+ * One approval, as Agno's ApprovalResponse names its fields (times in epoch seconds); its answer
+ * is the record itself.
+ */
+export type ApprovalRecord = z.output<typeof approvalSchema>;
 
-/** One approval, as Agno's ApprovalResponse names its fields (times in epoch seconds). */
-export interface ApprovalRecord {
-  id: string;
-  run_id: string;
-  session_id: string;
-  status: ApprovalStatus;
-  source_type: SessionType;
-  approval_type: 'required' | 'audit';
-  /** Null for an audit record of a call that ran without pausing. */
-  pause_type: 'confirmation' | 'user_input' | 'external_execution' | null;
-  tool_name: string | null;
-  tool_args: Record<string, unknown> | null;
-  expires_at: number | null;
-  agent_id: string | null;
-  team_id: string | null;
-  workflow_id: string | null;
-  user_id: string | null;
-  schedule_id: string | null;
-  schedule_run_id: string | null;
-  source_name: string | null;
-  requirements: Record<string, unknown>[];
-  context: Record<string, unknown>;
-  resolution_data: Record<string, unknown> | null;
-  resolved_by: string | null;
-  resolved_at: number | null;
-  run_status: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-/** The equality filters of `GET /approvals`; an absent one matches every row. */
-export interface ApprovalFilter {
-  readonly status?: string | undefined;
-  readonly source_type?: string | undefined;
-  readonly approval_type?: string | undefined;
-  readonly pause_type?: string | undefined;
-  readonly agent_id?: string | undefined;
-  readonly team_id?: string | undefined;
-  readonly workflow_id?: string | undefined;
-  readonly user_id?: string | undefined;
-  readonly schedule_id?: string | undefined;
-  readonly run_id?: string | undefined;
-}
+/** The equality filters of `GET /approvals`, each on its column; an absent one matches all. */
+export type ApprovalFilter = Omit<z.output<typeof listApprovalsQuery>, 'page' | 'limit'>;
 
 /** A decision on a pending approval. */
 export interface ApprovalResolution {
@@ -67,103 +30,47 @@ export interface ApprovalResolution {
   readonly at: number;
 }
 
-/** The approvals of the runtime store. */
-export interface ApprovalStore {
-  /** Inserts a new approval; false, and nothing written, when its id is taken. */
-  insert(approval: ApprovalRecord): Promise<boolean>;
-  get(id: string): Promise<ApprovalRecord | null>;
-  /** One page of the approvals matching every filter, newest first, and how many match. */
-  list(
-    filter: ApprovalFilter,
-    page: number,
-    limit: number,
-  ): Promise<{ rows: ApprovalRecord[]; total: number }>;
-  /** How many approvals are pending, of one user when `userId` is given. */
-  countPending(userId: string | undefined): Promise<number>;
-  /** The run's pending approval, if it has one. */
-  pendingForRun(runId: string): Promise<ApprovalRecord | null>;
-  /**
-   * Resolves the approval if it is still pending (a compare-and-set on the status); false, and
-   * nothing written, when it is not (resolved meanwhile, or gone).
-   */
-  resolve(id: string, resolution: ApprovalResolution): Promise<boolean>;
-  /**
-   * Mirrors the run's status into its approvals; a CANCELLED run's pending approvals become
-   * `cancelled`, since nothing is left to approve.
-   */
-  setRunStatus(runId: string, runStatus: string, at: number): Promise<void>;
-  /** False when there was none. */
-  delete(id: string): Promise<boolean>;
-}
-
 declare module '../../store/database.js' {
   interface Database {
     approvals: RowOf<ApprovalRecord, 'tool_args' | 'requirements' | 'context' | 'resolution_data'>;
   }
 }
 
-/** The `approvals` table: the tool call, its context and the resolution are JSON. */
+/** The `approvals` table, a column per field: tool call, context and resolution are JSON. */
 const APPROVALS: TableSpec<ApprovalRecord> = {
   name: 'approvals',
   key: 'id',
-  columns: [
-    'id',
-    'run_id',
-    'session_id',
-    'status',
-    'source_type',
-    'approval_type',
-    'pause_type',
-    'tool_name',
-    'tool_args',
-    'expires_at',
-    'agent_id',
-    'team_id',
-    'workflow_id',
-    'user_id',
-    'schedule_id',
-    'schedule_run_id',
-    'source_name',
-    'requirements',
-    'context',
-    'resolution_data',
-    'resolved_by',
-    'resolved_at',
-    'run_status',
-    'created_at',
-    'updated_at',
-  ],
+  columns: Object.keys(approvalSchema.shape) as (keyof ApprovalRecord)[],
   json: ['tool_args', 'requirements', 'context', 'resolution_data'],
   seconds: ['created_at', 'updated_at'],
 };
 
+/** The filters of `GET /approvals`: its query but the page. */
+const FILTERS = Object.keys(listApprovalsQuery.omit({ page: true, limit: true }).shape);
+
 /** The approval store on an open, migrated database. */
-export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
+export function createApprovalStore(database: RuntimeDatabase) {
   const { db } = database;
   const approvals = tableOf(database, APPROVALS);
-  // Every filter of GET /approvals is an equality on the column of its name.
   const pages = pageOf<ApprovalRecord, ApprovalFilter, 'created_at'>(database, approvals, {
-    filters: {
-      status: equals('status'),
-      source_type: equals('source_type'),
-      approval_type: equals('approval_type'),
-      pause_type: equals('pause_type'),
-      agent_id: equals('agent_id'),
-      team_id: equals('team_id'),
-      workflow_id: equals('workflow_id'),
-      user_id: equals('user_id'),
-      schedule_id: equals('schedule_id'),
-      run_id: equals('run_id'),
-    },
+    // Every filter of GET /approvals is an equality on the column of its name.
+    filters: Object.fromEntries(FILTERS.map((name) => [name, equals(name)])) as PageSpec<
+      ApprovalFilter,
+      'created_at'
+    >['filters'],
     sorts: ['created_at'],
     tieBreak: 'id',
     tieBreakOrder: 'asc',
   });
   return Object.freeze({
-    insert: (approval) => approvals.insert(approval),
-    get: (id) => approvals.get(id),
-    list: (filters, page, limit) => pages.page({ filters, page, limit }),
-    async countPending(userId) {
+    /** Inserts a new approval; false, and nothing written, when its id is taken. */
+    insert: (approval: ApprovalRecord) => approvals.insert(approval),
+    get: (id: string) => approvals.get(id),
+    /** One page of the approvals matching every filter, newest first, and how many match. */
+    list: (filters: ApprovalFilter, page: number, limit: number) =>
+      pages.page({ filters, page, limit }),
+    /** How many approvals are pending, of one user when `userId` is given. */
+    async countPending(userId: string | undefined): Promise<number> {
       const { n } = await db
         .selectFrom('approvals')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -172,7 +79,8 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
         .executeTakeFirstOrThrow();
       return Number(n);
     },
-    async pendingForRun(runId) {
+    /** The run's pending approval, if it has one. */
+    async pendingForRun(runId: string): Promise<ApprovalRecord | null> {
       const row = await db
         .selectFrom('approvals')
         .selectAll()
@@ -183,7 +91,11 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
         .executeTakeFirst();
       return row === undefined ? null : approvals.fromRow(row);
     },
-    resolve: (id, resolution) =>
+    /**
+     * Resolves the approval if it is still pending (a compare-and-set on the status); false, and
+     * nothing written, when it is not (resolved meanwhile, or gone).
+     */
+    resolve: (id: string, resolution: ApprovalResolution) =>
       approvals.change(
         id,
         {
@@ -195,7 +107,11 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
         },
         { status: 'pending' },
       ),
-    async setRunStatus(runId, runStatus, at) {
+    /**
+     * Mirrors the run's status into its approvals; a CANCELLED run's pending approvals become
+     * `cancelled`, since nothing is left to approve.
+     */
+    async setRunStatus(runId: string, runStatus: string, at: number): Promise<void> {
       await db
         .updateTable('approvals')
         .set((eb) => ({
@@ -216,6 +132,10 @@ export function createApprovalStore(database: RuntimeDatabase): ApprovalStore {
         .where('run_id', '=', runId)
         .execute();
     },
-    delete: (id) => approvals.delete(id),
-  } satisfies ApprovalStore);
+    /** False when there was none. */
+    delete: (id: string) => approvals.delete(id),
+  });
 }
+
+/** The approvals of the runtime store. */
+export type ApprovalStore = ReturnType<typeof createApprovalStore>;

@@ -9,23 +9,13 @@
 import type { Clock } from '../../../shared/clock.js';
 import type { SchedulerTimer } from '../schedules/timer.js';
 import type { RuntimeStore } from '../../store/store.js';
-import { stoppedReplicaMessage } from './replicas.js';
+import { stoppedReplicaMessage, type StoppedReplicas } from './replicas.js';
 
 /** The name of the lease whose holder sweeps. */
 export const SWEEPER_LEASE = 'sweeper';
 
 /** One runtime's heartbeat and share of the sweeping. */
-export interface ReplicaLease {
-  /** One round now: beat, take or renew the lease, sweep if held. Never throws. */
-  round(): Promise<void>;
-  /** Whether the last round held the sweeper lease. */
-  holdsLease(): boolean;
-  /**
-   * Stops the rounds, waits for the one under way, and forgets this runtime's heartbeat: call
-   * it once this runtime's runs are finished.
-   */
-  close(): Promise<void>;
-}
+export type ReplicaLease = Awaited<ReturnType<typeof startReplicaLease>>;
 
 /** What {@link startReplicaLease} takes. */
 export interface LeaseOptions {
@@ -46,10 +36,7 @@ export interface LeaseOptions {
  *
  * @throws when the database cannot be written at start (start-up stops)
  */
-export async function startReplicaLease(
-  store: RuntimeStore,
-  options: LeaseOptions,
-): Promise<ReplicaLease> {
+export async function startReplicaLease(store: RuntimeStore, options: LeaseOptions) {
   const { replicaId, clock } = options;
   const leaseMs = options.leaseSeconds * 1000;
   const onError = options.onError ?? (() => {});
@@ -59,9 +46,7 @@ export async function startReplicaLease(
    * Stores the runs and schedule runs of the stopped runtimes `of` picks as failed, each run
    * while it is still RUNNING as its runtime's.
    */
-  async function fail(
-    of: { readonly staleBefore: number } | { readonly replicaId: string },
-  ): Promise<void> {
+  async function fail(of: StoppedReplicas): Promise<void> {
     for (const run of await store.replicas.orphanedRuns(of)) {
       await store.replicas.failOrphanedRun(run, stoppedReplicaMessage(run.replicaId), clock.now());
     }
@@ -92,9 +77,15 @@ export async function startReplicaLease(
   const stop = options.timer.start(() => void tick());
   let closing: Promise<void> | null = null;
   return {
+    /** One round now: beat, take or renew the lease, sweep if held. Never throws. */
     round: tick,
-    holdsLease: () => held,
-    close: () =>
+    /** Whether the last round held the sweeper lease. */
+    holdsLease: (): boolean => held,
+    /**
+     * Stops the rounds, waits for the one under way, and forgets this runtime's heartbeat: call
+     * it once this runtime's runs are finished.
+     */
+    close: (): Promise<void> =>
       (closing ??= (async () => {
         stop();
         await current;

@@ -30,54 +30,15 @@ export interface OrphanedRun {
   readonly output: Record<string, unknown>;
 }
 
-/** The runtimes of the database. */
-export interface ReplicaStore {
-  /**
-   * Records that `replicaId` is alive at `at`; its first beat records `at` as its start too.
-   */
-  beat(replicaId: string, at: number): Promise<void>;
-  /** Forgets `replicaId` (a runtime closing); `false` when it had no row. */
-  leave(replicaId: string): Promise<boolean>;
-  /**
-   * Takes the lease `name` for `holder` until `until`, or renews it, in one conditional write:
-   * only when no one holds it, when it expired before `now`, or when `holder` holds it already.
-   *
-   * @returns whether `holder` holds the lease now
-   */
-  takeLease(name: string, holder: string, now: number, until: number): Promise<boolean>;
-  /**
-   * The RUNNING runs recorded as a runtime's whose heartbeat is older than `staleBefore` or
-   * that has none; or the RUNNING runs recorded as `replicaId`'s, whatever its heartbeat (a
-   * runtime starting again under the id of one that died). Runs that record no runtime (stored
-   * before runtimes recorded theirs) are never among them.
-   */
-  orphanedRuns(
-    of: { readonly staleBefore: number } | { readonly replicaId: string },
-  ): Promise<OrphanedRun[]>;
-  /**
-   * Stores `run` as failed with `message` at `now`, as a run whose engine failed is stored, in
-   * one UPDATE only while it is still RUNNING as its runtime's: `false`, and nothing written,
-   * when it finished, was continued by another runtime, or is gone meanwhile.
-   */
-  failOrphanedRun(run: OrphanedRun, message: string, now: number): Promise<boolean>;
-  /**
-   * Stores as failed, in one UPDATE, the schedule runs still `running` that a runtime picked as
-   * {@link orphanedRuns} picks them claimed, each with {@link stoppedReplicaMessage} of its
-   * claimant, completed at `now`. Schedule runs that record no claimant are never among them.
-   *
-   * @returns how many were failed
-   */
-  failOrphanedScheduleRuns(
-    of: { readonly staleBefore: number } | { readonly replicaId: string },
-    now: number,
-  ): Promise<number>;
-}
+/** The stopped runtimes a sweep picks: by a heartbeat older than `staleBefore`, or by id. */
+export type StoppedReplicas = { readonly staleBefore: number } | { readonly replicaId: string };
 
 /** The replica store on an open, migrated database. */
-export function createReplicaStore(database: RuntimeDatabase): ReplicaStore {
+export function createReplicaStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   return Object.freeze({
-    async beat(replicaId, at) {
+    /** Records that `replicaId` is alive at `at`; its first beat records `at` as its start too. */
+    async beat(replicaId: string, at: number): Promise<void> {
       await db
         .insertInto('runtime_replicas')
         .values({ replica_id: replicaId, started_at: at, heartbeat_at: at })
@@ -88,14 +49,21 @@ export function createReplicaStore(database: RuntimeDatabase): ReplicaStore {
         )
         .execute();
     },
-    async leave(replicaId) {
+    /** Forgets `replicaId` (a runtime closing); `false` when it had no row. */
+    async leave(replicaId: string): Promise<boolean> {
       const result = await db
         .deleteFrom('runtime_replicas')
         .where('replica_id', '=', replicaId)
         .executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
-    async takeLease(name, holder, now, until) {
+    /**
+     * Takes the lease `name` for `holder` until `until`, or renews it, in one conditional write:
+     * only when no one holds it, when it expired before `now`, or when `holder` holds it already.
+     *
+     * @returns whether `holder` holds the lease now
+     */
+    async takeLease(name: string, holder: string, now: number, until: number): Promise<boolean> {
       const result = await db
         .insertInto('runtime_leases')
         .values({ name, holder, expires_at: until })
@@ -116,7 +84,13 @@ export function createReplicaStore(database: RuntimeDatabase): ReplicaStore {
         .executeTakeFirst();
       return result.numInsertedOrUpdatedRows === 1n;
     },
-    async orphanedRuns(of) {
+    /**
+     * The RUNNING runs recorded as a runtime's whose heartbeat is older than `staleBefore` or
+     * that has none; or the RUNNING runs recorded as `replicaId`'s, whatever its heartbeat (a
+     * runtime starting again under the id of one that died). Runs that record no runtime (stored
+     * before runtimes recorded theirs) are never among them.
+     */
+    async orphanedRuns(of: StoppedReplicas): Promise<OrphanedRun[]> {
       const rows = await db
         .selectFrom('runs')
         .leftJoin('runtime_replicas', 'runtime_replicas.replica_id', 'runs.replica_id')
@@ -141,7 +115,12 @@ export function createReplicaStore(database: RuntimeDatabase): ReplicaStore {
         output: dialect.jsonFromColumn(row.output) as Record<string, unknown>,
       }));
     },
-    async failOrphanedRun(run, message, now) {
+    /**
+     * Stores `run` as failed with `message` at `now`, as a run whose engine failed is stored, in
+     * one UPDATE only while it is still RUNNING as its runtime's: `false`, and nothing written,
+     * when it finished, was continued by another runtime, or is gone meanwhile.
+     */
+    async failOrphanedRun(run: OrphanedRun, message: string, now: number): Promise<boolean> {
       const result = await db
         .updateTable('runs')
         .set({
@@ -160,7 +139,14 @@ export function createReplicaStore(database: RuntimeDatabase): ReplicaStore {
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
-    async failOrphanedScheduleRuns(of, now) {
+    /**
+     * Stores as failed, in one UPDATE, the schedule runs still `running` that a runtime picked as
+     * `orphanedRuns` picks them claimed, each with {@link stoppedReplicaMessage} of its claimant,
+     * completed at `now`. Schedule runs that record no claimant are never among them.
+     *
+     * @returns how many were failed
+     */
+    async failOrphanedScheduleRuns(of: StoppedReplicas, now: number): Promise<number> {
       const result = await db
         .updateTable('schedule_runs')
         .set({
@@ -187,5 +173,8 @@ export function createReplicaStore(database: RuntimeDatabase): ReplicaStore {
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
-  } satisfies ReplicaStore);
+  });
 }
+
+/** The runtimes of the database. */
+export type ReplicaStore = ReturnType<typeof createReplicaStore>;

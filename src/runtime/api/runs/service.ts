@@ -83,47 +83,8 @@ export interface RunRef {
   readonly sessionId: string | null;
 }
 
-/** The runs of the runtime. */
-export interface RunService {
-  /**
-   * Starts a run and stores it as RUNNING.
-   *
-   * @throws {HttpError} 403 when an anonymous caller claims a reserved user id; 404 `Session not
-   *   found` for another user's or another component's session; 409 for a run id already used
-   */
-  start(options: StartRun): Promise<ActiveRun>;
-  /**
-   * Continues a PAUSED run with one answer per pending tool call (a result, a confirmation or
-   * user input, as the call waits for), under its own run id; answers for other calls are
-   * ignored. A pending approval of the run is resolved by the answers.
-   *
-   * @throws {HttpError} 400 without a session id or with a pending call left unsettled; 404 for
-   *   a run the caller may not see; 409 when the run is not paused, also when another continue
-   *   of the same pause (in this process or another) won
-   */
-  continue(ref: RunRef, results: readonly ToolAnswer[]): Promise<ActiveRun>;
-  /**
-   * Records the intent to cancel: a live run stops at its next delta, a paused one is stored as
-   * CANCELLED, and a run not started yet starts cancelled. Unknown runs are not an error.
-   *
-   * @throws {HttpError} 400 when a confined caller gives no session id; 404 for a run such a
-   *   caller does not own
-   */
-  cancel(ref: RunRef): Promise<void>;
-  /**
-   * The stored run, as the caller may see it.
-   *
-   * @throws {HttpError} 404 `Run not found`
-   */
-  getRun(ref: RunRef): Promise<RunRecord>;
-  /** The tool calls a stored PAUSED run waits on (empty for any other status). */
-  pendingCalls(run: RunRecord): readonly PendingCall[];
-  /** The newest PAUSED run of the session waiting on any of these tool call ids, if any. */
-  findPausedRun(sessionId: string, toolCallIds: readonly string[]): Promise<RunRecord | null>;
-}
-
 /** Builds the run service over a store. */
-export function createRunService(store: RuntimeStore, deps: EngineDeps): RunService {
+export function createRunService(store: RuntimeStore, deps: EngineDeps) {
   const live = new Map<string, { cancelled: boolean }>();
   const intents = new LRUCache<string, true>({ max: MAX_CANCEL_INTENTS });
   const nowSeconds = (): number => Math.floor(deps.clock.now() / 1000);
@@ -227,7 +188,13 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
   }
 
   return {
-    async start(o) {
+    /**
+     * Starts a run and stores it as RUNNING.
+     *
+     * @throws {HttpError} 403 when an anonymous caller claims a reserved user id; 404 `Session not
+     *   found` for another user's or another component's session; 409 for a run id already used
+     */
+    async start(o: StartRun): Promise<ActiveRun> {
       const { caller, entity } = o;
       if (o.clientUserId !== null && !caller.authenticated && isReservedUserId(o.clientUserId)) {
         throw new HttpError(403, 'Client-supplied user_id may not claim a reserved principal');
@@ -300,7 +267,16 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       );
     },
 
-    async continue(ref, results) {
+    /**
+     * Continues a PAUSED run with one answer per pending tool call (a result, a confirmation or
+     * user input, as the call waits for), under its own run id; answers for other calls are
+     * ignored. A pending approval of the run is resolved by the answers.
+     *
+     * @throws {HttpError} 400 without a session id or with a pending call left unsettled; 404 for
+     *   a run the caller may not see; 409 when the run is not paused, also when another continue
+     *   of the same pause (in this process or another) won
+     */
+    async continue(ref: RunRef, results: readonly ToolAnswer[]): Promise<ActiveRun> {
       if (ref.sessionId === null)
         throw new HttpError(400, 'session_id is required for this action');
       const run = await visibleRun(ref);
@@ -349,7 +325,14 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       return activeRun(record, source, cancel, ref.entity, false, session.session_state);
     },
 
-    async cancel(ref) {
+    /**
+     * Records the intent to cancel: a live run stops at its next delta, a paused one is stored as
+     * CANCELLED, and a run not started yet starts cancelled. Unknown runs are not an error.
+     *
+     * @throws {HttpError} 400 when a confined caller gives no session id; 404 for a run such a
+     *   caller does not own
+     */
+    async cancel(ref: RunRef): Promise<void> {
       if (ref.caller.scopedUserId !== null && ref.sessionId === null) {
         throw new HttpError(400, 'session_id is required for this action');
       }
@@ -380,17 +363,27 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
       if (cancelled) await store.approvals.setRunStatus(run.run_id, 'CANCELLED', nowSeconds());
     },
 
-    async getRun(ref) {
+    /**
+     * The stored run, as the caller may see it.
+     *
+     * @throws {HttpError} 404 `Run not found`
+     */
+    async getRun(ref: RunRef): Promise<RunRecord> {
       const run = await visibleRun(ref);
       if (run === null) throw new HttpError(404, 'Run not found');
       return run;
     },
 
-    pendingCalls(run) {
+    /** The tool calls a stored PAUSED run waits on (empty for any other status). */
+    pendingCalls(run: RunRecord): readonly PendingCall[] {
       return run.status === 'PAUSED' ? pendingCallsOf(run.checkpoint) : [];
     },
 
-    async findPausedRun(sessionId, toolCallIds) {
+    /** The newest PAUSED run of the session waiting on any of these tool call ids, if any. */
+    async findPausedRun(
+      sessionId: string,
+      toolCallIds: readonly string[],
+    ): Promise<RunRecord | null> {
       const wanted = new Set(toolCallIds);
       return (
         (await store.listRuns(sessionId))
@@ -404,6 +397,9 @@ export function createRunService(store: RuntimeStore, deps: EngineDeps): RunServ
     },
   };
 }
+
+/** The runs of the runtime. */
+export type RunService = ReturnType<typeof createRunService>;
 
 /** The 404 or 409 that refuses to continue `run` (`null`: not found). */
 function notContinuable(runId: string, run: RunRecord | null): HttpError {

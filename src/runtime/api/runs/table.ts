@@ -8,42 +8,6 @@ import type { RunRow, RuntimeDatabase } from '../../store/database.js';
 import type { RunRecord, RunStatus } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
-/** The runs of the runtime store. */
-export interface RunStore {
-  /**
-   * Insert or replace by `run_id`.
-   *
-   * @throws when `run.session_id` names no stored session (a foreign key violation)
-   */
-  putRun(run: RunRecord): Promise<void>;
-  /**
-   * Insert a new run, recorded as this store's replica's; `false`, and nothing written, when its
-   * id is already taken.
-   */
-  insertRun(run: RunRecord): Promise<boolean>;
-  /**
-   * Store `run` in place of the stored run of its id only while that run's status is still
-   * `from` (a compare-and-set), recorded as this store's replica's from now on: `false`, and
-   * nothing written, when it has changed or is gone.
-   */
-  replaceRun(run: RunRecord, from: RunStatus): Promise<boolean>;
-  /** Store `run` in place of the stored run of its id; `false` when it is gone. */
-  updateRun(run: RunRecord): Promise<boolean>;
-  /** The run, or `null` when there is none with this id. */
-  getRun(runId: string): Promise<RunRecord | null>;
-  /** The session's runs, oldest first (same second: first stored first); `[]` for no session. */
-  listRuns(sessionId: string): Promise<RunRecord[]>;
-  /**
-   * Records that a cancel was asked for `runId` at `at` (epoch seconds), for the runtime that
-   * runs it, whichever it is, now or when it starts; asking again keeps the first time.
-   */
-  requestCancel(runId: string, at: number): Promise<void>;
-  /** Which of `runIds` a cancel was asked for (in no particular order). */
-  cancelsAmong(runIds: readonly string[]): Promise<string[]>;
-  /** Forgets the cancels asked for before `before` (epoch seconds); how many. */
-  pruneCancels(before: number): Promise<number>;
-}
-
 declare module '../../store/database.js' {
   interface Database {
     run_cancels: { run_id: string; requested_at: number };
@@ -77,7 +41,7 @@ const RUNS: TableSpec<RunRecord> = {
  * a run it inserts, or moves on from a status, is recorded as that runtime's (runs/lease.ts
  * fails the RUNNING runs of a runtime that stopped).
  */
-export function createRunStore(database: RuntimeDatabase, replicaId: string): RunStore {
+export function createRunStore(database: RuntimeDatabase, replicaId: string) {
   const table = tableOf(database, RUNS);
   /** The run's row as this replica's. */
   const rowOf = (run: RunRecord): Insertable<RunRow> => ({
@@ -85,8 +49,17 @@ export function createRunStore(database: RuntimeDatabase, replicaId: string): Ru
     replica_id: replicaId,
   });
   return Object.freeze({
-    putRun: (run) => table.put(run),
-    async insertRun(run) {
+    /**
+     * Insert or replace by `run_id`.
+     *
+     * @throws when `run.session_id` names no stored session (a foreign key violation)
+     */
+    putRun: (run: RunRecord) => table.put(run),
+    /**
+     * Insert a new run, recorded as this store's replica's; `false`, and nothing written, when its
+     * id is already taken.
+     */
+    async insertRun(run: RunRecord): Promise<boolean> {
       const result = await database.db
         .insertInto('runs')
         .values(rowOf(run))
@@ -94,7 +67,12 @@ export function createRunStore(database: RuntimeDatabase, replicaId: string): Ru
         .executeTakeFirst();
       return result.numInsertedOrUpdatedRows === 1n;
     },
-    async replaceRun(run, from) {
+    /**
+     * Store `run` in place of the stored run of its id only while that run's status is still
+     * `from` (a compare-and-set), recorded as this store's replica's from now on: `false`, and
+     * nothing written, when it has changed or is gone.
+     */
+    async replaceRun(run: RunRecord, from: RunStatus): Promise<boolean> {
       const { run_id: runId, ...changes } = rowOf(run);
       const result = await database.db
         .updateTable('runs')
@@ -104,9 +82,12 @@ export function createRunStore(database: RuntimeDatabase, replicaId: string): Ru
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
-    updateRun: (run) => table.update(run),
-    getRun: (runId) => table.get(runId),
-    async listRuns(sessionId) {
+    /** Store `run` in place of the stored run of its id; `false` when it is gone. */
+    updateRun: (run: RunRecord) => table.update(run),
+    /** The run, or `null` when there is none with this id. */
+    getRun: (runId: string) => table.get(runId),
+    /** The session's runs, oldest first (same second: first stored first); `[]` for no session. */
+    async listRuns(sessionId: string): Promise<RunRecord[]> {
       const rows = await database.db
         .selectFrom('runs')
         .selectAll()
@@ -116,14 +97,19 @@ export function createRunStore(database: RuntimeDatabase, replicaId: string): Ru
         .execute();
       return rows.map((row) => table.fromRow(row));
     },
-    async requestCancel(runId, at) {
+    /**
+     * Records that a cancel was asked for `runId` at `at` (epoch seconds), for the runtime that
+     * runs it, whichever it is, now or when it starts; asking again keeps the first time.
+     */
+    async requestCancel(runId: string, at: number): Promise<void> {
       await database.db
         .insertInto('run_cancels')
         .values({ run_id: runId, requested_at: at })
         .onConflict((oc) => oc.column('run_id').doNothing())
         .execute();
     },
-    async cancelsAmong(runIds) {
+    /** Which of `runIds` a cancel was asked for (in no particular order). */
+    async cancelsAmong(runIds: readonly string[]): Promise<string[]> {
       if (runIds.length === 0) return [];
       const rows = await database.db
         .selectFrom('run_cancels')
@@ -132,12 +118,16 @@ export function createRunStore(database: RuntimeDatabase, replicaId: string): Ru
         .execute();
       return rows.map((row) => row.run_id);
     },
-    async pruneCancels(before) {
+    /** Forgets the cancels asked for before `before` (epoch seconds); how many. */
+    async pruneCancels(before: number): Promise<number> {
       const result = await database.db
         .deleteFrom('run_cancels')
         .where('requested_at', '<', before)
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
-  } satisfies RunStore);
+  });
 }
+
+/** The runs of the runtime store. */
+export type RunStore = ReturnType<typeof createRunStore>;

@@ -83,16 +83,9 @@ export function registerScheduleRoutes(
     const at = now();
     const schedule: ScheduleRecord = {
       id: deps.newId(),
-      name: body.name,
+      ...body,
       description: body.description ?? null,
-      method: body.method,
-      endpoint: body.endpoint,
       payload: body.payload ?? null,
-      cron_expr: body.cron_expr,
-      timezone: body.timezone,
-      timeout_seconds: body.timeout_seconds,
-      max_retries: body.max_retries,
-      retry_delay_seconds: body.retry_delay_seconds,
       enabled: true,
       next_run_at: nextRunAfter(body.cron_expr, body.timezone, at),
       created_at: at,

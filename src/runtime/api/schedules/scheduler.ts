@@ -33,27 +33,8 @@ export interface SchedulerDeps {
   readonly replicaId: string;
 }
 
-/** The runtime's scheduler. */
-export interface Scheduler {
-  /** Whether an executor is attached (without one, runs are recorded as failed). */
-  readonly canExecute: boolean;
-  /** Attaches the executor runs go through (the gateway's, once it listens). */
-  attach(executor: ScheduleExecutor): void;
-  /** Starts ticking on `timer` (once). */
-  start(timer: SchedulerTimer): void;
-  /**
-   * Fires every enabled schedule due at the clock's time; resolves when those executions (with
-   * their retries) have been recorded.
-   */
-  tick(): Promise<void>;
-  /** Runs a schedule now, once (no retries), and resolves with its recorded run. */
-  trigger(schedule: ScheduleRecord): Promise<ScheduleRunRecord>;
-  /** Stops ticking, aborts executions in flight and waits until they are recorded. */
-  close(): Promise<void>;
-}
-
 /** Builds a scheduler over the store; it does nothing until started or ticked. */
-export function createScheduler(deps: SchedulerDeps): Scheduler {
+export function createScheduler(deps: SchedulerDeps) {
   const { store } = deps;
   let executor: ScheduleExecutor | null = null;
   let stop: (() => void) | null = null;
@@ -71,6 +52,30 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     return promise;
   }
 
+  /** A run of `schedule`'s `slot` recorded at `at` by this replica, nothing read of it yet. */
+  const runOf = (
+    schedule: ScheduleRecord,
+    slot: number | null,
+    at: number,
+    fields: Pick<ScheduleRunRecord, 'attempt' | 'completed_at' | 'status'> &
+      Partial<ScheduleRunRecord>,
+  ): ScheduleRunRecord => ({
+    id: deps.newId(),
+    schedule_id: schedule.id,
+    triggered_at: at,
+    status_code: null,
+    run_id: null,
+    session_id: null,
+    error: null,
+    input: schedule.payload,
+    output: null,
+    requirements: null,
+    created_at: at,
+    slot,
+    claimed_by: deps.replicaId,
+    ...fields,
+  });
+
   /**
    * One attempt of `slot` (null: a trigger): recorded as running, executed, recorded with its
    * outcome. Null, and nothing executed, when the database refuses the run (that slot's attempt
@@ -82,24 +87,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     slot: number | null,
   ): Promise<ScheduleRunRecord | null> {
     const at = now();
-    const running: ScheduleRunRecord = {
-      id: deps.newId(),
-      schedule_id: schedule.id,
+    const running = runOf(schedule, slot, at, {
       attempt: n,
-      triggered_at: at,
       completed_at: null,
       status: 'running',
-      status_code: null,
-      run_id: null,
-      session_id: null,
-      error: null,
-      input: schedule.payload,
-      output: null,
-      requirements: null,
-      created_at: at,
-      slot,
-      claimed_by: deps.replicaId,
-    };
+    });
     if (!(await store.insertRun(running))) return null;
     let outcome: ExecutionOutcome;
     if (executor === null) outcome = failedOutcome(NO_EXECUTOR_ERROR);
@@ -159,26 +151,17 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     const missed = truncated ? owed.slice(0, MAX_MISSED_RUNS) : owed.slice(0, -1);
     for (const [i, tick] of missed.entries()) {
       const last = truncated && i === missed.length - 1;
-      await store.insertRun({
-        id: deps.newId(),
-        schedule_id: schedule.id,
-        attempt: 1,
-        triggered_at: tick,
-        completed_at: at,
-        status: 'failed',
-        status_code: null,
-        run_id: null,
-        session_id: null,
-        error:
-          `Missed scheduled run at ${isoOfSeconds(tick)}: the scheduler was not running` +
-          (last ? ' (later missed runs were not recorded)' : ''),
-        input: schedule.payload,
-        output: null,
-        requirements: null,
-        created_at: at,
-        slot: tick,
-        claimed_by: deps.replicaId,
-      });
+      await store.insertRun(
+        runOf(schedule, tick, at, {
+          attempt: 1,
+          triggered_at: tick,
+          completed_at: at,
+          status: 'failed',
+          error:
+            `Missed scheduled run at ${isoOfSeconds(tick)}: the scheduler was not running` +
+            (last ? ' (later missed runs were not recorded)' : ''),
+        }),
+      );
     }
     return truncated ? lastRunBetween(expr, timezone, first, at) : (owed.at(-1) as number);
   }
@@ -202,18 +185,26 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const tick = (): Promise<void> => (closed ? Promise.resolve() : track(fireDue()));
 
   return {
-    get canExecute() {
+    /** Whether an executor is attached (without one, runs are recorded as failed). */
+    get canExecute(): boolean {
       return executor !== null;
     },
-    attach(given) {
+    /** Attaches the executor runs go through (the gateway's, once it listens). */
+    attach(given: ScheduleExecutor): void {
       executor = given;
     },
-    start(timer) {
+    /** Starts ticking on `timer` (once). */
+    start(timer: SchedulerTimer): void {
       if (stop !== null || closed) return;
       stop = timer.start(() => void tick());
     },
+    /**
+     * Fires every enabled schedule due at the clock's time; resolves when those executions (with
+     * their retries) have been recorded.
+     */
     tick,
-    trigger: (schedule) =>
+    /** Runs a schedule now, once (no retries), and resolves with its recorded run. */
+    trigger: (schedule: ScheduleRecord): Promise<ScheduleRunRecord> =>
       track(
         attempt(schedule, 1, null).then((run) => {
           // A trigger has no slot: only a taken run id refuses it (never with fresh ids).
@@ -221,7 +212,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
           return run;
         }),
       ),
-    async close() {
+    /** Stops ticking, aborts executions in flight and waits until they are recorded. */
+    async close(): Promise<void> {
       closed = true;
       stop?.();
       abort.abort();
@@ -229,3 +221,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     },
   };
 }
+
+/** The runtime's scheduler. */
+export type Scheduler = ReturnType<typeof createScheduler>;

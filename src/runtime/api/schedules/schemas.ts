@@ -6,10 +6,13 @@
  */
 import { z } from 'zod';
 import { EPOCH, fieldsOf, limit, NULLABLE_STRING, pathParam } from '../../http/openapi-shapes.js';
-import { SCHEDULE_METHODS, type ScheduleRecord, type ScheduleRunRecord } from './table.js';
+import type { ScheduleRecord, ScheduleRunRecord } from './table.js';
 
 /** The document's section of the schedule routes. */
 export const SCHEDULE_TAGS = ['Schedules'] as const;
+
+/** The HTTP methods a schedule may call. */
+const SCHEDULE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]*$/;
 const json = z.record(z.string(), z.unknown());
@@ -30,6 +33,7 @@ const fields = {
   method: z.enum(SCHEDULE_METHODS),
   description: z.string().nullable(),
   payload: json.nullable(),
+  // An IANA time zone the cron fields are read in.
   timezone: z.string(),
   timeout_seconds: z.int().min(1).max(86_400),
   max_retries: z.int().min(0).max(10),
@@ -91,6 +95,7 @@ export const scheduleSchema = z
     id: z.string(),
     ...fields,
     enabled: z.boolean(),
+    // When the scheduler fires it next; null when it has no next time.
     next_run_at: EPOCH.nullable(),
     created_at: EPOCH,
     updated_at: EPOCH,
@@ -113,10 +118,12 @@ export const scheduleRunSchema = z
   .object({
     id: z.string(),
     schedule_id: z.string(),
+    // 1 for the first attempt, then 2, 3, … for retries.
     attempt: z.int(),
     triggered_at: EPOCH,
     completed_at: EPOCH.nullable(),
     status: z.enum(['running', 'success', 'failed', 'paused', 'cancelled']),
+    // The HTTP status of the last response the executor read; null when none came.
     status_code: z.int().nullable(),
     run_id: NULLABLE_STRING,
     session_id: NULLABLE_STRING,
@@ -130,23 +137,7 @@ export const scheduleRunSchema = z
 
 /** A stored schedule as {@link scheduleSchema} writes it. */
 export function scheduleResponse(s: ScheduleRecord): z.infer<typeof scheduleSchema> {
-  return {
-    id: s.id,
-    name: s.name,
-    description: s.description,
-    method: s.method,
-    endpoint: s.endpoint,
-    payload: s.payload,
-    cron_expr: s.cron_expr,
-    timezone: s.timezone,
-    timeout_seconds: s.timeout_seconds,
-    max_retries: s.max_retries,
-    retry_delay_seconds: s.retry_delay_seconds,
-    enabled: s.enabled,
-    next_run_at: s.next_run_at,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
-  };
+  return fieldsOf(scheduleSchema, s);
 }
 
 /** A stored run as {@link scheduleRunSchema} writes it. */

@@ -9,66 +9,25 @@
  * (schedule, slot, attempt) refuses a second run of one slot.
  */
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
 import type { Database, RowOf, RuntimeDatabase } from '../../store/database.js';
 import { pageOf } from '../../store/page.js';
 import { tableOf, type Table, type TableSpec } from '../../store/table.js';
+import { scheduleRunSchema, scheduleSchema } from './schemas.js';
 
-/** The HTTP methods a schedule may call. */
-export const SCHEDULE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type ScheduleMethod = (typeof SCHEDULE_METHODS)[number];
+/** One schedule, as its answer names its fields. Times are epoch seconds. */
+export type ScheduleRecord = z.output<typeof scheduleSchema>;
 
-/** One schedule. Times are epoch seconds. */
-export interface ScheduleRecord {
-  id: string;
-  name: string;
-  description: string | null;
-  method: ScheduleMethod;
-  /** A path on the gateway, starting with `/`. */
-  endpoint: string;
-  payload: Record<string, unknown> | null;
-  /** Five fields: minute hour day-of-month month day-of-week. */
-  cron_expr: string;
-  /** An IANA time zone the cron fields are read in. */
-  timezone: string;
-  timeout_seconds: number;
-  max_retries: number;
-  retry_delay_seconds: number;
-  enabled: boolean;
-  /** When the scheduler fires it next; null when it has no next time. */
-  next_run_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
-/** The states of one execution attempt. */
-export type ScheduleRunStatus = 'running' | 'success' | 'failed' | 'paused' | 'cancelled';
-
-/** One execution attempt of a schedule (or one missed tick). Times are epoch seconds. */
-export interface ScheduleRunRecord {
-  id: string;
-  schedule_id: string;
-  /** 1 for the first attempt, then 2, 3, … for retries. */
-  attempt: number;
-  triggered_at: number;
-  completed_at: number | null;
-  status: ScheduleRunStatus;
-  /** The HTTP status of the last response the executor read; null when none came. */
-  status_code: number | null;
-  run_id: string | null;
-  session_id: string | null;
-  error: string | null;
-  input: unknown;
-  output: unknown;
-  requirements: unknown;
-  created_at: number;
+/** One attempt of a schedule (or one missed tick), as answered, and two internal fields. */
+export type ScheduleRunRecord = z.output<typeof scheduleRunSchema> & {
   /**
    * The cron tick (epoch seconds) this run belongs to; null for a manual trigger. At most one
-   * run per schedule, slot and attempt is stored. Internal: not in the API's answers.
+   * run per schedule, slot and attempt is stored.
    */
   slot: number | null;
-  /** The runtime replica that claimed the slot (or ran the trigger). Internal. */
+  /** The runtime replica that claimed the slot (or ran the trigger). */
   claimed_by: string | null;
-}
+};
 
 /** A due slot one caller claimed: the schedule as read (`next_run_at` is the slot) and its next run. */
 export interface ClaimedSchedule {
@@ -79,64 +38,6 @@ export interface ClaimedSchedule {
 /** What a schedule's update may change (everything but its id). */
 export type ScheduleChanges = Partial<Omit<ScheduleRecord, 'id'>>;
 
-/** The schedules of the runtime store. */
-export interface ScheduleStore {
-  /** One page of schedules, newest first, optionally only enabled (or disabled) ones. */
-  list(
-    enabled: boolean | null,
-    page: number,
-    limit: number,
-  ): Promise<{ rows: ScheduleRecord[]; total: number }>;
-  get(id: string): Promise<ScheduleRecord | null>;
-  byName(name: string): Promise<ScheduleRecord | null>;
-  /** Inserts a new schedule; false, and nothing written, when its id or name is taken. */
-  insert(schedule: ScheduleRecord): Promise<boolean>;
-  /**
-   * Sets only the given columns of the stored schedule (what a route changed), so that a
-   * concurrent claim's `next_run_at` is not written back over; false for an unknown id.
-   */
-  update(id: string, changes: ScheduleChanges): Promise<boolean>;
-  /** Deletes the schedule and its runs; false when there was none. */
-  delete(id: string): Promise<boolean>;
-  /** The enabled schedules whose next run is at or before `now`, soonest first. */
-  due(now: number): Promise<ScheduleRecord[]>;
-  /**
-   * Claims the due slot of `schedule` as read: moves `next_run_at` to `next` only while the
-   * schedule is still enabled and still due at the slot read (a compare-and-set).
-   *
-   * @returns true for the one caller that moved it; false when another got there first
-   */
-  claim(schedule: ScheduleRecord, next: number | null): Promise<boolean>;
-  /**
-   * Reads the due schedules ({@link due}) and claims each ({@link claim}), moving it to
-   * `nextOf(schedule)`; on PostgreSQL in one transaction that reads the due rows `FOR UPDATE SKIP
-   * LOCKED`, so a row another replica is claiming is skipped rather than waited for.
-   *
-   * @returns the schedules this caller claimed, soonest first
-   */
-  claimDue(
-    now: number,
-    nextOf: (schedule: ScheduleRecord) => number | null,
-  ): Promise<ClaimedSchedule[]>;
-  /** Inserts or replaces a run by id. */
-  putRun(run: ScheduleRunRecord): Promise<void>;
-  /**
-   * Inserts a new run; false, and nothing written, when its id is taken or its schedule already
-   * has a run of that slot and attempt (another replica's).
-   */
-  insertRun(run: ScheduleRunRecord): Promise<boolean>;
-  /** Replaces a recorded run; false, and nothing written, when it is gone (with its schedule). */
-  finishRun(run: ScheduleRunRecord): Promise<boolean>;
-  /** The run of that schedule, or null. */
-  getRun(scheduleId: string, runId: string): Promise<ScheduleRunRecord | null>;
-  /** One page of a schedule's runs, newest first, and how many it has. */
-  listRuns(
-    scheduleId: string,
-    page: number,
-    limit: number,
-  ): Promise<{ rows: ScheduleRunRecord[]; total: number }>;
-}
-
 declare module '../../store/database.js' {
   interface Database {
     schedules: RowOf<ScheduleRecord, 'payload', 'enabled'>;
@@ -145,51 +46,22 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The `schedules` table: the payload is JSON, `enabled` a boolean, times epoch seconds. */
+/** The `schedules` table, a column per field: the payload is JSON, `enabled` a boolean. */
 const SCHEDULES: TableSpec<ScheduleRecord> = {
   name: 'schedules',
   key: 'id',
-  columns: [
-    'id',
-    'name',
-    'description',
-    'method',
-    'endpoint',
-    'payload',
-    'cron_expr',
-    'timezone',
-    'timeout_seconds',
-    'max_retries',
-    'retry_delay_seconds',
-    'enabled',
-    'next_run_at',
-    'created_at',
-    'updated_at',
-  ],
+  columns: Object.keys(scheduleSchema.shape) as (keyof ScheduleRecord)[],
   json: ['payload'],
   booleans: ['enabled'],
   seconds: ['created_at', 'updated_at'],
 };
 
-/** The `schedule_runs` table: what went in and came out is JSON, times epoch seconds. */
+/** The `schedule_runs` table, a column per field: what went in and came out is JSON. */
 const SCHEDULE_RUNS: TableSpec<ScheduleRunRecord> = {
   name: 'schedule_runs',
   key: 'id',
   columns: [
-    'id',
-    'schedule_id',
-    'attempt',
-    'triggered_at',
-    'completed_at',
-    'status',
-    'status_code',
-    'run_id',
-    'session_id',
-    'error',
-    'input',
-    'output',
-    'requirements',
-    'created_at',
+    ...(Object.keys(scheduleRunSchema.shape) as (keyof ScheduleRunRecord)[]),
     'slot',
     'claimed_by',
   ],
@@ -198,7 +70,7 @@ const SCHEDULE_RUNS: TableSpec<ScheduleRunRecord> = {
 };
 
 /** The schedule store on an open, migrated database. */
-export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
+export function createScheduleStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   const schedules = tableOf(database, SCHEDULES);
   /** The due enabled schedules, soonest first; `lock`: `FOR UPDATE SKIP LOCKED` (PostgreSQL). */
@@ -263,29 +135,62 @@ export function createScheduleStore(database: RuntimeDatabase): ScheduleStore {
     tieBreak: 'seq',
   });
   return Object.freeze({
-    list: (enabled, page, limit) =>
+    /** One page of schedules, newest first, optionally only enabled (or disabled) ones. */
+    list: (enabled: boolean | null, page: number, limit: number) =>
       schedulePages.page({ filters: { enabled: enabled ?? undefined }, page, limit }),
-    get: (id) => schedules.get(id),
+    get: (id: string) => schedules.get(id),
     // Names are unique (a UNIQUE column).
-    byName: async (name) => (await schedules.find({ name }))[0] ?? null,
-    insert: (schedule) => schedules.insert(schedule),
-    update: (id, changes) => schedules.change(id, changes),
-    delete: (id) => schedules.delete(id),
-    due: (now) => dueIn(db, now, false),
-    claim: (schedule, next) => claimIn(schedules, schedule, next),
-    claimDue: (now, nextOf) =>
+    byName: async (name: string) => (await schedules.find({ name }))[0] ?? null,
+    /** Inserts a new schedule; false, and nothing written, when its id or name is taken. */
+    insert: (schedule: ScheduleRecord) => schedules.insert(schedule),
+    /**
+     * Sets only the given columns of the stored schedule (what a route changed), so that a
+     * concurrent claim's `next_run_at` is not written back over; false for an unknown id.
+     */
+    update: (id: string, changes: ScheduleChanges) => schedules.change(id, changes),
+    /** Deletes the schedule and its runs; false when there was none. */
+    delete: (id: string) => schedules.delete(id),
+    /** The enabled schedules whose next run is at or before `now`, soonest first. */
+    due: (now: number) => dueIn(db, now, false),
+    /**
+     * Claims the due slot of `schedule` as read: moves `next_run_at` to `next` only while the
+     * schedule is still enabled and still due at the slot read (a compare-and-set).
+     *
+     * @returns true for the one caller that moved it; false when another got there first
+     */
+    claim: (schedule: ScheduleRecord, next: number | null) => claimIn(schedules, schedule, next),
+    /**
+     * Reads the due schedules (`due`) and claims each (`claim`), moving it to `nextOf(schedule)`;
+     * on PostgreSQL in one transaction that reads the due rows `FOR UPDATE SKIP LOCKED`, so a row
+     * another replica is claiming is skipped rather than waited for.
+     *
+     * @returns the schedules this caller claimed, soonest first
+     */
+    claimDue: (now: number, nextOf: (schedule: ScheduleRecord) => number | null) =>
       dialect.name === 'postgres'
         ? db.transaction().execute((trx) => claimDueIn(trx, schedules.in(trx), now, nextOf, true))
         : // SQLite: no transaction. Two connections in one process would deadlock on upgrading
           // a read lock; the compare-and-set alone makes the claim safe on one file.
           claimDueIn(db, schedules, now, nextOf, false),
-    putRun: (run) => runs.put(run),
-    insertRun: (run) => runs.insert(run),
-    finishRun: (run) => runs.update(run),
-    async getRun(scheduleId, runId) {
+    /** Inserts or replaces a run by id. */
+    putRun: (run: ScheduleRunRecord) => runs.put(run),
+    /**
+     * Inserts a new run; false, and nothing written, when its id is taken or its schedule already
+     * has a run of that slot and attempt (another replica's).
+     */
+    insertRun: (run: ScheduleRunRecord) => runs.insert(run),
+    /** Replaces a recorded run; false, and nothing written, when it is gone (with its schedule). */
+    finishRun: (run: ScheduleRunRecord) => runs.update(run),
+    /** The run of that schedule, or null. */
+    async getRun(scheduleId: string, runId: string): Promise<ScheduleRunRecord | null> {
       const run = await runs.get(runId);
       return run?.schedule_id === scheduleId ? run : null;
     },
-    listRuns: (scheduleId, page, limit) => runPages.page({ filters: { scheduleId }, page, limit }),
-  } satisfies ScheduleStore);
+    /** One page of a schedule's runs, newest first, and how many it has. */
+    listRuns: (scheduleId: string, page: number, limit: number) =>
+      runPages.page({ filters: { scheduleId }, page, limit }),
+  });
 }
+
+/** The schedules of the runtime store. */
+export type ScheduleStore = ReturnType<typeof createScheduleStore>;

@@ -3,8 +3,9 @@
  * the caller may see it. Reads the store; never writes it or builds a response.
  */
 import type { Caller } from '../../http/caller.js';
-import type { SessionRecord, SessionType } from '../../store/records.js';
+import type { SessionRecord } from '../../store/records.js';
 import type { RuntimeStore } from '../../store/store.js';
+import type { SessionMatch } from './table.js';
 
 /**
  * Whose sessions a request may touch: a confined caller only its own, whatever it asks for;
@@ -14,14 +15,6 @@ export function ownerOf(caller: Caller, queryUserId: string | undefined): string
   return caller.scopedUserId ?? queryUserId;
 }
 
-/** How a single-session route looks its session up. */
-export interface SessionLookup {
-  /** Only a session of this kind; any kind when absent. */
-  readonly type?: SessionType | undefined;
-  /** Only a session of this owner; any owner when absent. */
-  readonly owner?: string | undefined;
-}
-
 /**
  * The session, or `null` when there is none with this id, or it is of another kind or owner.
  * The caller cannot tell these apart: another user's session looks exactly like a missing one.
@@ -29,7 +22,7 @@ export interface SessionLookup {
 export async function findSession(
   store: RuntimeStore,
   sessionId: string,
-  lookup: SessionLookup,
+  lookup: SessionMatch,
 ): Promise<SessionRecord | null> {
   const session = await store.getSession(sessionId);
   if (session === null) return null;

@@ -12,6 +12,7 @@ import type { SessionRecord, SessionType } from '../../store/records.js';
 import type { RuntimeStore, SessionQuery } from '../../store/store.js';
 import { findSession, ownerOf } from './lookup.js';
 import { runSchema, sessionDetail, sessionSchema } from './render.js';
+import { SESSION_SORTS } from './table.js';
 import { registerSessionWriteRoutes, type SessionWriteDeps } from './writes.js';
 import { listOf, paginated } from '../../http/list-query.js';
 import { errors, ok } from '../../http/openapi.js';
@@ -32,8 +33,6 @@ import {
 /** The schemas of this file's routes (validation.ts). */
 const { checked } = sectionSchemas(SESSION_TAGS);
 
-const SORTS = ['created_at', 'updated_at', 'session_name'] as const;
-
 const LABELS: Readonly<Record<SessionType, string>> = {
   agent: 'Agent',
   team: 'Team',
@@ -53,7 +52,7 @@ export function registerSessionRoutes(
   });
   app.get('/sessions', { schema: listSchema }, async (request) => {
     const q = request.query;
-    const params = listOf(q, SORTS, 'created_at');
+    const params = listOf(q, SESSION_SORTS, 'created_at');
     const owner = ownerOf(callerOf(request), q.user_id);
     const query: SessionQuery = {
       ...(q.type === undefined ? {} : { type: q.type }),

@@ -11,7 +11,7 @@ import type { SessionRecord, SessionType } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** The columns GET /sessions may sort by. */
-const SESSION_SORTS = ['created_at', 'updated_at', 'session_name'] as const;
+export const SESSION_SORTS = ['created_at', 'updated_at', 'session_name'] as const;
 
 /**
  * Filters, sort and page of {@link SessionStore.listSessions}: sessions whose `session_name` is
@@ -35,7 +35,7 @@ export interface SessionRef {
   readonly type?: SessionType;
 }
 
-/** Which stored session a change applies to, besides its id. */
+/** Which stored session a change or lookup applies to, besides its id. */
 export interface SessionMatch {
   /** Only a session of this kind; any kind when absent. */
   readonly type?: SessionType | undefined;
@@ -48,62 +48,6 @@ export type SessionChanges = Partial<
   Pick<SessionRecord, 'session_name' | 'session_state' | 'metadata' | 'session_summary'>
 > &
   Pick<SessionRecord, 'updated_at'>;
-
-/** The sessions of the runtime store. */
-export interface SessionStore {
-  /** The session, or `null` when there is none with this id. */
-  getSession(sessionId: string): Promise<SessionRecord | null>;
-  /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
-  putSession(session: SessionRecord): Promise<void>;
-  /** Insert a new session; `false`, and nothing written, when its id is already taken. */
-  insertSession(session: SessionRecord): Promise<boolean>;
-  /**
-   * Set the given fields of the session that matches, in one conditional UPDATE: two writers
-   * changing different fields both keep their change.
-   *
-   * @returns the session as stored afterwards, or `null` when none matched
-   */
-  updateSession(
-    sessionId: string,
-    changes: SessionChanges,
-    match?: SessionMatch,
-  ): Promise<SessionRecord | null>;
-  /**
-   * After a run: what the run changed in the state it started from (`before` → `state`, see
-   * {@link mergeState}) applied to the stored state, `updated_at`, and `name` unless the session
-   * already has one (decided by the database on the value it holds). The write is keyed on the
-   * session's version as read just before it, and read and tried again when another writer moved
-   * it meanwhile: two runs of one session, on one runtime or two, each keep their changes.
-   *
-   * @returns whether the session still exists
-   * @throws {Error} when other writers moved the session at every one of several tries
-   */
-  updateAfterRun(
-    sessionId: string,
-    after: {
-      readonly name: string;
-      readonly before: Readonly<Record<string, unknown>>;
-      readonly state: Record<string, unknown>;
-      readonly at: number;
-    },
-  ): Promise<boolean>;
-  /**
-   * One page of the sessions matching every given filter, and how many match in all.
-   *
-   * @throws {RangeError} for a limit below 1, a non-integer page or limit, or an unknown sort
-   */
-  listSessions(query: SessionQuery): Promise<{ rows: SessionRecord[]; total: number }>;
-  /** Delete the session and all its runs; an unknown id is not an error. */
-  deleteSession(sessionId: string): Promise<void>;
-  /**
-   * Delete, in one transaction, each named session (with its runs) whose kind matches the ref
-   * and, when `owner` is given, whose `user_id` is `owner` (`null`: only ownerless sessions).
-   * Refs that match nothing are skipped, not an error.
-   *
-   * @returns how many sessions were deleted
-   */
-  deleteSessions(refs: readonly SessionRef[], owner?: string | null): Promise<number>;
-}
 
 /** The `sessions` table: state, metadata and summary are JSON, times epoch seconds. */
 const SESSIONS: TableSpec<SessionRecord> = {
@@ -156,8 +100,11 @@ interface SessionFilters {
   nameContains?: string | undefined;
 }
 
+/** The sessions of the runtime store. */
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
 /** The session store on an open, migrated database. */
-export function createSessionStore(database: RuntimeDatabase): SessionStore {
+export function createSessionStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   const table = tableOf(database, SESSIONS);
   const pages = pageOf<SessionRecord, SessionFilters, SessionQuery['sortBy']>(database, table, {
@@ -178,12 +125,43 @@ export function createSessionStore(database: RuntimeDatabase): SessionStore {
     ...(match.owner === undefined ? {} : { user_id: match.owner }),
   });
   return Object.freeze({
-    getSession: (sessionId) => table.get(sessionId),
+    /** The session, or `null` when there is none with this id. */
+    getSession: (sessionId: string): Promise<SessionRecord | null> => table.get(sessionId),
+    /** Insert or replace by `session_id`. Replacing keeps the session's runs. */
     // An upsert, not a delete and insert: deleting the row would cascade to its runs.
-    putSession: (session) => table.put(session),
-    insertSession: (session) => table.insert(session),
-    updateSession: (sessionId, changes, match) => table.patch(sessionId, changes, expected(match)),
-    async updateAfterRun(sessionId, after) {
+    putSession: (session: SessionRecord): Promise<void> => table.put(session),
+    /** Insert a new session; `false`, and nothing written, when its id is already taken. */
+    insertSession: (session: SessionRecord): Promise<boolean> => table.insert(session),
+    /**
+     * Set the given fields of the session that matches, in one conditional UPDATE: two writers
+     * changing different fields both keep their change.
+     *
+     * @returns the session as stored afterwards, or `null` when none matched
+     */
+    updateSession: (
+      sessionId: string,
+      changes: SessionChanges,
+      match?: SessionMatch,
+    ): Promise<SessionRecord | null> => table.patch(sessionId, changes, expected(match)),
+    /**
+     * After a run: what the run changed in the state it started from (`before` → `state`, see
+     * {@link mergeState}) applied to the stored state, `updated_at`, and `name` unless the session
+     * already has one (decided by the database on the value it holds). The write is keyed on the
+     * session's version as read just before it, and read and tried again when another writer moved
+     * it meanwhile: two runs of one session, on one runtime or two, each keep their changes.
+     *
+     * @returns whether the session still exists
+     * @throws {Error} when other writers moved the session at every one of several tries
+     */
+    async updateAfterRun(
+      sessionId: string,
+      after: {
+        readonly name: string;
+        readonly before: Readonly<Record<string, unknown>>;
+        readonly state: Record<string, unknown>;
+        readonly at: number;
+      },
+    ): Promise<boolean> {
       for (let tries = 0; tries < MAX_STATE_MERGES; tries++) {
         const read = await db
           .selectFrom('sessions')
@@ -213,7 +191,12 @@ export function createSessionStore(database: RuntimeDatabase): SessionStore {
           'to store the state a run left',
       );
     },
-    listSessions(query) {
+    /**
+     * One page of the sessions matching every given filter, and how many match in all.
+     *
+     * @throws {RangeError} for a limit below 1, a non-integer page or limit, or an unknown sort
+     */
+    listSessions(query: SessionQuery): Promise<{ rows: SessionRecord[]; total: number }> {
       // Checked here as well as by the reader, in the words this store has always used.
       if (!SESSION_SORTS.includes(query.sortBy) || !['asc', 'desc'].includes(query.sortOrder)) {
         return Promise.reject(
@@ -231,11 +214,19 @@ export function createSessionStore(database: RuntimeDatabase): SessionStore {
         ...params,
       });
     },
-    async deleteSession(sessionId) {
+    /** Delete the session and all its runs; an unknown id is not an error. */
+    async deleteSession(sessionId: string): Promise<void> {
       // The runs go with it: runs.session_id is ON DELETE CASCADE.
       await table.delete(sessionId);
     },
-    deleteSessions: (refs, owner) =>
+    /**
+     * Delete, in one transaction, each named session (with its runs) whose kind matches the ref
+     * and, when `owner` is given, whose `user_id` is `owner` (`null`: only ownerless sessions).
+     * Refs that match nothing are skipped, not an error.
+     *
+     * @returns how many sessions were deleted
+     */
+    deleteSessions: (refs: readonly SessionRef[], owner?: string | null): Promise<number> =>
       // Runs go with their sessions (ON DELETE CASCADE); a throw rolls every delete back.
       db.transaction().execute(async (trx) => {
         let deleted = 0n;
@@ -256,5 +247,5 @@ export function createSessionStore(database: RuntimeDatabase): SessionStore {
         }
         return Number(deleted);
       }),
-  } satisfies SessionStore);
+  });
 }
