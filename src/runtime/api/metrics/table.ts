@@ -43,15 +43,7 @@ export interface DailyMetricsRecord {
 }
 
 /** The daily metrics of the runtime store. */
-export interface DailyMetricsStore {
-  /**
-   * Recomputes every day that has sessions or runs, stores them (a day left without any is
-   * dropped) and returns them, oldest first.
-   */
-  refresh(nowMs: number): Promise<DailyMetricsRecord[]>;
-  /** The stored days between two dates (inclusive; null = unbounded), oldest first. */
-  list(from: string | null, to: string | null): Promise<DailyMetricsRecord[]>;
-}
+export type DailyMetricsStore = ReturnType<typeof createDailyMetricsStore>;
 
 /** Each day metric and the run `metrics` field it sums. */
 const TOKEN_SOURCES = [
@@ -110,12 +102,16 @@ declare module '../../store/database.js' {
 }
 
 /** The daily metrics store on an open, migrated database. */
-export function createDailyMetricsStore(database: RuntimeDatabase): DailyMetricsStore {
+export function createDailyMetricsStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   const table = tableOf(database, DAILY_METRICS);
   const day = dialect.dayOfSeconds('created_at');
 
-  const refresh = (nowMs: number) =>
+  /**
+   * Recomputes every day that has sessions or runs, stores them (a day left without any is
+   * dropped) and returns them, oldest first.
+   */
+  const refresh = (nowMs: number): Promise<DailyMetricsRecord[]> =>
     db.transaction().execute(async (typed) => {
       // The sessions and runs tables belong to the session store: read here untyped, by name.
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -229,7 +225,8 @@ export function createDailyMetricsStore(database: RuntimeDatabase): DailyMetrics
 
   return Object.freeze({
     refresh,
-    async list(from, to) {
+    /** The stored days between two dates (inclusive; null = unbounded), oldest first. */
+    async list(from: string | null, to: string | null): Promise<DailyMetricsRecord[]> {
       const rows = await db
         .selectFrom('daily_metrics')
         .selectAll()
@@ -239,5 +236,5 @@ export function createDailyMetricsStore(database: RuntimeDatabase): DailyMetrics
         .execute();
       return rows.map((row) => table.fromRow(row));
     },
-  } satisfies DailyMetricsStore);
+  });
 }
