@@ -40,16 +40,16 @@ export const EVAL_SORTS = ['created_at', 'updated_at', 'name', 'eval_type'] as c
 /** A sort column of {@link EVAL_SORTS}. */
 export type EvalSort = (typeof EVAL_SORTS)[number];
 
-/** Filters, sort and page of the store's `list`; an absent filter filters nothing. */
+/** Filters, sort and page of the store's `list`; an absent (or undefined) filter filters nothing. */
 export interface EvalQuery extends PageParams<EvalSort> {
-  agentId?: string;
-  teamId?: string;
-  workflowId?: string;
-  modelId?: string;
+  agentId?: string | undefined;
+  teamId?: string | undefined;
+  workflowId?: string | undefined;
+  modelId?: string | undefined;
   /** Only runs that name a component of this kind (its id column is not NULL). */
-  componentType?: SessionType;
+  componentType?: SessionType | undefined;
   /** Only runs of one of these kinds. */
-  evalTypes?: readonly EvalType[];
+  evalTypes?: readonly EvalType[] | undefined;
 }
 
 /** The eval runs of the runtime store. */
@@ -92,9 +92,7 @@ const COMPONENT_COLUMNS = {
 } as const satisfies Record<SessionType, keyof EvalRunRecord>;
 
 /** The filters of the store's `list`, by name and value. */
-type EvalFilters = {
-  [K in keyof Omit<EvalQuery, keyof PageParams<EvalSort>>]?: EvalQuery[K] | undefined;
-};
+type EvalFilters = Omit<EvalQuery, keyof PageParams<EvalSort>>;
 
 /** The eval-run store on an open, migrated database. */
 export function createEvalStore(database: RuntimeDatabase) {

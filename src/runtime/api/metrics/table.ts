@@ -4,11 +4,11 @@
  * table.ts). `refresh` recomputes them from the sessions and runs tables; `list` reads what the
  * last refresh stored. Never builds HTTP shapes.
  */
-import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { RowOf, RuntimeDatabase } from '../../store/database.js';
 import type { SessionType } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
+import { uuidOfHash } from '../knowledge/instance.js';
 
 /** Summed run token metrics, under Agno's metrics names. */
 export type TokenMetrics = Readonly<Record<(typeof TOKEN_SOURCES)[number][0], number>>;
@@ -46,7 +46,7 @@ export interface DailyMetricsRecord {
 export type DailyMetricsStore = ReturnType<typeof createDailyMetricsStore>;
 
 /** Each day metric and the run `metrics` field it sums. */
-const TOKEN_SOURCES = [
+export const TOKEN_SOURCES = [
   ['input_tokens', 'input_tokens'],
   ['output_tokens', 'output_tokens'],
   ['total_tokens', 'total_tokens'],
@@ -59,18 +59,6 @@ const TOKEN_SOURCES = [
 ] as const;
 
 const KINDS: readonly SessionType[] = ['agent', 'team', 'workflow'];
-
-/** A stable uuid-shaped id for a day, so a refresh keeps it. */
-function dayIdOf(date: string): string {
-  const hex = createHash('sha256').update(`daily-metrics:${date}`).digest('hex');
-  return [
-    hex.slice(0, 8),
-    hex.slice(8, 12),
-    hex.slice(12, 16),
-    hex.slice(16, 20),
-    hex.slice(20, 32),
-  ].join('-');
-}
 
 /** The `daily_metrics` table: keyed by day; token and model metrics are JSON, times epoch ms. */
 const DAILY_METRICS: TableSpec<DailyMetricsRecord> = {
@@ -126,7 +114,8 @@ export function createDailyMetricsStore(database: RuntimeDatabase) {
         let found = days.get(date);
         if (found === undefined) {
           found = {
-            id: dayIdOf(date),
+            // A stable uuid-shaped id for the day, so a refresh keeps it.
+            id: uuidOfHash(`daily-metrics:${date}`),
             date,
             ...Object.fromEntries(
               KINDS.flatMap((k) => [
