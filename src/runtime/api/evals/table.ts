@@ -125,14 +125,7 @@ export function createEvalStore(database: RuntimeDatabase) {
     },
     /** Renames the run and stamps `updated_at`; the run as it now is, or null when there is none. */
     rename: (runId: string, name: string, updatedAt: number): Promise<EvalRunRecord | null> =>
-      db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable('eval_runs')
-          .set({ name, updated_at: updatedAt })
-          .where('run_id', '=', runId)
-          .executeTakeFirst();
-        return result.numUpdatedRows === 0n ? null : table.in(trx).get(runId);
-      }),
+      table.patch(runId, { name, updated_at: updatedAt }),
     /** Deletes the named runs in one transaction (unknown ids are skipped); how many went. */
     delete: (runIds: readonly string[]): Promise<number> =>
       db.transaction().execute((trx) => table.in(trx).deleteAll(runIds)),

@@ -149,18 +149,8 @@ export function createKnowledgeStore(database: RuntimeDatabase) {
       }),
     /** Rewrites a content's name, description, metadata, reader and `updated_at` (chunks kept). */
     async update(content: ContentRecord): Promise<void> {
-      const row = contents.toRow(content);
-      await db
-        .updateTable('knowledge_contents')
-        .set({
-          name: content.name,
-          description: content.description,
-          metadata: row.metadata as string | null,
-          reader_id: content.reader_id,
-          updated_at: content.updated_at,
-        })
-        .where('id', '=', content.id)
-        .execute();
+      const { id, name, description, metadata, reader_id, updated_at } = content;
+      await contents.patch(id, { name, description, metadata, reader_id, updated_at });
     },
     /**
      * Stores the chunks and marks the content completed with its type and size, in one

@@ -86,6 +86,11 @@ const NO_SEARCH = searchBody.parse({});
 export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore): void {
   const app = parent.withTypeProvider<CheckedTypes>();
   const traces = store.traces;
+  /** One page of per-session statistics over the traces `where` selects. */
+  const statsPage = async (where: TraceCondition, page: number, limit: number) => {
+    const { rows, total } = await traces.sessionStats(where, page, limit);
+    return paginated(rows.map(sessionStats), page, limit, total);
+  };
 
   const listSchema = checked('List traces', {
     querystring: listTracesQuery,
@@ -154,8 +159,7 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
     const q = request.query;
     const { page, limit } = pagingOf(q);
     const where = confined(callerOf(request), queryExpression(q));
-    const { rows, total } = await traces.sessionStats(where, page, limit);
-    return paginated(rows.map(sessionStats), page, limit, total);
+    return statsPage(where, page, limit);
   });
 
   const searchSchema = checked('Search traces with a filter expression', {
@@ -174,10 +178,7 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
     const { filter, group_by: groupBy } = search;
     const { page, limit } = pagingOf(search);
     const where = confined(callerOf(request), filter ?? null);
-    if (groupBy === 'session') {
-      const { rows, total } = await traces.sessionStats(where, page, limit);
-      return paginated(rows.map(sessionStats), page, limit, total);
-    }
+    if (groupBy === 'session') return statsPage(where, page, limit);
     const { rows, total } = await traces.list(where, page, limit);
     const data: ReturnType<typeof traceDetail>[] = [];
     for (const trace of rows) data.push(traceDetail(trace, await traces.spans(trace.trace_id)));
