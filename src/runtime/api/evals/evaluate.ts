@@ -12,31 +12,17 @@ import { reliabilityData, toolCallsOf, type ToolCallExpectation } from './reliab
 import { runSubject, type EvalSubject, type SubjectRun } from './subject-run.js';
 
 /** What to evaluate, by eval type; `input` is the message the subject is run on. */
-export type EvalPlan =
-  | {
-      readonly evalType: 'accuracy';
-      readonly input: string;
-      readonly iterations: number;
-      readonly expectedOutput: string;
-    }
+export type EvalPlan = { readonly input: string } & (
+  | { readonly evalType: 'accuracy'; readonly iterations: number; readonly expectedOutput: string }
   | {
       readonly evalType: 'agent_as_judge';
-      readonly input: string;
       readonly iterations: number;
       readonly criteria: string;
       readonly scoring: JudgeScoring;
     }
-  | {
-      readonly evalType: 'performance';
-      readonly input: string;
-      readonly iterations: number;
-      readonly warmups: number;
-    }
-  | {
-      readonly evalType: 'reliability';
-      readonly input: string;
-      readonly expectation: ToolCallExpectation;
-    };
+  | { readonly evalType: 'performance'; readonly iterations: number; readonly warmups: number }
+  | { readonly evalType: 'reliability'; readonly expectation: ToolCallExpectation }
+);
 
 /** An executed eval: its `eval_data` and the model the subject ran on. */
 export interface EvalOutcome {

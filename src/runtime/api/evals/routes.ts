@@ -128,16 +128,15 @@ export function registerEvalRoutes(app: FastifyInstance, deps: EvalRouteDeps): v
     });
     scope.get('/eval-runs', { schema: listSchema }, async (request) => {
       const q = request.query;
-      const componentType = q.type;
       const evalTypes = evalTypesQuery(q.eval_types);
       const { page, limit, sortBy, sortOrder } = listOf(q, EVAL_SORTS, 'created_at');
       const query: EvalQuery = {
-        ...(q.agent_id === undefined ? {} : { agentId: q.agent_id }),
-        ...(q.team_id === undefined ? {} : { teamId: q.team_id }),
-        ...(q.workflow_id === undefined ? {} : { workflowId: q.workflow_id }),
-        ...(q.model_id === undefined ? {} : { modelId: q.model_id }),
-        ...(componentType === undefined ? {} : { componentType }),
-        ...(evalTypes === undefined ? {} : { evalTypes }),
+        agentId: q.agent_id,
+        teamId: q.team_id,
+        workflowId: q.workflow_id,
+        modelId: q.model_id,
+        componentType: q.type,
+        evalTypes,
         page,
         limit,
         sortBy,

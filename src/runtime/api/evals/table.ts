@@ -5,7 +5,7 @@
  * parameter only.
  */
 import type { RowOf, RuntimeDatabase } from '../../store/database.js';
-import { equals, oneOf, pageOf, type PageParams } from '../../store/page.js';
+import { equals, oneOf, pageOf, type Page, type PageParams } from '../../store/page.js';
 import type { SessionType } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
@@ -40,31 +40,20 @@ export const EVAL_SORTS = ['created_at', 'updated_at', 'name', 'eval_type'] as c
 /** A sort column of {@link EVAL_SORTS}. */
 export type EvalSort = (typeof EVAL_SORTS)[number];
 
-/** Filters, sort and page of {@link EvalStore.list}; an absent filter filters nothing. */
+/** Filters, sort and page of the store's `list`; an absent (or undefined) filter filters nothing. */
 export interface EvalQuery extends PageParams<EvalSort> {
-  agentId?: string;
-  teamId?: string;
-  workflowId?: string;
-  modelId?: string;
+  agentId?: string | undefined;
+  teamId?: string | undefined;
+  workflowId?: string | undefined;
+  modelId?: string | undefined;
   /** Only runs that name a component of this kind (its id column is not NULL). */
-  componentType?: SessionType;
+  componentType?: SessionType | undefined;
   /** Only runs of one of these kinds. */
-  evalTypes?: readonly EvalType[];
+  evalTypes?: readonly EvalType[] | undefined;
 }
 
 /** The eval runs of the runtime store. */
-export interface EvalStore {
-  /** Insert or replace by `run_id`. */
-  put(record: EvalRunRecord): Promise<void>;
-  /** The eval run, or `null` when there is none with this id. */
-  get(runId: string): Promise<EvalRunRecord | null>;
-  /** One page of the runs matching every given filter, and how many match in all. */
-  list(query: EvalQuery): Promise<{ rows: EvalRunRecord[]; total: number }>;
-  /** Renames the run and stamps `updated_at`; the run as it now is, or null when there is none. */
-  rename(runId: string, name: string, updatedAt: number): Promise<EvalRunRecord | null>;
-  /** Deletes the named runs in one transaction (unknown ids are skipped); how many went. */
-  delete(runIds: readonly string[]): Promise<number>;
-}
+export type EvalStore = ReturnType<typeof createEvalStore>;
 
 /** The `eval_runs` table: the eval's data and input are JSON, times epoch seconds. */
 const EVAL_RUNS: TableSpec<EvalRunRecord> = {
@@ -102,18 +91,11 @@ const COMPONENT_COLUMNS = {
   workflow: 'workflow_id',
 } as const satisfies Record<SessionType, keyof EvalRunRecord>;
 
-/** The filters of {@link EvalStore.list}, by name and value. */
-interface EvalFilters {
-  agentId?: string | undefined;
-  teamId?: string | undefined;
-  workflowId?: string | undefined;
-  modelId?: string | undefined;
-  componentType?: SessionType | undefined;
-  evalTypes?: readonly EvalType[] | undefined;
-}
+/** The filters of the store's `list`, by name and value. */
+type EvalFilters = Omit<EvalQuery, keyof PageParams<EvalSort>>;
 
 /** The eval-run store on an open, migrated database. */
-export function createEvalStore(database: RuntimeDatabase): EvalStore {
+export function createEvalStore(database: RuntimeDatabase) {
   const { db } = database;
   const table = tableOf(database, EVAL_RUNS);
   const pages = pageOf<EvalRunRecord, EvalFilters, EvalSort>(database, table, {
@@ -130,24 +112,22 @@ export function createEvalStore(database: RuntimeDatabase): EvalStore {
     tieBreak: 'run_id',
   });
   return Object.freeze({
-    put: (record) => table.put(record),
-    get: (runId) => table.get(runId),
-    list({ page, limit, sortBy, sortOrder, ...filters }) {
+    /** Insert or replace by `run_id`. */
+    put: (record: EvalRunRecord): Promise<void> => table.put(record),
+    get: (runId: string): Promise<EvalRunRecord | null> => table.get(runId),
+    /** One page of the runs matching every given filter, and how many match in all. */
+    list({ page, limit, sortBy, sortOrder, ...filters }: EvalQuery): Promise<Page<EvalRunRecord>> {
       // Refused at once (not as a rejection), naming the order too, as before the layer.
       if (!EVAL_SORTS.includes(sortBy)) {
         throw new RangeError(`unsupported sort: ${sortBy} ${sortOrder}`);
       }
       return pages.page({ filters, sortBy, sortOrder, page, limit });
     },
-    rename: (runId, name, updatedAt) =>
-      db.transaction().execute(async (trx) => {
-        const result = await trx
-          .updateTable('eval_runs')
-          .set({ name, updated_at: updatedAt })
-          .where('run_id', '=', runId)
-          .executeTakeFirst();
-        return result.numUpdatedRows === 0n ? null : table.in(trx).get(runId);
-      }),
-    delete: (runIds) => db.transaction().execute((trx) => table.in(trx).deleteAll(runIds)),
-  } satisfies EvalStore);
+    /** Renames the run and stamps `updated_at`; the run as it now is, or null when there is none. */
+    rename: (runId: string, name: string, updatedAt: number): Promise<EvalRunRecord | null> =>
+      table.patch(runId, { name, updated_at: updatedAt }),
+    /** Deletes the named runs in one transaction (unknown ids are skipped); how many went. */
+    delete: (runIds: readonly string[]): Promise<number> =>
+      db.transaction().execute((trx) => table.in(trx).deleteAll(runIds)),
+  });
 }

@@ -13,14 +13,6 @@ import { CHUNKER, DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, READERS, typeOfFile
 /** The most URLs one `url` field may list. */
 export const MAX_URLS = 20;
 
-/** How a content is read and chunked. */
-export interface ContentOptions {
-  readonly readerId: string | null;
-  readonly chunker: string;
-  readonly chunkSize: number;
-  readonly chunkOverlap: number;
-}
-
 /** What a content is read from, its default name and origin, and the seed of its id. */
 export interface SourceOfForm {
   readonly source: ContentSource;
@@ -74,8 +66,11 @@ function formInt(form: Form, field: string, fallback: number, min: number): numb
   return n;
 }
 
-/** `reader_id`, `chunker`, `chunk_size` and `chunk_overlap` of a write form. */
-export function contentOptionsOf(form: Form): ContentOptions {
+/**
+ * How a content is read and chunked: `reader_id`, `chunker`, `chunk_size` and `chunk_overlap`
+ * of a write form.
+ */
+export function contentOptionsOf(form: Form) {
   const readerId = readerIdOf(form);
   const chunker = formString(form, 'chunker') ?? CHUNKER;
   if (chunker !== CHUNKER) {

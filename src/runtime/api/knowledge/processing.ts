@@ -25,16 +25,6 @@ export interface ProcessingJob {
   readonly chunkOverlap: number;
 }
 
-/** Runs jobs in the background. */
-export interface KnowledgeProcessor {
-  /** Starts `job` once the current request is answered. */
-  enqueue(job: ProcessingJob): void;
-  /** Resolves once every job started so far has finished. */
-  idle(): Promise<void>;
-  /** Cancels running fetches and waits for every job (their contents end `failed`). */
-  close(): Promise<void>;
-}
-
 /** Text read from a source, or why it could not be. */
 type Read =
   | { readonly ok: true; readonly type: string; readonly size: number; readonly text: string }
@@ -47,14 +37,14 @@ function readBytes(bytes: Buffer, type: string, readerId: string | null): Read {
   return { ok: true, type, size: bytes.length, text: readText(bytes, readerId ?? reader) };
 }
 
-/** Creates the processor over the store. */
+/** Creates the processor over the store: it runs jobs in the background. */
 export function createKnowledgeProcessor(deps: {
   readonly store: KnowledgeStore;
   readonly limits: FetchLimits;
   /** The outbound-fetch guard's dispatcher: every URL is fetched through it. */
   readonly outbound: Dispatcher;
   readonly clock: { now(): number };
-}): KnowledgeProcessor {
+}) {
   const { store, limits, outbound, clock } = deps;
   const running = new Set<Promise<void>>();
   const stop = new AbortController();
@@ -98,7 +88,8 @@ export function createKnowledgeProcessor(deps: {
   }
 
   return {
-    enqueue(job) {
+    /** Starts `job` once the current request is answered. */
+    enqueue(job: ProcessingJob): void {
       const done = new Promise<void>((resolve) => setImmediate(resolve))
         .then(() => run(job))
         // Only a store that cannot even record the failure (closed under the job) gets here;
@@ -107,10 +98,12 @@ export function createKnowledgeProcessor(deps: {
         .finally(() => running.delete(done));
       running.add(done);
     },
-    idle: async () => {
+    /** Resolves once every job started so far has finished. */
+    idle: async (): Promise<void> => {
       await Promise.all(running);
     },
-    async close() {
+    /** Cancels running fetches and waits for every job (their contents end `failed`). */
+    async close(): Promise<void> {
       stop.abort();
       await Promise.all(running);
     },

@@ -13,7 +13,7 @@ import type { KnowledgeSettings } from '../../catalogue/definitions.js';
 import { isoSeconds, epochSeconds } from '../../engine/time.js';
 import { HttpError, missingField } from '../../http/errors.js';
 import { formString, readForm, type Form } from '../../http/forms.js';
-import type { ContentRecord, KnowledgeStore } from './table.js';
+import { CONTENT_SORTS, type ContentRecord, type KnowledgeStore } from './table.js';
 import { errors, ok } from '../../http/openapi.js';
 import { paginatedOf } from '../../http/openapi-shapes.js';
 import { registerKnowledgeCatalogueRoutes } from './catalogue.js';
@@ -57,8 +57,6 @@ const { checked, documented } = sectionSchemas(KNOWLEDGE_TAGS);
 
 type Query = Record<string, string | undefined>;
 type OneContent = { Params: z.infer<typeof contentParams>; Querystring: Query };
-
-const CONTENT_SORTS = ['created_at', 'updated_at', 'name'] as const;
 
 /** What a restarted runtime says of a content it was still processing. */
 export const INTERRUPTED = 'Processing was interrupted: the runtime stopped before it finished';
@@ -169,13 +167,7 @@ export function registerKnowledgeRoutes(
       updated_at: at,
     };
     await store.put(content);
-    processor.enqueue({
-      contentId: id,
-      source: from.source,
-      readerId: options.readerId,
-      chunkSize: options.chunkSize,
-      chunkOverlap: options.chunkOverlap,
-    });
+    processor.enqueue({ contentId: id, source: from.source, ...options });
     return accepted(content);
   }
 

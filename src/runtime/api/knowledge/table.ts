@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, RowOf, RuntimeDatabase } from '../../store/database.js';
-import { equals, pageOf, type PageParams } from '../../store/page.js';
+import { equals, pageOf, type Page, type PageParams } from '../../store/page.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 
 /** Where a content is in its processing. */
@@ -49,45 +49,11 @@ export const CONTENT_SORTS = ['created_at', 'updated_at', 'name'] as const;
 /** A sort column of {@link CONTENT_SORTS}. */
 export type ContentSort = (typeof CONTENT_SORTS)[number];
 
-/** A page request of {@link KnowledgeStore.list}. */
+/** A page request of the knowledge store's `list`. */
 export type ContentQuery = PageParams<ContentSort>;
 
 /** The knowledge tables of the runtime store. */
-export interface KnowledgeStore {
-  /** One page of an instance's contents and how many it has. */
-  list(knowledgeId: string, query: ContentQuery): Promise<{ rows: ContentRecord[]; total: number }>;
-  get(id: string): Promise<ContentRecord | null>;
-  /** Insert, or replace by id (keeping `created_at` and dropping the old chunks). */
-  put(content: ContentRecord): Promise<void>;
-  /** Rewrites a content's name, description, metadata, reader and `updated_at` (chunks kept). */
-  update(content: ContentRecord): Promise<void>;
-  /**
-   * Stores the chunks and marks the content completed with its type and size, in one
-   * transaction; false, and nothing written, when the content was deleted meanwhile.
-   */
-  complete(
-    id: string,
-    read: { type: string; size: number; chunks: readonly string[] },
-    at: number,
-  ): Promise<boolean>;
-  /** Marks the content failed with `message`; nothing when it was deleted meanwhile. */
-  fail(id: string, message: string, at: number): Promise<void>;
-  /** Marks every content still `processing` failed with `message` (a stopped runtime's). */
-  failProcessing(message: string, at: number): Promise<number>;
-  /** Every chunk of the instance's contents (what its search index is built from). */
-  chunks(knowledgeId: string): Promise<ChunkRecord[]>;
-  /** The distinct top-level metadata keys of the instance's contents, sorted. */
-  metadataKeys(knowledgeId: string): Promise<string[]>;
-  /** Deletes the instance's content `id` (and its chunks); false when it has none. */
-  delete(knowledgeId: string, id: string): Promise<boolean>;
-  /** Deletes every content of the instance; how many. */
-  deleteAll(knowledgeId: string): Promise<number>;
-  /**
-   * The instance's revision: moved by every write that changes which chunks are searchable
-   * (put, complete, delete, deleteAll), in the write's transaction; 0 before the first.
-   */
-  revision(knowledgeId: string): Promise<number>;
-}
+export type KnowledgeStore = ReturnType<typeof createKnowledgeStore>;
 
 /** The `knowledge_contents` table: metadata is JSON, times epoch seconds. */
 const CONTENTS: TableSpec<ContentRecord> = {
@@ -131,13 +97,13 @@ declare module '../../store/database.js' {
   }
 }
 
-/** The filters of {@link KnowledgeStore.list}. */
+/** The filters of the store's `list`. */
 interface ContentFilters {
   knowledgeId?: string;
 }
 
 /** The knowledge store on an open, migrated database. */
-export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore {
+export function createKnowledgeStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   const contents = tableOf(database, CONTENTS);
   const chunks = tableOf(database, CHUNKS);
@@ -170,29 +136,31 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
       .execute();
 
   return Object.freeze({
-    list: (knowledgeId, query) => pages.page({ ...query, filters: { knowledgeId } }),
-    get: (id) => contents.get(id),
-    put: (content) =>
+    /** One page of an instance's contents and how many it has. */
+    list: (knowledgeId: string, query: ContentQuery): Promise<Page<ContentRecord>> =>
+      pages.page({ ...query, filters: { knowledgeId } }),
+    get: (id: string): Promise<ContentRecord | null> => contents.get(id),
+    /** Insert, or replace by id (keeping `created_at` and dropping the old chunks). */
+    put: (content: ContentRecord): Promise<void> =>
       db.transaction().execute(async (trx) => {
         await trx.deleteFrom('knowledge_chunks').where('content_id', '=', content.id).execute();
         await contents.in(trx).put(content);
         await bump(trx, content.knowledge_id);
       }),
-    async update(content) {
-      const row = contents.toRow(content);
-      await db
-        .updateTable('knowledge_contents')
-        .set({
-          name: content.name,
-          description: content.description,
-          metadata: row.metadata as string | null,
-          reader_id: content.reader_id,
-          updated_at: content.updated_at,
-        })
-        .where('id', '=', content.id)
-        .execute();
+    /** Rewrites a content's name, description, metadata, reader and `updated_at` (chunks kept). */
+    async update(content: ContentRecord): Promise<void> {
+      const { id, name, description, metadata, reader_id, updated_at } = content;
+      await contents.patch(id, { name, description, metadata, reader_id, updated_at });
     },
-    complete: (id, read, at) =>
+    /**
+     * Stores the chunks and marks the content completed with its type and size, in one
+     * transaction; false, and nothing written, when the content was deleted meanwhile.
+     */
+    complete: (
+      id: string,
+      read: { type: string; size: number; chunks: readonly string[] },
+      at: number,
+    ): Promise<boolean> =>
       db.transaction().execute(async (trx) => {
         // Conditional on the row: a content deleted meanwhile stays deleted, with no chunks.
         const marked = await trx
@@ -215,11 +183,14 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
         await bump(trx, marked.knowledge_id);
         return true;
       }),
-    async fail(id, message, at) {
+    /** Marks the content failed with `message`; nothing when it was deleted meanwhile. */
+    async fail(id: string, message: string, at: number): Promise<void> {
       await fail(id, message, at);
     },
-    failProcessing: (message, at) => fail(null, message, at),
-    async chunks(knowledgeId) {
+    /** Marks every content still `processing` failed with `message` (a stopped runtime's). */
+    failProcessing: (message: string, at: number): Promise<number> => fail(null, message, at),
+    /** Every chunk of the instance's contents (what its search index is built from). */
+    async chunks(knowledgeId: string): Promise<ChunkRecord[]> {
       const rows = await db
         .selectFrom('knowledge_chunks as c')
         .innerJoin('knowledge_contents as k', 'k.id', 'c.content_id')
@@ -230,7 +201,8 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
         .execute();
       return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
     },
-    async metadataKeys(knowledgeId) {
+    /** The distinct top-level metadata keys of the instance's contents, sorted. */
+    async metadataKeys(knowledgeId: string): Promise<string[]> {
       const rows = await db
         .selectFrom(['knowledge_contents as k', dialect.jsonObjectKeys('k.metadata', 'j')])
         .select('j.key as key')
@@ -241,7 +213,8 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
         .execute();
       return rows.map((row) => row.key);
     },
-    delete: (knowledgeId, id) =>
+    /** Deletes the instance's content `id` (and its chunks); false when it has none. */
+    delete: (knowledgeId: string, id: string): Promise<boolean> =>
       db.transaction().execute(async (trx) => {
         // The chunks go with their content (ON DELETE CASCADE).
         const result = await trx
@@ -253,7 +226,8 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
         await bump(trx, knowledgeId);
         return true;
       }),
-    deleteAll: (knowledgeId) =>
+    /** Deletes every content of the instance; how many. */
+    deleteAll: (knowledgeId: string): Promise<number> =>
       db.transaction().execute(async (trx) => {
         const result = await trx
           .deleteFrom('knowledge_contents')
@@ -262,7 +236,11 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
         await bump(trx, knowledgeId);
         return Number(result.numDeletedRows);
       }),
-    async revision(knowledgeId) {
+    /**
+     * The instance's revision: moved by every write that changes which chunks are searchable
+     * (put, complete, delete, deleteAll), in the write's transaction; 0 before the first.
+     */
+    async revision(knowledgeId: string): Promise<number> {
       const row = await db
         .selectFrom('knowledge_revisions')
         .select('revision')
@@ -270,5 +248,5 @@ export function createKnowledgeStore(database: RuntimeDatabase): KnowledgeStore 
         .executeTakeFirst();
       return Number(row?.revision ?? 0);
     },
-  } satisfies KnowledgeStore);
+  });
 }

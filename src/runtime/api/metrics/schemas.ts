@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DB_QUERY, ISO_TIME, NULLABLE_STRING } from '../../http/openapi-shapes.js';
+import { TOKEN_SOURCES } from './table.js';
 
 /** The document's section of the metrics routes. */
 export const METRICS_TAGS = ['Metrics'] as const;
@@ -20,17 +21,7 @@ export const metricsQuery = z.object({
 });
 
 /** One day's token counts. */
-const tokenMetrics = z.object({
-  input_tokens: z.int(),
-  output_tokens: z.int(),
-  total_tokens: z.int(),
-  audio_tokens: z.int(),
-  input_audio_tokens: z.int(),
-  output_audio_tokens: z.int(),
-  cached_tokens: z.int(),
-  cache_write_tokens: z.int(),
-  reasoning_tokens: z.int(),
-});
+const tokenMetrics = z.object(Object.fromEntries(TOKEN_SOURCES.map(([name]) => [name, z.int()])));
 
 /** One day's aggregates, times as ISO 8601 UTC. */
 export const dayMetrics = z

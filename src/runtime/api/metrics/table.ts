@@ -4,11 +4,11 @@
  * table.ts). `refresh` recomputes them from the sessions and runs tables; `list` reads what the
  * last refresh stored. Never builds HTTP shapes.
  */
-import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { RowOf, RuntimeDatabase } from '../../store/database.js';
 import type { SessionType } from '../../store/records.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
+import { uuidOfHash } from '../knowledge/instance.js';
 
 /** Summed run token metrics, under Agno's metrics names. */
 export type TokenMetrics = Readonly<Record<(typeof TOKEN_SOURCES)[number][0], number>>;
@@ -43,18 +43,10 @@ export interface DailyMetricsRecord {
 }
 
 /** The daily metrics of the runtime store. */
-export interface DailyMetricsStore {
-  /**
-   * Recomputes every day that has sessions or runs, stores them (a day left without any is
-   * dropped) and returns them, oldest first.
-   */
-  refresh(nowMs: number): Promise<DailyMetricsRecord[]>;
-  /** The stored days between two dates (inclusive; null = unbounded), oldest first. */
-  list(from: string | null, to: string | null): Promise<DailyMetricsRecord[]>;
-}
+export type DailyMetricsStore = ReturnType<typeof createDailyMetricsStore>;
 
 /** Each day metric and the run `metrics` field it sums. */
-const TOKEN_SOURCES = [
+export const TOKEN_SOURCES = [
   ['input_tokens', 'input_tokens'],
   ['output_tokens', 'output_tokens'],
   ['total_tokens', 'total_tokens'],
@@ -67,18 +59,6 @@ const TOKEN_SOURCES = [
 ] as const;
 
 const KINDS: readonly SessionType[] = ['agent', 'team', 'workflow'];
-
-/** A stable uuid-shaped id for a day, so a refresh keeps it. */
-function dayIdOf(date: string): string {
-  const hex = createHash('sha256').update(`daily-metrics:${date}`).digest('hex');
-  return [
-    hex.slice(0, 8),
-    hex.slice(8, 12),
-    hex.slice(12, 16),
-    hex.slice(16, 20),
-    hex.slice(20, 32),
-  ].join('-');
-}
 
 /** The `daily_metrics` table: keyed by day; token and model metrics are JSON, times epoch ms. */
 const DAILY_METRICS: TableSpec<DailyMetricsRecord> = {
@@ -110,12 +90,16 @@ declare module '../../store/database.js' {
 }
 
 /** The daily metrics store on an open, migrated database. */
-export function createDailyMetricsStore(database: RuntimeDatabase): DailyMetricsStore {
+export function createDailyMetricsStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   const table = tableOf(database, DAILY_METRICS);
   const day = dialect.dayOfSeconds('created_at');
 
-  const refresh = (nowMs: number) =>
+  /**
+   * Recomputes every day that has sessions or runs, stores them (a day left without any is
+   * dropped) and returns them, oldest first.
+   */
+  const refresh = (nowMs: number): Promise<DailyMetricsRecord[]> =>
     db.transaction().execute(async (typed) => {
       // The sessions and runs tables belong to the session store: read here untyped, by name.
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -130,7 +114,8 @@ export function createDailyMetricsStore(database: RuntimeDatabase): DailyMetrics
         let found = days.get(date);
         if (found === undefined) {
           found = {
-            id: dayIdOf(date),
+            // A stable uuid-shaped id for the day, so a refresh keeps it.
+            id: uuidOfHash(`daily-metrics:${date}`),
             date,
             ...Object.fromEntries(
               KINDS.flatMap((k) => [
@@ -229,7 +214,8 @@ export function createDailyMetricsStore(database: RuntimeDatabase): DailyMetrics
 
   return Object.freeze({
     refresh,
-    async list(from, to) {
+    /** The stored days between two dates (inclusive; null = unbounded), oldest first. */
+    async list(from: string | null, to: string | null): Promise<DailyMetricsRecord[]> {
       const rows = await db
         .selectFrom('daily_metrics')
         .selectAll()
@@ -239,5 +225,5 @@ export function createDailyMetricsStore(database: RuntimeDatabase): DailyMetrics
         .execute();
       return rows.map((row) => table.fromRow(row));
     },
-  } satisfies DailyMetricsStore);
+  });
 }

@@ -26,16 +26,6 @@ export interface TracedOutcome {
   readonly output: Readonly<Record<string, unknown>>;
 }
 
-/** Observes a run's events, then gives its trace. */
-export interface TraceBuilder {
-  /** Takes one event, in stream order. */
-  observe(event: RunEvent): void;
-  /** The trace of a run that returned `outcome`; spans still open end now. */
-  finish(outcome: TracedOutcome, traceId: string): TraceRecord;
-  /** The trace of a run whose engine threw `message`. */
-  fail(message: string, traceId: string): TraceRecord;
-}
-
 /** A span while the run goes on; `parent` and the maps below hold positions in `spans`. */
 interface OpenSpan {
   readonly parent: number | null;
@@ -81,8 +71,11 @@ export function spanIdOf(traceId: string, index: number): string {
   return createHash('sha256').update(`${traceId}/${index}`).digest('hex').slice(0, 16);
 }
 
-/** Starts the trace of `run` at the clock's current time. */
-export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
+/**
+ * Starts the trace of `run` at the clock's current time: it observes the run's events, then
+ * gives its trace.
+ */
+export function createTraceBuilder(run: TracedRun, clock: Clock) {
   const spans: OpenSpan[] = [];
   /** Open or closed run spans by run id; the root is the run itself. */
   const runs = new Map<string, number>();
@@ -95,10 +88,14 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
   /** Step spans by step id. */
   const steps = new Map<string, number>();
 
+  /** Opens a span now (without input or step type unless given). */
   function open(
-    span: Omit<OpenSpan, 'endMs' | 'status' | 'output' | 'error' | 'content' | 'startMs'>,
+    span: Pick<OpenSpan, 'parent' | 'name' | 'type' | 'metadata'> &
+      Partial<Pick<OpenSpan, 'input' | 'stepType'>>,
   ): number {
     spans.push({
+      input: null,
+      stepType: null,
       ...span,
       startMs: clock.now(),
       endMs: null,
@@ -118,12 +115,15 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
     span.error = error;
   }
 
+  /** Closes a span: `content` is its output, or its error when it `failed`. */
+  const settle = (index: number, failed: boolean, content: string | null): void =>
+    failed ? close(index, 'ERROR', null, content) : close(index, 'OK', content, null);
+
   const root = open({
     parent: null,
     name: `${run.entityName}.run`,
     type: KIND_TYPE[run.kind],
     input: run.input,
-    stepType: null,
     metadata: { run_id: run.runId },
   });
   runs.set(run.runId, root);
@@ -155,8 +155,6 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
       parent,
       name: `${name}.run`,
       type,
-      input: null,
-      stepType: null,
       metadata: { run_id: runId, ...id, ...modelOf(event) },
     });
     runs.set(runId, index);
@@ -171,11 +169,12 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
       if (failed) (spans[root] as OpenSpan).error = content;
       return;
     }
-    close(index, failed ? 'ERROR' : 'OK', failed ? null : content, failed ? content : null);
+    settle(index, failed, content);
   }
 
   return {
-    observe(event) {
+    /** Takes one event, in stream order. */
+    observe(event: RunEvent): void {
       const runId = text(event.run_id);
       switch (event.event) {
         case 'RunStarted':
@@ -193,8 +192,6 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
             parent: spanOfRun(runId),
             name: `${model}.invoke`,
             type: 'LLM',
-            input: null,
-            stepType: null,
             metadata: modelOf(event),
           });
           models.set(runId as string, index);
@@ -227,7 +224,6 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
             name,
             type: 'TOOL',
             input: JSON.stringify(args),
-            stepType: null,
             metadata: { tool_name: name, parameters: args },
           });
           tools.set(text(tool.tool_call_id) as string, index);
@@ -240,14 +236,7 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
           const tool = record(event.tool);
           const index = tools.get(text(tool.tool_call_id) as string);
           if (index === undefined) return;
-          const result = contentText(tool.result);
-          const failed = tool.tool_call_error === true;
-          return close(
-            index,
-            failed ? 'ERROR' : 'OK',
-            failed ? null : result,
-            failed ? result : null,
-          );
+          return settle(index, tool.tool_call_error === true, contentText(tool.result));
         }
         case 'StepStarted': {
           const name = text(event.step_name) ?? 'step';
@@ -255,7 +244,6 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
             parent: spanOfRun(runId),
             name,
             type: 'WORKFLOW',
-            input: null,
             stepType: 'Step',
             metadata: { step_name: name, step_index: event.step_index },
           });
@@ -266,9 +254,8 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
         case 'StepError': {
           const index = steps.get(text(event.step_id) as string);
           if (index === undefined) return;
-          return event.event === 'StepError'
-            ? close(index, 'ERROR', null, contentText(event.error))
-            : close(index, 'OK', contentText(event.content), null);
+          const failed = event.event === 'StepError';
+          return settle(index, failed, contentText(failed ? event.error : event.content));
         }
         case 'RunCompleted':
         case 'TeamRunCompleted':
@@ -284,7 +271,8 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
       }
     },
 
-    finish(outcome, traceId) {
+    /** The trace of a run that returned `outcome`; spans still open end now. */
+    finish(outcome: TracedOutcome, traceId: string): TraceRecord {
       const failed = outcome.status === 'ERROR';
       const rootSpan = spans[root] as OpenSpan;
       const content = contentText(outcome.output.content);
@@ -296,7 +284,8 @@ export function createTraceBuilder(run: TracedRun, clock: Clock): TraceBuilder {
       );
     },
 
-    fail(message, traceId) {
+    /** The trace of a run whose engine threw `message`. */
+    fail(message: string, traceId: string): TraceRecord {
       return build(traceId, 'ERROR', null, message);
     },
   };

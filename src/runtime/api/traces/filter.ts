@@ -26,30 +26,22 @@ export type TraceCondition = (eb: FilterBuilder, dialect: SqlDialect) => Express
 /** A filter that is not a valid expression; the message names the part at fault. */
 export class FilterError extends Error {}
 
-const STRING_OPS = ['EQ', 'NEQ', 'IN', 'CONTAINS', 'STARTSWITH'] as const;
-const ENUM_OPS = ['EQ', 'NEQ', 'IN'] as const;
 const ORDER_OPS = ['EQ', 'NEQ', 'GT', 'GTE', 'LT', 'LTE'] as const;
-const NUMBER_OPS = [...ORDER_OPS, 'IN'] as const;
+
+/** The operators of each kind of field. */
+const OPERATORS: Readonly<Record<FieldType, readonly string[]>> = {
+  string: ['EQ', 'NEQ', 'IN', 'CONTAINS', 'STARTSWITH'],
+  enum: ['EQ', 'NEQ', 'IN'],
+  number: [...ORDER_OPS, 'IN'],
+  datetime: ORDER_OPS,
+};
 
 const field = (
   key: string,
   label: string,
   type: FieldType,
   extra: { values?: readonly string[] } = {},
-): FilterField => ({
-  key,
-  label,
-  type,
-  operators:
-    type === 'string'
-      ? STRING_OPS
-      : type === 'enum'
-        ? ENUM_OPS
-        : type === 'number'
-          ? NUMBER_OPS
-          : ORDER_OPS,
-  ...extra,
-});
+): FilterField => ({ key, label, type, operators: OPERATORS[type], ...extra });
 
 /** Every key a filter may name; each key is also the column it compiles to. */
 export const FILTER_FIELDS: readonly FilterField[] = Object.freeze([

@@ -13,6 +13,13 @@ export function formatDuration(ms: number): string {
 /** Epoch ms as ISO 8601 UTC with `Z`. */
 export const isoOf = (ms: number): string => new Date(ms).toISOString();
 
+/** A span's (or trace's) duration, start and end. */
+const timesOf = ({ start_ms, end_ms }: { start_ms: number; end_ms: number }) => ({
+  duration: formatDuration(end_ms - start_ms),
+  start_time: isoOf(start_ms),
+  end_time: isoOf(end_ms),
+});
+
 function dropNulls(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v != null));
 }
@@ -23,9 +30,7 @@ export function traceSummary(trace: StoredTrace): Record<string, unknown> {
     trace_id: trace.trace_id,
     name: trace.name,
     status: trace.status,
-    duration: formatDuration(trace.end_ms - trace.start_ms),
-    start_time: isoOf(trace.start_ms),
-    end_time: isoOf(trace.end_ms),
+    ...timesOf(trace),
     total_spans: trace.total_spans,
     error_count: trace.error_count,
     input: trace.input,
@@ -48,9 +53,7 @@ export function traceNode(
     id: span.span_id,
     name: span.name,
     type: span.type,
-    duration: formatDuration(span.end_ms - span.start_ms),
-    start_time: isoOf(span.start_ms),
-    end_time: isoOf(span.end_ms),
+    ...timesOf(span),
     status: span.status,
     input: span.input,
     output: span.output,

@@ -26,6 +26,7 @@ import { paginatedOf } from '../../http/openapi-shapes.js';
 import {
   filterSchemaSchema,
   listTracesQuery,
+  RANGE_AND_PAGE,
   searchBody,
   searchQuery,
   sessionStatsQuery,
@@ -43,13 +44,10 @@ const { checked } = sectionSchemas(TRACE_TAGS);
 
 type Expression = Record<string, unknown>;
 
-/** An equality per given query parameter, and the time bounds; null when none is given. */
-function queryExpression<Q extends Readonly<Record<string, unknown>>>(
-  q: Q,
-  keys: readonly (keyof Q & string)[],
-): Expression | null {
-  const conditions: Expression[] = keys
-    .filter((key) => q[key] !== undefined)
+/** An equality per id query parameter given, and the time bounds; null when none is given. */
+function queryExpression(q: Readonly<Record<string, unknown>>): Expression | null {
+  const conditions: Expression[] = Object.keys(q)
+    .filter((key) => !(key in RANGE_AND_PAGE) && q[key] !== undefined)
     .map((key) => ({ op: 'EQ', key, value: q[key] }));
   for (const [param, op, key] of [
     ['start_time', 'GTE', 'start_time'],
@@ -88,6 +86,11 @@ const NO_SEARCH = searchBody.parse({});
 export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore): void {
   const app = parent.withTypeProvider<CheckedTypes>();
   const traces = store.traces;
+  /** One page of per-session statistics over the traces `where` selects. */
+  const statsPage = async (where: TraceCondition, page: number, limit: number) => {
+    const { rows, total } = await traces.sessionStats(where, page, limit);
+    return paginated(rows.map(sessionStats), page, limit, total);
+  };
 
   const listSchema = checked('List traces', {
     querystring: listTracesQuery,
@@ -99,16 +102,7 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
   app.get('/traces', { schema: listSchema }, async (request) => {
     const q = request.query;
     const { page, limit } = pagingOf(q);
-    const keys: (keyof typeof q)[] = [
-      'run_id',
-      'session_id',
-      'user_id',
-      'agent_id',
-      'team_id',
-      'workflow_id',
-      'status',
-    ];
-    const where = confined(callerOf(request), queryExpression(q, keys));
+    const where = confined(callerOf(request), queryExpression(q));
     const { rows, total } = await traces.list(where, page, limit);
     return paginated(rows.map(traceSummary), page, limit, total);
   });
@@ -164,10 +158,8 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
   app.get('/trace_session_stats', { schema: statsSchema }, async (request) => {
     const q = request.query;
     const { page, limit } = pagingOf(q);
-    const keys: (keyof typeof q)[] = ['user_id', 'agent_id', 'team_id', 'workflow_id'];
-    const where = confined(callerOf(request), queryExpression(q, keys));
-    const { rows, total } = await traces.sessionStats(where, page, limit);
-    return paginated(rows.map(sessionStats), page, limit, total);
+    const where = confined(callerOf(request), queryExpression(q));
+    return statsPage(where, page, limit);
   });
 
   const searchSchema = checked('Search traces with a filter expression', {
@@ -186,10 +178,7 @@ export function registerTraceRoutes(parent: FastifyInstance, store: RuntimeStore
     const { filter, group_by: groupBy } = search;
     const { page, limit } = pagingOf(search);
     const where = confined(callerOf(request), filter ?? null);
-    if (groupBy === 'session') {
-      const { rows, total } = await traces.sessionStats(where, page, limit);
-      return paginated(rows.map(sessionStats), page, limit, total);
-    }
+    if (groupBy === 'session') return statsPage(where, page, limit);
     const { rows, total } = await traces.list(where, page, limit);
     const data: ReturnType<typeof traceDetail>[] = [];
     for (const trace of rows) data.push(traceDetail(trace, await traces.spans(trace.trace_id)));

@@ -36,8 +36,8 @@ const ENTITY_FILTERS = {
   workflow_id: QUERY_STRING,
 };
 
-/** The time range, page and database both listings take last. */
-const RANGE_AND_PAGE = {
+/** The time range, page and database both listings take last (every other key is an id filter). */
+export const RANGE_AND_PAGE = {
   start_time: ZONED_TIME,
   end_time: ZONED_TIME,
   page: PAGE,

@@ -5,7 +5,7 @@
  * never builds HTTP shapes, and never puts a value into SQL text.
  */
 import type { RowOf, RuntimeDatabase } from '../../store/database.js';
-import { offsetOf, pageOf } from '../../store/page.js';
+import { offsetOf, pageOf, type Page } from '../../store/page.js';
 import { tableOf, type TableSpec } from '../../store/table.js';
 import type { TraceCondition } from './filter.js';
 import type { SpanRecord, TraceRecord } from './records.js';
@@ -28,31 +28,8 @@ export interface TraceSessionStatsRecord {
   readonly last_trace_ms: number;
 }
 
-/** One page of rows and how many match in all. */
-export interface TracePage<T> {
-  readonly rows: T[];
-  readonly total: number;
-}
-
 /** The traces of the runtime store. */
-export interface TraceStore {
-  /** Stores a finished trace with its spans, in one transaction. */
-  put(trace: TraceRecord): Promise<void>;
-  /** How many traces a run has (one per start or continue). */
-  countForRun(runId: string): Promise<number>;
-  get(traceId: string): Promise<StoredTrace | null>;
-  /** The trace's spans, root first, in the order they started. */
-  spans(traceId: string): Promise<SpanRecord[]>;
-  span(spanId: string): Promise<SpanRecord | null>;
-  /** One page of the matching traces, newest first. `page` is 1-based. */
-  list(where: TraceCondition, page: number, limit: number): Promise<TracePage<StoredTrace>>;
-  /** One page of per-session counts over the matching traces, latest session first. */
-  sessionStats(
-    where: TraceCondition,
-    page: number,
-    limit: number,
-  ): Promise<TracePage<TraceSessionStatsRecord>>;
-}
+export type TraceStore = ReturnType<typeof createTraceStore>;
 
 /** A `traces` row as a record: the trace's fields, its duration and when it was stored. */
 interface TraceEntry extends StoredTrace {
@@ -143,7 +120,7 @@ function storedSpan(entry: SpanEntry): SpanRecord {
 }
 
 /** The trace store on an open, migrated database. */
-export function createTraceStore(database: RuntimeDatabase): TraceStore {
+export function createTraceStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   const traces = tableOf(database, TRACES);
   const spans = tableOf(database, SPANS);
@@ -153,7 +130,8 @@ export function createTraceStore(database: RuntimeDatabase): TraceStore {
     tieBreak: 'trace_id',
   });
   return Object.freeze({
-    put: ({ spans: all, ...trace }) =>
+    /** Stores a finished trace with its spans, in one transaction. */
+    put: ({ spans: all, ...trace }: TraceRecord): Promise<void> =>
       db.transaction().execute(async (trx) => {
         await traces.in(trx).insertAll([
           {
@@ -165,7 +143,8 @@ export function createTraceStore(database: RuntimeDatabase): TraceStore {
         ]);
         await spans.in(trx).insertAll(all.map((span, position) => ({ ...span, position })));
       }),
-    async countForRun(runId) {
+    /** How many traces a run has (one per start or continue). */
+    async countForRun(runId: string): Promise<number> {
       const { n } = await db
         .selectFrom('traces')
         .select((eb) => eb.fn.countAll().as('n'))
@@ -173,22 +152,29 @@ export function createTraceStore(database: RuntimeDatabase): TraceStore {
         .executeTakeFirstOrThrow();
       return Number(n);
     },
-    async get(traceId) {
+    async get(traceId: string): Promise<StoredTrace | null> {
       const entry = await traces.get(traceId);
       return entry === null ? null : storedTrace(entry);
     },
-    async spans(traceId) {
+    /** The trace's spans, root first, in the order they started. */
+    async spans(traceId: string): Promise<SpanRecord[]> {
       return (await spans.find({ trace_id: traceId }, ['position'])).map(storedSpan);
     },
-    async span(spanId) {
+    async span(spanId: string): Promise<SpanRecord | null> {
       const entry = await spans.get(spanId);
       return entry === null ? null : storedSpan(entry);
     },
-    async list(where, page, limit) {
+    /** One page of the matching traces, newest first. `page` is 1-based. */
+    async list(where: TraceCondition, page: number, limit: number): Promise<Page<StoredTrace>> {
       const found = await pages.page({ filters: { where }, page, limit });
       return { rows: found.rows.map(storedTrace), total: found.total };
     },
-    sessionStats: (where, page, limit) =>
+    /** One page of per-session counts over the matching traces, latest session first. */
+    sessionStats: (
+      where: TraceCondition,
+      page: number,
+      limit: number,
+    ): Promise<Page<TraceSessionStatsRecord>> =>
       db.transaction().execute(async (trx) => {
         const scoped = trx
           .selectFrom('traces')
@@ -224,5 +210,5 @@ export function createTraceStore(database: RuntimeDatabase): TraceStore {
           total: Number(n),
         };
       }),
-  } satisfies TraceStore);
+  });
 }
