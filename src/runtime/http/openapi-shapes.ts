@@ -88,3 +88,13 @@ export function fieldsOf<S extends z.ZodObject>(answer: S, record: z.output<S>):
 /** The `{data, meta}` envelope of every paginated listing of `item`. */
 export const paginatedOf = (item: z.ZodType): z.ZodType =>
   z.object({ data: z.array(item), meta: PAGINATION_INFO });
+
+/** The fields of `record` that the object schema `answer` names, in its order, nulls left out. */
+export function presentFieldsOf(answer: z.ZodObject, record: object): Record<string, unknown> {
+  const fields = record as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(answer.shape)
+      .filter((key) => fields[key] !== null)
+      .map((key) => [key, fields[key]]),
+  );
+}

@@ -103,40 +103,31 @@ const BOOLEANS: Readonly<Record<string, boolean>> = {
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
-const readInteger: Reader = (text) =>
-  INTEGER.test(text)
-    ? { value: Number(text) }
-    : {
-        issue: {
-          type: 'int_parsing',
-          msg: 'Input should be a valid integer, unable to parse string as an integer',
-          input: text,
-        },
-      };
+/** A reader whose `parse` gives the value, or `undefined` for text that is not one (`type`, `msg`). */
+const reader =
+  (parse: (text: string) => unknown, type: string, msg: string): Reader =>
+  (text) => {
+    const value = parse(text);
+    return value === undefined ? { issue: { type, msg, input: text } } : { value };
+  };
 
-const readNumber: Reader = (text) =>
-  NUMBER.test(text.trim())
-    ? { value: Number(text) }
-    : {
-        issue: {
-          type: 'float_parsing',
-          msg: 'Input should be a valid number, unable to parse string as a number',
-          input: text,
-        },
-      };
+const readInteger = reader(
+  (text) => (INTEGER.test(text) ? Number(text) : undefined),
+  'int_parsing',
+  'Input should be a valid integer, unable to parse string as an integer',
+);
 
-const readBoolean: Reader = (text) => {
-  const flag = BOOLEANS[text.toLowerCase()];
-  return flag !== undefined
-    ? { value: flag }
-    : {
-        issue: {
-          type: 'bool_parsing',
-          msg: 'Input should be a valid boolean, unable to interpret input',
-          input: text,
-        },
-      };
-};
+const readNumber = reader(
+  (text) => (NUMBER.test(text.trim()) ? Number(text) : undefined),
+  'float_parsing',
+  'Input should be a valid number, unable to parse string as a number',
+);
+
+const readBoolean = reader(
+  (text) => BOOLEANS[text.toLowerCase()],
+  'bool_parsing',
+  'Input should be a valid boolean, unable to interpret input',
+);
 
 const readText: Reader = (text) => ({ value: text });
 

@@ -1,7 +1,7 @@
 /**
  * Components: agents, teams and workflows defined through the API with
- * numbered config versions, and `POST/PATCH/DELETE /agents|teams|workflows` as aliases of them
- *. Every write goes through the live catalogue, which refuses a config that does not
+ * numbered config versions, and `POST/PATCH/DELETE /agents|teams|workflows` as aliases of them.
+ * Every write goes through the live catalogue, which refuses a config that does not
  * resolve. Each `/components` route declares its document part (component-shapes.ts). Never
  * runs anything; never checks scopes.
  */
@@ -16,10 +16,10 @@ import type {
   ComponentType,
 } from './table.js';
 
-import { ENTITY_CREATE, ENTITY_UPDATE, familyDocs } from '../entities/schemas.js';
+import { familyDocs } from '../entities/schemas.js';
 import { paginated } from '../../http/list-query.js';
 import { empty, errors, ok } from '../../http/openapi.js';
-import { paginatedOf } from '../../http/openapi-shapes.js';
+import { paginatedOf, presentFieldsOf } from '../../http/openapi-shapes.js';
 import {
   COMPONENT_ID,
   COMPONENT_TAGS,
@@ -36,7 +36,7 @@ import {
   updateComponentFields,
   updateConfigBody,
 } from './schemas.js';
-import { sectionSchemas } from '../../http/validation.js';
+import { sectionSchemas, type CheckedTypes } from '../../http/validation.js';
 
 /** The schemas of this file's routes (validation.ts). */
 const { checked, documented } = sectionSchemas(COMPONENT_TAGS);
@@ -56,32 +56,14 @@ export function componentIdOf(name: string): string {
 }
 
 /** `ComponentResponse` (nulls dropped, *xnull*). */
-export function componentResponse(c: ComponentRecord): Record<string, unknown> {
-  return dropNulls({
-    component_id: c.component_id,
-    component_type: c.component_type,
-    name: c.name,
-    description: c.description,
-    current_version: c.current_version,
-    metadata: c.metadata,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-  });
-}
+const componentResponse = (c: ComponentRecord) => presentFieldsOf(componentSchema, c);
+
+/** `ComponentConfigResponse` without `config`, as a listing not asking for it answers. */
+const CONFIG_WITHOUT_BODY = componentConfigSchema.omit({ config: true });
 
 /** `ComponentConfigResponse` (nulls dropped); without `config` when not asked for. */
-function configResponse(c: ComponentConfigRecord, withConfig = true): Record<string, unknown> {
-  return dropNulls({
-    component_id: c.component_id,
-    version: c.version,
-    label: c.label,
-    stage: c.stage,
-    ...(withConfig ? { config: c.config } : {}),
-    notes: c.notes,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-  });
-}
+const configResponse = (c: ComponentConfigRecord, withConfig = true) =>
+  presentFieldsOf(withConfig ? componentConfigSchema : CONFIG_WITHOUT_BODY, c);
 
 /** Version `version` of component `id` as a create body gives it, written at `at`. */
 function configOf(
@@ -102,34 +84,35 @@ function configOf(
   };
 }
 
-function dropNulls(record: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== null));
-}
-
 /** Registers `/components…` and the `POST/PATCH/DELETE /agents|teams|workflows` aliases. */
 export function registerComponentRoutes(
-  app: FastifyInstance,
+  parent: FastifyInstance,
   live: LiveCatalogue,
   store: ComponentStore,
   clock: { now(): number },
 ): void {
+  const app = parent.withTypeProvider<CheckedTypes>();
   const now = (): number => Math.floor(clock.now() / 1000);
   const found = async (id: string): Promise<ComponentRecord> => {
     const component = await store.get(id);
     if (component === null) throw new HttpError(404, `Component ${id} not found`);
     return component;
   };
+  /** 409 for an entity the configuration defines: only stored components are written here. */
+  const refuseConfigured = (type: ComponentType, id: string): void => {
+    if (live.isConfigured(type, id)) {
+      throw new HttpError(
+        409,
+        `${LABELS[type]} '${id}' is defined in configuration and is read-only`,
+      );
+    }
+  };
 
   /** Creates a component with its version 1 config. */
   async function create(body: z.output<typeof createComponentBody>): Promise<ComponentRecord> {
     const id = body.component_id ?? componentIdOf(body.name);
     if (!COMPONENT_ID.test(id)) throw new HttpError(400, `Invalid component id '${id}'`);
-    if (live.isConfigured(body.component_type, id)) {
-      throw new HttpError(
-        409,
-        `${LABELS[body.component_type]} '${id}' is defined in configuration and is read-only`,
-      );
-    }
+    refuseConfigured(body.component_type, id);
     if ((await store.get(id)) !== null) {
       throw new HttpError(400, `Component ${id} already exists`);
     }
@@ -184,91 +167,68 @@ export function registerComponentRoutes(
     if (body.current_version != null && (await store.config(id, body.current_version)) === null) {
       throw new HttpError(400, `Config ${id} v${body.current_version} not found`);
     }
-    const next: ComponentRecord = {
-      ...component,
-      ...(body.name === undefined ? {} : { name: body.name }),
-      ...(body.description === undefined ? {} : { description: body.description }),
-      ...(body.component_type === undefined ? {} : { component_type: body.component_type }),
-      ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
-      ...(body.current_version === undefined ? {} : { current_version: body.current_version }),
-      updated_at: now(),
-    };
+    // The parsed body holds only the fields given: those replace.
+    const { config, ...fields } = body;
+    const next: ComponentRecord = { ...component, ...fields, updated_at: now() };
     await live.change((tables) => tables.put(next));
-    if (body.config === undefined) return next;
-    await addConfig(next, { config: body.config, stage: 'draft', set_current: true });
+    if (config === undefined) return next;
+    await addConfig(next, { config, stage: 'draft', set_current: true });
     return found(id);
   }
-
-  type OneComponent = { Params: z.infer<typeof componentParams> };
-  type OneConfig = { Params: z.infer<typeof configParams> };
-  const cid = componentParams;
 
   const listSchema = checked('List components', {
     querystring: listComponentsQuery,
     response: { 200: ok('Components', paginatedOf(componentSchema)), ...errors('422') },
   });
-  app.get<{ Querystring: z.output<typeof listComponentsQuery> }>(
-    '/components',
-    { schema: listSchema },
-    async (request) => {
-      const { component_type: type, page, limit } = request.query;
-      const { rows, total } = await store.list(type ?? null, page, limit);
-      return paginated(rows.map(componentResponse), page, limit, total);
-    },
-  );
+  app.get('/components', { schema: listSchema }, async (request) => {
+    const { component_type: type, page, limit } = request.query;
+    const { rows, total } = await store.list(type ?? null, page, limit);
+    return paginated(rows.map(componentResponse), page, limit, total);
+  });
 
   const createSchema = checked('Create a component (and its version 1 config)', {
     body: createComponentBody,
     response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
   });
-  type Create = { Body: z.output<typeof createComponentBody> };
-  app.post<Create>('/components', { schema: createSchema }, async (request, reply) => {
+  app.post('/components', { schema: createSchema }, async (request, reply) => {
     const component = await create(request.body);
     return reply.code(201).send(componentResponse(component));
   });
 
-  const getSchema = documented('One component', {
-    params: cid,
+  const getSchema = checked('One component', {
+    params: componentParams,
     response: { 200: ok('The component', componentSchema), ...errors('404') },
   });
-  app.get<OneComponent>('/components/:component_id', { schema: getSchema }, async (request) =>
+  app.get('/components/:component_id', { schema: getSchema }, async (request) =>
     componentResponse(await found(request.params.component_id)),
   );
 
   const updateSchema = checked('Update a component', {
-    params: cid,
+    params: componentParams,
     body: updateComponentBody,
     response: { 200: ok('Updated', componentSchema), ...errors('400', '404', '422') },
   });
-  app.patch<OneComponent & { Body: z.output<typeof updateComponentBody> }>(
-    '/components/:component_id',
-    { schema: updateSchema },
-    async (request) => {
-      const body = request.body;
-      return componentResponse(await update(await found(request.params.component_id), body));
-    },
+  app.patch('/components/:component_id', { schema: updateSchema }, async (request) =>
+    componentResponse(await update(await found(request.params.component_id), request.body)),
   );
 
-  const deleteSchema = documented('Delete a component', {
-    params: cid,
+  const deleteSchema = checked('Delete a component', {
+    params: componentParams,
     response: { 204: empty('Deleted'), ...errors('404') },
   });
-  app.delete<OneComponent>(
-    '/components/:component_id',
-    { schema: deleteSchema },
-    async (request, reply) => {
-      const component = await found(request.params.component_id);
-      await live.change((tables) => tables.delete(component.component_id));
-      return reply.code(204).send();
-    },
-  );
+  app.delete('/components/:component_id', { schema: deleteSchema }, async (request, reply) => {
+    const component = await found(request.params.component_id);
+    await live.change((tables) => tables.delete(component.component_id));
+    return reply.code(204).send();
+  });
 
   const configsSchema = documented("A component's config versions", {
-    params: cid,
+    params: componentParams,
     querystring: configsQuery,
     response: { 200: ok('Configs', z.array(componentConfigSchema)), ...errors('404') },
   });
-  app.get<OneComponent & { Querystring: { include_config?: string } }>(
+  // Documented only: `include_config` is read as sent (anything but `false` includes).
+  parent.get<{ Params: z.infer<typeof componentParams>; Querystring: { include_config?: string } }>(
     '/components/:component_id/configs',
     { schema: configsSchema },
     async (request) => {
@@ -281,11 +241,11 @@ export function registerComponentRoutes(
   );
 
   const addConfigSchema = checked('Add a config version', {
-    params: cid,
+    params: componentParams,
     body: createConfigBody,
     response: { 201: ok('Created', componentConfigSchema), ...errors('400', '422') },
   });
-  app.post<OneComponent & { Body: z.output<typeof createConfigBody> }>(
+  app.post(
     '/components/:component_id/configs',
     { schema: addConfigSchema },
     async (request, reply) => {
@@ -297,11 +257,11 @@ export function registerComponentRoutes(
     },
   );
 
-  const currentSchema = documented('The current config (else the latest draft)', {
-    params: cid,
+  const currentSchema = checked('The current config (else the latest draft)', {
+    params: componentParams,
     response: { 200: ok('The config', componentConfigSchema), ...errors('404') },
   });
-  app.get<OneComponent>(
+  app.get(
     '/components/:component_id/configs/current',
     { schema: currentSchema },
     async (request) => {
@@ -321,11 +281,11 @@ export function registerComponentRoutes(
     return config;
   };
 
-  const versionSchema = documented('One config version', {
+  const versionSchema = checked('One config version', {
     params: configParams,
     response: { 200: ok('The config', componentConfigSchema), ...errors('404') },
   });
-  app.get<OneConfig>(
+  app.get(
     '/components/:component_id/configs/:version',
     { schema: versionSchema },
     async (request) => {
@@ -339,27 +299,21 @@ export function registerComponentRoutes(
     body: updateConfigBody,
     response: { 200: ok('Updated', componentConfigSchema), ...errors('400', '404', '422') },
   });
-  app.patch<OneConfig & { Body: z.output<typeof updateConfigBody> }>(
+  app.patch(
     '/components/:component_id/configs/:version',
     { schema: updateConfigSchema },
     async (request) => {
       const component = await found(request.params.component_id);
       const config = await versionOf(component.component_id, request.params.version);
-      const body = request.body;
       if (config.stage === 'published') {
         throw new HttpError(
           400,
           `Cannot update published config ${component.component_id} v${config.version}`,
         );
       }
-      const next: ComponentConfigRecord = {
-        ...config,
-        ...(body.config === undefined ? {} : { config: body.config }),
-        ...(body.label === undefined ? {} : { label: body.label }),
-        ...(body.stage === undefined ? {} : { stage: body.stage }),
-        ...(body.notes === undefined ? {} : { notes: body.notes }),
-        updated_at: now(),
-      };
+      // The fields given replace; `links` is accepted and not kept.
+      const { links: _, ...fields } = request.body;
+      const next: ComponentConfigRecord = { ...config, ...fields, updated_at: now() };
       await live.change(async (tables) => {
         await tables.putConfig(next);
         // Publishing a version makes it the current one.
@@ -375,11 +329,11 @@ export function registerComponentRoutes(
     },
   );
 
-  const deleteConfigSchema = documented('Delete a config version (not the current one)', {
+  const deleteConfigSchema = checked('Delete a config version (not the current one)', {
     params: configParams,
     response: { 204: empty('Deleted'), ...errors('400', '404') },
   });
-  app.delete<OneConfig>(
+  app.delete(
     '/components/:component_id/configs/:version',
     { schema: deleteConfigSchema },
     async (request, reply) => {
@@ -396,11 +350,11 @@ export function registerComponentRoutes(
     },
   );
 
-  const setCurrentSchema = documented('Make a published version current', {
+  const setCurrentSchema = checked('Make a published version current', {
     params: configParams,
     response: { 200: ok('The component', componentSchema), ...errors('404') },
   });
-  app.post<OneConfig>(
+  app.post(
     '/components/:component_id/configs/:version/set-current',
     { schema: setCurrentSchema },
     async (request) => {
@@ -420,12 +374,7 @@ export function registerComponentRoutes(
   for (const type of COMPONENT_TYPES) {
     const path = `/${type}s`;
     const guard = async (id: string): Promise<ComponentRecord> => {
-      if (live.isConfigured(type, id)) {
-        throw new HttpError(
-          409,
-          `${LABELS[type]} '${id}' is defined in configuration and is read-only`,
-        );
-      }
+      refuseConfigured(type, id);
       const component = await store.get(id);
       if (component === null || component.component_type !== type) {
         throw new HttpError(404, `${LABELS[type]} not found`);
@@ -435,21 +384,15 @@ export function registerComponentRoutes(
     // Documented with the family's catalogue routes (catalogue-shapes.ts).
     const docs = familyDocs({ path: `${type}s`, param: `${type}_id` });
     const one = `${path}/:${type}_id`;
-    type One = { Params: Record<string, string> };
-    type Create = { Body: z.output<typeof ENTITY_CREATE> };
-    app.post<Create>(path, { schema: docs.create }, async (request, reply) => {
+    app.post(path, { schema: docs.create }, async (request, reply) => {
       const component = await create({ ...request.body, component_type: type });
       return reply.code(201).send(componentResponse(component));
     });
-    app.patch<One & { Body: z.output<typeof ENTITY_UPDATE> }>(
-      one,
-      { schema: docs.update },
-      async (request) => {
-        const component = await guard(request.params[`${type}_id`] as string);
-        return componentResponse(await update(component, request.body));
-      },
-    );
-    app.delete<One>(one, { schema: docs.delete }, async (request, reply) => {
+    app.patch(one, { schema: docs.update }, async (request) => {
+      const component = await guard(request.params[`${type}_id`] as string);
+      return componentResponse(await update(component, request.body));
+    });
+    app.delete(one, { schema: docs.delete }, async (request, reply) => {
       const component = await guard(request.params[`${type}_id`] as string);
       await live.change((tables) => tables.delete(component.component_id));
       return reply.code(204).send();

@@ -46,37 +46,10 @@ export interface ComponentConfigRecord {
 }
 
 /** The components and their configs, on the database or inside one transaction. */
-export interface ComponentTables {
-  /** Every component, oldest first (the order the catalogue lists them in). */
-  all(): Promise<ComponentRecord[]>;
-  get(componentId: string): Promise<ComponentRecord | null>;
-  /** Insert or replace by id (replacing keeps its configs and `created_at`). */
-  put(component: ComponentRecord): Promise<void>;
-  /** Delete the component and its configs; false when there was none. */
-  delete(componentId: string): Promise<boolean>;
-  /** Its configs, oldest version first. */
-  configs(componentId: string): Promise<ComponentConfigRecord[]>;
-  config(componentId: string, version: number): Promise<ComponentConfigRecord | null>;
-  /** Insert or replace by (component, version), keeping `created_at`. */
-  putConfig(config: ComponentConfigRecord): Promise<void>;
-  /** False when there was none. */
-  deleteConfig(componentId: string, version: number): Promise<boolean>;
-}
+export type ComponentTables = ReturnType<typeof storeOn>;
 
 /** The components of the runtime store. */
-export interface ComponentStore extends ComponentTables {
-  /** One page of components, newest first, optionally of one type, and how many match. */
-  list(
-    type: ComponentType | null,
-    page: number,
-    limit: number,
-  ): Promise<{ rows: ComponentRecord[]; total: number }>;
-  /**
-   * Runs `fn` in one transaction on the tables it is given (only their reads and writes are in
-   * it; the store's own would wait for it to end): a throw rolls every write of it back.
-   */
-  transaction<T>(fn: (tables: ComponentTables) => Promise<T>): Promise<T>;
-}
+export type ComponentStore = ReturnType<typeof createComponentStore>;
 
 declare module '../../store/database.js' {
   interface Database {
@@ -124,7 +97,7 @@ const CONFIGS: TableSpec<ComponentConfigRecord> = {
 };
 
 /** The component store on an open, migrated database. */
-export function createComponentStore(database: RuntimeDatabase): ComponentStore {
+export function createComponentStore(database: RuntimeDatabase) {
   const components = tableOf(database, COMPONENTS);
   const configs = tableOf(database, CONFIGS);
   const pages = pageOf<ComponentRecord, { type?: ComponentType | undefined }, 'created_at'>(
@@ -138,26 +111,35 @@ export function createComponentStore(database: RuntimeDatabase): ComponentStore 
     },
   );
   return Object.freeze({
-    list: (type, page, limit) => pages.page({ filters: { type: type ?? undefined }, page, limit }),
+    /** One page of components, newest first, optionally of one type, and how many match. */
+    list: (type: ComponentType | null, page: number, limit: number) =>
+      pages.page({ filters: { type: type ?? undefined }, page, limit }),
     ...storeOn(components, configs),
-    transaction: (fn) =>
+    /**
+     * Runs `fn` in one transaction on the tables it is given (only their reads and writes are in
+     * it; the store's own would wait for it to end): a throw rolls every write of it back.
+     */
+    transaction: <T>(fn: (tables: ComponentTables) => Promise<T>): Promise<T> =>
       database.db.transaction().execute((trx) => fn(storeOn(components.in(trx), configs.in(trx)))),
-  } satisfies ComponentStore);
+  });
 }
 
 /** The operations of the tables (on the database, or on one transaction). */
-function storeOn(
-  components: Table<ComponentRecord>,
-  configs: Table<ComponentConfigRecord>,
-): ComponentTables {
+function storeOn(components: Table<ComponentRecord>, configs: Table<ComponentConfigRecord>) {
   return Object.freeze({
+    /** Every component, oldest first (the order the catalogue lists them in). */
     all: () => components.find({}, ['created_at', 'component_id']),
-    get: (componentId) => components.get(componentId),
-    put: (component) => components.put(component),
-    delete: (componentId) => components.delete(componentId),
-    configs: (componentId) => configs.find({ component_id: componentId }, ['version']),
-    config: (componentId, version) => configs.get([componentId, version]),
-    putConfig: (config) => configs.put(config),
-    deleteConfig: (componentId, version) => configs.delete([componentId, version]),
-  } satisfies ComponentTables);
+    get: (componentId: string) => components.get(componentId),
+    /** Insert or replace by id (replacing keeps its configs and `created_at`). */
+    put: (component: ComponentRecord) => components.put(component),
+    /** Delete the component and its configs; false when there was none. */
+    delete: (componentId: string) => components.delete(componentId),
+    /** Its configs, oldest version first. */
+    configs: (componentId: string) => configs.find({ component_id: componentId }, ['version']),
+    config: (componentId: string, version: number) => configs.get([componentId, version]),
+    /** Insert or replace by (component, version), keeping `created_at`. */
+    putConfig: (config: ComponentConfigRecord) => configs.put(config),
+    /** False when there was none. */
+    deleteConfig: (componentId: string, version: number) => configs.delete([componentId, version]),
+  });
 }

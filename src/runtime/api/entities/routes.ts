@@ -16,15 +16,20 @@ import type { LiveCatalogue } from '../../catalogue/live.js';
 import { OPENAI_COMPATIBLE_NAME } from '../../model/openai-compatible.js';
 import { familyDocs, FAMILY_NAMES } from './schemas.js';
 
-/** The public shape of an agent (nulls dropped, as Agno's *xnull* routes do). */
-export function agentResponse(agent: AgentDefinition, dbId: string): Record<string, unknown> {
+/** The fields every entity's public shape starts with (nulls dropped, as Agno's *xnull* routes do). */
+const headOf = (entity: AgentDefinition | TeamDefinition | WorkflowDefinition, dbId: string) => ({
+  id: entity.id,
+  name: entity.name,
+  db_id: dbId,
+  ...(entity.description === null ? {} : { description: entity.description }),
+  is_factory: false,
+  is_component: false,
+});
+
+/** The public shape of an agent. */
+function agentResponse(agent: AgentDefinition, dbId: string): Record<string, unknown> {
   return {
-    id: agent.id,
-    name: agent.name,
-    db_id: dbId,
-    ...(agent.description === null ? {} : { description: agent.description }),
-    is_factory: false,
-    is_component: false,
+    ...headOf(agent, dbId),
     model: {
       name: agent.model.settings === undefined ? 'OfflineModel' : OPENAI_COMPATIBLE_NAME,
       model: agent.model.id,
@@ -50,12 +55,7 @@ export function agentResponse(agent: AgentDefinition, dbId: string): Record<stri
 
 function teamResponse(team: TeamDefinition, dbId: string): Record<string, unknown> {
   return {
-    id: team.id,
-    name: team.name,
-    db_id: dbId,
-    ...(team.description === null ? {} : { description: team.description }),
-    is_factory: false,
-    is_component: false,
+    ...headOf(team, dbId),
     mode: team.mode,
     members: team.members.map((m) => agentResponse(m, dbId)),
   };
@@ -63,12 +63,7 @@ function teamResponse(team: TeamDefinition, dbId: string): Record<string, unknow
 
 function workflowResponse(workflow: WorkflowDefinition, dbId: string): Record<string, unknown> {
   return {
-    id: workflow.id,
-    name: workflow.name,
-    db_id: dbId,
-    ...(workflow.description === null ? {} : { description: workflow.description }),
-    is_factory: false,
-    is_component: false,
+    ...headOf(workflow, dbId),
     workflow_agent: false,
     steps: workflow.steps.map((s) => ({
       name: s.name,

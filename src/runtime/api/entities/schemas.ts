@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { content, empty, errors, ok } from '../../http/openapi.js';
 import { EPOCH } from '../../http/openapi-shapes.js';
+import { sectionSchemas } from '../../http/validation.js';
 import {
   componentSchema,
   createComponentBody,
@@ -202,53 +203,39 @@ const SESSION_ID = z.string().meta({ description: 'The session the run belongs t
 /** The route schemas of one family: its catalogue, alias and run routes. */
 export function familyDocs(family: FamilyName) {
   const label = family.path.slice(0, -1);
-  const tags = TAGS[family.path];
+  const { checked, documented } = sectionSchemas(TAGS[family.path]);
   const record = RECORDS[family.path];
   const id = { [family.param]: z.string().meta({ description: `The ${label} id` }) };
   const one = z.object(id);
   const run = z.object({ ...id, run_id: RUN_ID });
   return {
-    list: {
-      tags,
-      summary: `List ${family.path} (filtered to those the caller may see)`,
+    list: documented(`List ${family.path} (filtered to those the caller may see)`, {
       response: { 200: ok(`The ${family.path}`, z.array(record)) },
-    },
-    one: {
-      tags,
-      summary: `One ${label}`,
+    }),
+    one: documented(`One ${label}`, {
       params: one,
       ...(family.path === 'workflows'
         ? { querystring: z.object({ version: z.string().optional() }) }
         : {}),
       response: { 200: ok(`The ${label}`, record), ...errors('404') },
-    },
-    create: {
-      checked: true,
-      tags,
-      summary: `Create a ${label} component`,
+    }),
+    create: checked(`Create a ${label} component`, {
       body: ENTITY_CREATE,
       response: { 201: ok('Created', componentSchema), ...errors('400', '422') },
-    },
-    update: {
-      checked: true,
-      tags,
-      summary: `Update a ${label} component`,
+    }),
+    update: checked(`Update a ${label} component`, {
       params: one,
       body: ENTITY_UPDATE,
       response: {
         200: ok('Updated', componentSchema),
         ...errors('400', '404', '409', '422'),
       },
-    },
-    delete: {
-      tags,
-      summary: `Delete a ${label} component`,
+    }),
+    delete: documented(`Delete a ${label} component`, {
       params: one,
       response: { 204: empty('Deleted'), ...errors('404', '409') },
-    },
-    start: {
-      tags,
-      summary: `Run the ${label}`,
+    }),
+    start: documented(`Run the ${label}`, {
       params: one,
       consumes: FORMS,
       body: RUN_FORM,
@@ -257,32 +244,24 @@ export function familyDocs(family: FamilyName) {
         202: ok('Started in the background', BACKGROUND_RUN),
         ...errors('400', '403', '404', '422', '500'),
       },
-    },
-    runs: {
-      tags,
-      summary: `The ${label}'s runs in a session`,
+    }),
+    runs: documented(`The ${label}'s runs in a session`, {
       params: one,
       querystring: z.object({ session_id: SESSION_ID, status: z.string().optional() }),
       response: { 200: ok('Runs', z.array(runSchemaSchema)), ...errors('404') },
-    },
-    run: {
-      tags,
-      summary: 'One run',
+    }),
+    run: documented('One run', {
       params: run,
       querystring: z.object({ session_id: SESSION_ID }),
       response: { 200: ok('The run output', RUN_OUTPUT), ...errors('404') },
-    },
-    continue: {
-      tags,
-      summary: 'Continue a paused run',
+    }),
+    continue: documented('Continue a paused run', {
       params: run,
       consumes: FORMS,
       body: CONTINUE_FORMS[family.path],
       response: { 200: RUN_ANSWER, ...errors('400', '403', '404', '409', '422') },
-    },
-    cancel: {
-      tags,
-      summary: 'Cancel a run',
+    }),
+    cancel: documented('Cancel a run', {
       params: run,
       querystring: z.object({
         session_id: z
@@ -291,7 +270,7 @@ export function familyDocs(family: FamilyName) {
           .meta({ description: 'Required for callers under user isolation' }),
       }),
       response: { 200: ok('Cancellation recorded', OBJECT), ...errors('400', '404') },
-    },
+    }),
   };
 }
 

@@ -108,14 +108,12 @@ export const learningUser = z
   .meta({ id: 'LearningUser' });
 
 /** The fields a learning's id is derived from. */
-export interface LearningIdentity {
-  readonly learning_type: string;
-  readonly user_id: string | null;
-  readonly session_id: string | null;
-  readonly namespace: string | null;
-  readonly entity_id: string | null;
-  readonly entity_type: string | null;
-}
+type LearningIdentity = Readonly<
+  Pick<
+    LearningRecord,
+    'learning_type' | 'user_id' | 'session_id' | 'namespace' | 'entity_id' | 'entity_type'
+  >
+>;
 
 /** A field an identity-keyed type needs: 422 (a string detail, as Agno) when it is missing. */
 function required(identity: LearningIdentity, field: keyof LearningIdentity): string {

@@ -29,37 +29,8 @@ export interface LearningQuery extends PageParams<LearningSort> {
   readonly visibleTo?: string;
 }
 
-/** One owner's newest change (GET /learnings/users). */
-export interface LearningUser {
-  user_id: string;
-  /** Epoch seconds. */
-  last_learning_updated_at: number;
-}
-
 /** The learnings of the runtime store. */
-export interface LearningStore {
-  get(learningId: string): Promise<LearningRecord | null>;
-  /** Insert a new learning; `false`, and nothing written, when its id is taken. */
-  insert(learning: LearningRecord): Promise<boolean>;
-  /** Replace the stored learning of the same id. */
-  update(learning: LearningRecord): Promise<void>;
-  /** `false` when there was none. */
-  delete(learningId: string): Promise<boolean>;
-  /** One page of the learnings matching every given filter, and how many match in all. */
-  list(query: LearningQuery): Promise<{ rows: LearningRecord[]; total: number }>;
-  /**
-   * The owners (never the ownerless), most recently changed first, optionally only one owner
-   * and one type: one page and how many in all.
-   */
-  users(
-    filter: Paging & {
-      readonly userId?: string | undefined;
-      readonly learningType?: string | undefined;
-    },
-  ): Promise<{ rows: LearningUser[]; total: number }>;
-  /** Delete every learning of `userId` (of one type when given); how many went. */
-  deleteUser(userId: string, learningType?: string): Promise<number>;
-}
+export type LearningStore = ReturnType<typeof createLearningStore>;
 
 /** The `learnings` table: content and metadata are JSON, times epoch seconds. */
 const LEARNINGS = {
@@ -96,7 +67,7 @@ export const LEARNING_SORTS = LEARNINGS.columns.filter(
 type LearningFilters = Partial<Record<LearningFilter | 'visibleTo', string | undefined>>;
 
 /** The learning store on an open, migrated database. */
-export function createLearningStore(database: RuntimeDatabase): LearningStore {
+export function createLearningStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   const table = tableOf(database, LEARNINGS);
   const pages = pageOf<LearningRecord, LearningFilters, LearningSort>(database, table, {
@@ -124,15 +95,28 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
         qb.where('learning_type', '=', learningType as string),
       );
   return Object.freeze({
-    get: (learningId) => table.get(learningId),
-    insert: (learning) => table.insert(learning),
-    async update(learning) {
+    get: (learningId: string) => table.get(learningId),
+    /** Insert a new learning; `false`, and nothing written, when its id is taken. */
+    insert: (learning: LearningRecord) => table.insert(learning),
+    /** Replace the stored learning of the same id. */
+    async update(learning: LearningRecord): Promise<void> {
       await table.update(learning);
     },
-    delete: (learningId) => table.delete(learningId),
-    list: ({ filters, visibleTo, ...params }) =>
+    /** `false` when there was none. */
+    delete: (learningId: string) => table.delete(learningId),
+    /** One page of the learnings matching every given filter, and how many match in all. */
+    list: ({ filters, visibleTo, ...params }: LearningQuery) =>
       pages.page({ filters: { ...filters, visibleTo }, ...params }),
-    async users(filter) {
+    /**
+     * The owners (never the ownerless) with their newest change in epoch seconds, most recently
+     * changed first, optionally only one owner and one type: one page and how many in all.
+     */
+    async users(
+      filter: Paging & {
+        readonly userId?: string | undefined;
+        readonly learningType?: string | undefined;
+      },
+    ) {
       const matching = owned(filter.userId, filter.learningType);
       const rows = await matching
         .select((eb) => ['user_id', eb.fn.max('updated_at').as('last_learning_updated_at')])
@@ -153,7 +137,8 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
         total: Number(count.n),
       };
     },
-    async deleteUser(userId, learningType) {
+    /** Delete every learning of `userId` (of one type when given); how many went. */
+    async deleteUser(userId: string, learningType?: string): Promise<number> {
       const result = await db
         .deleteFrom('learnings')
         .where('user_id', '=', userId)
@@ -163,5 +148,5 @@ export function createLearningStore(database: RuntimeDatabase): LearningStore {
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
-  } satisfies LearningStore);
+  });
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { callerOf } from '../../http/caller.js';
 import { HttpError } from '../../http/errors.js';
 import { optimizeMemories } from './optimizer.js';
+import type { Clock } from '../../../shared/clock.js';
 import type { MemoryRecord, MemoryStore } from './table.js';
 import { isoOfSeconds } from '../../engine/time.js';
 import { paginated, pagingOf } from '../../http/list-query.js';
@@ -28,11 +29,38 @@ import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
 /** The schemas of this file's routes (validation.ts). */
 const { checked } = sectionSchemas(MEMORY_TAGS);
 
+/** What the memory routes take from the runtime besides the store. */
+export interface MemoryDeps {
+  readonly clock: Clock;
+  /** A new memory id (a uuid in production, a counter in tests). */
+  readonly newId: () => string;
+}
+
+/** A new memory of `userId`, of no agent or team, written now. */
+export function newMemory(
+  deps: MemoryDeps,
+  userId: string,
+  memory: string,
+  topics: string[],
+): MemoryRecord {
+  const now = Math.floor(deps.clock.now() / 1000);
+  return {
+    memory_id: deps.newId(),
+    memory,
+    topics,
+    user_id: userId,
+    agent_id: null,
+    team_id: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** Registers `/memory_topics`, `/user_memory_stats` and `/optimize-memories`. */
 export function registerMemoryInsightRoutes(
   parent: FastifyInstance,
   store: MemoryStore,
-  deps: { readonly clock: { now(): number }; readonly newId: () => string },
+  deps: MemoryDeps,
 ): void {
   const app = parent.withTypeProvider<CheckedTypes>();
   const topicsSchema = checked('The topics of the memories', {
@@ -75,18 +103,8 @@ export function registerMemoryInsightRoutes(
     const memories = await store.ofUser(userId);
     if (memories.length === 0) throw new HttpError(404, `No memories found for user ${userId}`);
     const result = optimizeMemories(memories);
-    const now = Math.floor(deps.clock.now() / 1000);
-    const summary: MemoryRecord = {
-      memory_id: deps.newId(),
-      memory: result.memory,
-      topics: result.topics,
-      user_id: userId,
-      // The summary speaks for the user, not for any one agent or team.
-      agent_id: null,
-      team_id: null,
-      created_at: now,
-      updated_at: now,
-    };
+    // The summary speaks for the user, not for any one agent or team.
+    const summary = newMemory(deps, userId, result.memory, result.topics);
     // apply=false only reports what optimizing would do.
     if (body.apply) await store.replaceUser(userId, [summary]);
     const answer: z.infer<typeof optimizeResponse> = {

@@ -6,12 +6,11 @@
  * the input before a handler runs. Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../../../shared/clock.js';
 import { callerOf, type Caller } from '../../http/caller.js';
 import { HttpError } from '../../http/errors.js';
 import { MEMORY_SORTS, type MemoryRecord, type MemoryStore } from './table.js';
 import { listOf, paginated } from '../../http/list-query.js';
-import { registerMemoryInsightRoutes } from './insights.js';
+import { newMemory, registerMemoryInsightRoutes, type MemoryDeps } from './insights.js';
 import {
   bulkDeleteBody,
   listMemoriesQuery,
@@ -28,13 +27,6 @@ import { DB_ONLY, paginatedOf } from '../../http/openapi-shapes.js';
 
 /** The schemas of this file's routes (validation.ts). */
 const { checked } = sectionSchemas(MEMORY_TAGS);
-
-/** What the memory routes take from the runtime besides the store. */
-export interface MemoryDeps {
-  readonly clock: Clock;
-  /** A new memory id (a uuid in production, a counter in tests). */
-  readonly newId: () => string;
-}
 
 /**
  * Who a written memory belongs to: the confined principal, else the context's user, else the
@@ -70,16 +62,15 @@ export function registerMemoryRoutes(
   app.get('/memories', { schema: listSchema }, async (request) => {
     const q = request.query;
     const params = listOf(q, MEMORY_SORTS, 'updated_at');
-    // A confined caller sees its own memories, whatever user_id it asks for.
-    const userId = callerOf(request).scopedUserId ?? q.user_id;
-    const topics = topicsOf(q.topics);
+    // An absent filter filters nothing.
     const { rows, total } = await store.list({
       ...params,
-      ...(userId === undefined ? {} : { userId }),
-      ...(q.agent_id === undefined ? {} : { agentId: q.agent_id }),
-      ...(q.team_id === undefined ? {} : { teamId: q.team_id }),
-      ...(topics === undefined ? {} : { topics }),
-      ...(q.search_content === undefined ? {} : { contains: q.search_content }),
+      // A confined caller sees its own memories, whatever user_id it asks for.
+      userId: callerOf(request).scopedUserId ?? q.user_id,
+      agentId: q.agent_id,
+      teamId: q.team_id,
+      topics: topicsOf(q.topics),
+      contains: q.search_content,
     });
     return paginated(rows.map(memorySchema), params.page, params.limit, total);
   });
@@ -93,17 +84,7 @@ export function registerMemoryRoutes(
     const body = request.body;
     const userId = memoryUserOf(callerOf(request), body.user_id);
     if (userId === null) throw new HttpError(400, 'User ID is required');
-    const now = nowSeconds();
-    const memory: MemoryRecord = {
-      memory_id: deps.newId(),
-      memory: body.memory,
-      topics: body.topics ?? [],
-      user_id: userId,
-      agent_id: null,
-      team_id: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const memory = newMemory(deps, userId, body.memory, body.topics ?? []);
     await store.put(memory);
     return memorySchema(memory);
   });

@@ -22,40 +22,8 @@ export interface MemoryQuery extends PageParams<MemorySort> {
   readonly contains?: string;
 }
 
-/** One owner's memory count (GET /user_memory_stats). */
-export interface MemoryUserStats {
-  user_id: string;
-  total_memories: number;
-  /** Epoch seconds of the owner's newest change. */
-  last_memory_updated_at: number;
-}
-
 /** The memories of the runtime store. */
-export interface MemoryStore {
-  get(memoryId: string): Promise<MemoryRecord | null>;
-  /** Insert or replace by id (a replace keeps `created_at`). */
-  put(memory: MemoryRecord): Promise<void>;
-  /** One page of the memories matching every given filter, and how many match in all. */
-  list(query: MemoryQuery): Promise<{ rows: MemoryRecord[]; total: number }>;
-  /**
-   * Delete the named memories, only those of `owner` when it is given.
-   *
-   * @returns how many were deleted
-   */
-  delete(memoryIds: readonly string[], owner?: string): Promise<number>;
-  /** Every memory of `userId`, oldest change first. */
-  ofUser(userId: string): Promise<MemoryRecord[]>;
-  /** Replace every memory of `userId` with `memories`, in one transaction. */
-  replaceUser(userId: string, memories: readonly MemoryRecord[]): Promise<void>;
-  /** The distinct topics (of one owner's memories when given), sorted. */
-  topics(userId?: string): Promise<string[]>;
-  /** Per-owner counts, most recently changed owner first, one page of them and how many. */
-  userStats(
-    userId: string | undefined,
-    page: number,
-    limit: number,
-  ): Promise<{ rows: MemoryUserStats[]; total: number }>;
-}
+export type MemoryStore = ReturnType<typeof createMemoryStore>;
 
 /** The `memories` table: topics are JSON, times epoch seconds; a replace keeps `created_at`. */
 const MEMORIES = {
@@ -85,16 +53,10 @@ export const MEMORY_SORTS = MEMORIES.columns.filter(
 );
 
 /** The filters of {@link MemoryStore.list}, by name and value. */
-interface MemoryFilters {
-  userId?: string | undefined;
-  agentId?: string | undefined;
-  teamId?: string | undefined;
-  topics?: readonly string[] | undefined;
-  contains?: string | undefined;
-}
+type MemoryFilters = Partial<Omit<MemoryQuery, keyof PageParams<MemorySort>>>;
 
 /** The memory store on an open, migrated database. */
-export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
+export function createMemoryStore(database: RuntimeDatabase) {
   const { db, dialect } = database;
   const table = tableOf(database, MEMORIES);
   const pages = pageOf<MemoryRecord, MemoryFilters, MemorySort>(database, table, {
@@ -110,9 +72,11 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
     tieBreak: 'memory_id',
   });
   return Object.freeze({
-    get: (memoryId) => table.get(memoryId),
-    put: (memory) => table.put(memory),
-    list: ({ userId, agentId, teamId, topics, contains, ...params }) =>
+    get: (memoryId: string) => table.get(memoryId),
+    /** Insert or replace by id (a replace keeps `created_at`). */
+    put: (memory: MemoryRecord) => table.put(memory),
+    /** One page of the memories matching every given filter, and how many match in all. */
+    list: ({ userId, agentId, teamId, topics, contains, ...params }: MemoryQuery) =>
       pages.page({
         filters: {
           userId,
@@ -123,19 +87,24 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
         },
         ...params,
       }),
-    delete: (memoryIds, owner) =>
+    /** Delete the named memories, only those of `owner` when it is given; how many went. */
+    delete: (memoryIds: readonly string[], owner?: string): Promise<number> =>
       db
         .transaction()
         .execute((trx) =>
           table.in(trx).deleteAll(memoryIds, owner === undefined ? {} : { user_id: owner }),
         ),
-    ofUser: (userId) => table.find({ user_id: userId }, ['updated_at', 'created_at', 'memory_id']),
-    replaceUser: (userId, memories) =>
+    /** Every memory of `userId`, oldest change first. */
+    ofUser: (userId: string) =>
+      table.find({ user_id: userId }, ['updated_at', 'created_at', 'memory_id']),
+    /** Replace every memory of `userId` with `memories`, in one transaction. */
+    replaceUser: (userId: string, memories: readonly MemoryRecord[]): Promise<void> =>
       db.transaction().execute(async (trx) => {
         await trx.deleteFrom('memories').where('user_id', '=', userId).execute();
         for (const memory of memories) await table.in(trx).put(memory);
       }),
-    async topics(userId) {
+    /** The distinct topics (of one owner's memories when given), sorted. */
+    async topics(userId?: string): Promise<string[]> {
       const rows = await db
         .selectFrom(['memories', dialect.jsonArrayElements('memories.topics', 't')])
         .select('t.value as topic')
@@ -145,7 +114,11 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
         .execute();
       return rows.map((row) => row.topic);
     },
-    async userStats(userId, page, limit) {
+    /**
+     * Per-owner counts (`last_memory_updated_at` in epoch seconds), most recently changed owner
+     * first: one page of them and how many.
+     */
+    async userStats(userId: string | undefined, page: number, limit: number) {
       const owned = db
         .selectFrom('memories')
         .$if(userId !== undefined, (qb) => qb.where('user_id', '=', userId as string));
@@ -173,5 +146,5 @@ export function createMemoryStore(database: RuntimeDatabase): MemoryStore {
         total: Number(owners.n),
       };
     },
-  } satisfies MemoryStore);
+  });
 }

@@ -17,11 +17,7 @@ import { BUILTIN_TOOLS } from '../../engine/tools.js';
 import { HttpError } from '../../http/errors.js';
 import { MIGRATIONS } from '../../store/migrations.js';
 import type { RuntimeStore } from '../../store/store.js';
-import {
-  KNOWLEDGE_TABLE,
-  knowledgeInstanceOf,
-  type KnowledgeInstance,
-} from '../knowledge/instance.js';
+import { KNOWLEDGE_TABLE, knowledgeInstanceOf } from '../knowledge/instance.js';
 import { paginated } from '../../http/list-query.js';
 import { AGNO_VERSION } from '../../http/openapi-document.js';
 import { registryQuery, SYSTEM_DOCS } from './schemas.js';
@@ -44,13 +40,15 @@ type RegistryEntry = {
   readonly metadata?: Record<string, unknown>;
 };
 
-/** A knowledge instance as `/config` lists it (*xnull*: no null description). */
-const knowledgeEntry = (k: KnowledgeInstance) => ({
-  id: k.id,
-  name: k.name,
-  ...(k.description === null ? {} : { description: k.description }),
-  db_id: k.db_id,
-  table: k.table,
+/** What `/config` lists of an entity or instance: `id`, `name`, `description` (*xnull*), `db_id`. */
+const entryOf = (
+  e: { readonly id: string; readonly name: string; readonly description: string | null },
+  dbId: string,
+) => ({
+  id: e.id,
+  name: e.name,
+  ...(e.description === null ? {} : { description: e.description }),
+  db_id: dbId,
 });
 
 const modelOf = (ref: ModelRef) => ({ id: ref.id, provider: ref.provider });
@@ -108,42 +106,29 @@ export function registerSystemRoutes(
     });
     // A team has at least one member (the settings schema says so); the leader runs on its model.
     const teamModel = (team: TeamDefinition) => (team.members[0] as AgentDefinition).model;
+    const knowledge = knowledgeInstanceOf(settings.knowledge, dbId);
     return {
       os_id: settings.os_id,
       ...(settings.name === null ? {} : { description: settings.name }),
       available_models: modelsOf(catalogue).map((m) => m.id),
       os_database: dbId,
       databases: [dbId],
-      session: domain(DOMAINS.session),
-      memory: domain(DOMAINS.memory),
-      learning: domain(DOMAINS.learning),
-      metrics: domain(DOMAINS.metrics),
-      evals: domain(DOMAINS.evals),
-      traces: domain(DOMAINS.traces),
+      ...Object.fromEntries(Object.entries(DOMAINS).map(([name, table]) => [name, domain(table)])),
       knowledge: {
         ...domain(KNOWLEDGE_TABLE),
-        knowledge_instances: [knowledgeEntry(knowledgeInstanceOf(settings.knowledge, dbId))],
+        knowledge_instances: [{ ...entryOf(knowledge, knowledge.db_id), table: knowledge.table }],
       },
       agents: [...catalogue.agents.values()].map((a) => ({
-        id: a.id,
-        name: a.name,
-        ...(a.description === null ? {} : { description: a.description }),
-        db_id: dbId,
+        ...entryOf(a, dbId),
         model: modelOf(a.model),
       })),
       teams: [...catalogue.teams.values()].map((team) => ({
-        id: team.id,
-        name: team.name,
-        ...(team.description === null ? {} : { description: team.description }),
-        db_id: dbId,
+        ...entryOf(team, dbId),
         mode: team.mode,
         model: modelOf(teamModel(team)),
       })),
       workflows: [...catalogue.workflows.values()].map((w) => ({
-        id: w.id,
-        name: w.name,
-        ...(w.description === null ? {} : { description: w.description }),
-        db_id: dbId,
+        ...entryOf(w, dbId),
         is_factory: false,
         is_component: !settings.workflows.some((s) => s.id === w.id),
       })),

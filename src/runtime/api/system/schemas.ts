@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { errors, ok } from '../../http/openapi.js';
 import { ISO_TIME, limit, paginatedOf } from '../../http/openapi-shapes.js';
+import { sectionSchemas } from '../../http/validation.js';
 
 const STRING = z.string().optional();
 const OBJECT = z.record(z.string(), z.unknown());
@@ -87,8 +88,9 @@ const MIGRATE_RESPONSE = z
   .object({ message: z.string(), failed: OBJECT.optional() })
   .meta({ id: 'MigrateResponse' });
 
-const CORE = ['Core'];
-const DATABASE = ['Database'];
+const core = sectionSchemas(['Core']);
+const database = sectionSchemas(['Database']);
+const registry = sectionSchemas(['Registry']);
 
 /** `target_version`, from the query (or, as the Python SDK sends it, a form field). */
 const MIGRATE_QUERY = z.object({
@@ -107,59 +109,42 @@ export const registryQuery = z.object({
 
 /** The system routes' schemas, by route. */
 export const SYSTEM_DOCS = {
-  root: {
+  root: core.documented('Runtime name, id and version', {
     security: [],
-    tags: CORE,
-    summary: 'Runtime name, id and version',
     response: { 200: ok('The runtime', ROOT) },
-  },
-  health: {
+  }),
+  health: core.documented('Health check', {
     security: [],
-    tags: CORE,
-    summary: 'Health check',
     response: { 200: ok('Healthy', HEALTH) },
-  },
-  info: {
+  }),
+  info: core.documented('What the runtime hosts and how it authenticates', {
     security: [],
-    tags: CORE,
-    summary: 'What the runtime hosts and how it authenticates',
     response: { 200: ok('Runtime information', INFO) },
-  },
-  config: {
-    tags: CORE,
-    summary: 'The runtime configuration the web UI loads first',
+  }),
+  config: core.documented('The runtime configuration the web UI loads first', {
     response: { 200: ok('The configuration', CONFIG) },
-  },
-  models: {
-    tags: CORE,
-    summary: 'The models of the configured agents and teams',
+  }),
+  models: core.documented('The models of the configured agents and teams', {
     response: { 200: ok('Unique (id, provider) pairs', z.array(MODEL)) },
-  },
-  registry: {
-    tags: ['Registry'],
-    summary: 'Tools, models, databases and entities the runtime knows',
-    checked: true,
+  }),
+  registry: registry.checked('Tools, models, databases and entities the runtime knows', {
     querystring: registryQuery,
     response: {
       200: ok('Registry entries', paginatedOf(REGISTRY_ENTRY)),
       ...errors('422', '503'),
     },
-  },
-  migrateAll: {
-    tags: DATABASE,
-    summary: 'Migrate every database',
+  }),
+  migrateAll: database.documented('Migrate every database', {
     querystring: MIGRATE_QUERY,
     response: {
       200: ok('Migrated', MIGRATE_RESPONSE),
       207: ok('Some databases failed', MIGRATE_RESPONSE),
       ...errors('400'),
     },
-  },
-  migrateOne: {
-    tags: DATABASE,
-    summary: 'Migrate one database',
+  }),
+  migrateOne: database.documented('Migrate one database', {
     params: z.object({ db_id: z.string().meta({ description: 'Database id' }) }),
     querystring: MIGRATE_QUERY,
     response: { 200: ok('Migrated', MIGRATE_RESPONSE), ...errors('400', '404', '500') },
-  },
+  }),
 };
