@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, type Caller } from '../../http/caller.js';
-import type { RunResult } from '../../engine/run.js';
+import type { RunEvent, RunResult } from '../../engine/run.js';
 import type { ActiveRun, Entity, RunService } from '../../api/runs/service.js';
 import { startEventStream, writeEvent } from '../../http/sse.js';
 import type { MessageRequest } from './request.js';
@@ -196,12 +196,7 @@ export async function answerStream(
     }
   };
   try {
-    let step = await run.events.next();
-    while (!step.done) {
-      write(mapper.map(step.value));
-      step = await run.events.next();
-    }
-    const { status, output, checkpoint } = step.value;
+    const { status, output, checkpoint } = await drain(run, (event) => write(mapper.map(event)));
     write(
       mapper.finish({
         status,
@@ -227,9 +222,12 @@ export function startRun(deps: ExchangeDeps, exchange: MessageExchange): Promise
   });
 }
 
-/** Drains a run's events; the result is stored by then. */
-async function drain(run: ActiveRun): Promise<RunResult> {
+/** Drains a run's events, each to `each` in order; the result is stored by then. */
+async function drain(run: ActiveRun, each?: (event: RunEvent) => void): Promise<RunResult> {
   let step = await run.events.next();
-  while (!step.done) step = await run.events.next();
+  while (!step.done) {
+    each?.(step.value);
+    step = await run.events.next();
+  }
   return step.value;
 }
