@@ -9,11 +9,11 @@ import { callerOf } from '../../http/caller.js';
 import type { Entity } from '../../api/runs/service.js';
 import { answerTaskMessage, type TaskExchangeDeps } from './exchange.js';
 import { readRpcCall, requestedVersionOf, type RpcCall } from './jsonrpc.js';
-import { parseMessageRequest, type MessageRequest } from './request.js';
+import { parseMessageRequest, parseV1MessageRequest, type MessageRequest } from './request.js';
 import { jsonRpcResult } from './task.js';
 import { a2aErrorOf, A2AProtocolError, jsonRpcErrorResponse } from './v1-errors.js';
-import { parseV1MessageRequest } from './request.js';
-import { v1Task } from './rest.js';
+import { versionNotSupported } from './v1-rest.js';
+import { protoTask } from './rest.js';
 
 /** Answers one JSON-RPC request to an entity's `…/v1` endpoint. */
 export async function answerRpc(
@@ -27,14 +27,7 @@ export async function answerRpc(
   if (!read.ok) return jsonRpcErrorResponse(read.id, read.error, headerVersion ?? '0.3');
   const { call } = read;
   if (headerVersion === null) {
-    return jsonRpcErrorResponse(
-      call.id,
-      new A2AProtocolError(
-        'VERSION_NOT_SUPPORTED',
-        'A2A-Version not supported: this endpoint serves 1.0 and 0.3',
-      ),
-      '1.0',
-    );
+    return jsonRpcErrorResponse(call.id, versionNotSupported(), '1.0');
   }
   try {
     return await answerCall(request, reply, deps, entity, call);
@@ -79,7 +72,7 @@ async function answerCall(
         throw new A2AProtocolError('INVALID_PARAMS', 'Task ID (params.id) is required');
       }
       const task = await deps.tasks[call.op](entity, caller, taskId);
-      return jsonRpcResult(call.id, v1 ? v1Task(task) : task);
+      return jsonRpcResult(call.id, v1 ? protoTask(task, '1.0') : task);
     }
     case 'subscribe':
       throw unsupported('Subscribing to a task is not supported');
@@ -103,6 +96,7 @@ function messageOf(call: RpcCall): MessageRequest {
   );
 }
 
-function unsupported(message: string): A2AProtocolError {
+/** An UNSUPPORTED_OPERATION error. */
+export function unsupported(message: string): A2AProtocolError {
   return new A2AProtocolError('UNSUPPORTED_OPERATION', message);
 }

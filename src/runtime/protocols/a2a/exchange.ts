@@ -7,12 +7,12 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf, type Caller } from '../../http/caller.js';
-import type { RunResult } from '../../engine/run.js';
+import type { RunEvent, RunResult } from '../../engine/run.js';
 import type { ActiveRun, Entity, RunService } from '../../api/runs/service.js';
 import { startEventStream, writeEvent } from '../../http/sse.js';
 import type { MessageRequest } from './request.js';
 import type { TaskOps } from './task-ops.js';
-import { restSendResponse, restStreamResponse, v1Task } from './rest.js';
+import { restSendResponse, restStreamResponse, protoTask } from './rest.js';
 import { pendingCallsMetadata } from './resume.js';
 import { createStreamMapper, type StreamItem } from './stream.js';
 import { bareTask, errorText, failedTask, jsonRpcResult, taskOf, type RunTask } from './task.js';
@@ -47,9 +47,8 @@ export interface MessageExchange {
 }
 
 /**
- * A message to run: the caller the gateway named, and the client's user id (`X-User-ID`, else
- * `params.message.metadata.userId`), which the run service honours for anonymous callers only.
- * `background`: whether this route lets `blocking: false` run agents and teams in the background.
+ * A message to run, from the caller the gateway named. `background`: whether this route lets
+ * `blocking: false` run agents and teams in the background.
  */
 export function exchangeOf(
   request: FastifyRequest,
@@ -125,7 +124,7 @@ export async function answerSend(
   if (v1 && request.transport === 'rest') void reply.type(A2A_JSON);
   const render = (task: RunTask): unknown => {
     const rest = request.transport === 'rest';
-    const result = v1 ? { task: v1Task(task) } : rest ? restSendResponse(task) : task;
+    const result = v1 ? { task: protoTask(task, '1.0') } : rest ? restSendResponse(task) : task;
     return rest ? result : jsonRpcResult(request.id, result);
   };
   if (!request.blocking && exchange.mayRunInBackground) {
@@ -150,16 +149,7 @@ export async function answerSend(
     );
   }
   return render(
-    taskOf(
-      {
-        runId: run.runId,
-        sessionId: run.sessionId,
-        status: result.status,
-        content: result.output['content'],
-        userId: run.userId,
-      },
-      deps.newId(),
-    ),
+    taskOf({ ...run, status: result.status, content: result.output['content'] }, deps.newId()),
   );
 }
 
@@ -175,13 +165,16 @@ export async function answerStream(
 ): Promise<void> {
   const { request, entity } = exchange;
   const run = exchange.run ?? (await startRun(deps, exchange));
+  const ids = { taskId: run.runId, contextId: run.sessionId };
   const mapper = createStreamMapper({
     kind: entity.kind,
-    taskId: run.runId,
-    contextId: run.sessionId,
+    ...ids,
     messageId: deps.newId(),
     newId: deps.newId,
   });
+  const v1 =
+    exchange.version === '1.0' ? createV1StreamMapper({ ...ids, artifactId: deps.newId() }) : null;
+  const rest = request.transport === 'rest';
   const res = reply.raw;
   reply.hijack();
   startEventStream(res);
@@ -189,40 +182,21 @@ export async function answerStream(
     if (!res.writableFinished) run.cancel();
   });
   const frame = (name: string, item: unknown): void => {
-    writeEvent(res, name, request.transport === 'rest' ? item : jsonRpcResult(request.id, item));
+    writeEvent(res, name, rest ? item : jsonRpcResult(request.id, item));
   };
-  let write: (items: readonly StreamItem[]) => void;
-  if (exchange.version === '1.0') {
-    const v1 = createV1StreamMapper({
-      taskId: run.runId,
-      contextId: run.sessionId,
-      artifactId: deps.newId(),
-    });
-    frame('Task', v1.start());
-    write = (items) => {
-      for (const item of items) {
+  if (v1 !== null) frame('Task', v1.start());
+  const write = (items: readonly StreamItem[]): void => {
+    for (const item of items) {
+      if (v1 === null) frame(EVENT_NAME[item.kind], rest ? restStreamResponse(item) : item);
+      else {
         for (const out of v1.map(item)) {
           frame('statusUpdate' in out ? 'TaskStatusUpdateEvent' : 'TaskArtifactUpdateEvent', out);
         }
       }
-    };
-  } else {
-    write = (items) => {
-      for (const item of items) {
-        frame(
-          EVENT_NAME[item.kind],
-          request.transport === 'rest' ? restStreamResponse(item) : item,
-        );
-      }
-    };
-  }
-  try {
-    let step = await run.events.next();
-    while (!step.done) {
-      write(mapper.map(step.value));
-      step = await run.events.next();
     }
-    const { status, output, checkpoint } = step.value;
+  };
+  try {
+    const { status, output, checkpoint } = await drain(run, (event) => write(mapper.map(event)));
     write(
       mapper.finish({
         status,
@@ -237,7 +211,8 @@ export async function answerStream(
   res.end();
 }
 
-function startRun(deps: ExchangeDeps, exchange: MessageExchange): Promise<ActiveRun> {
+/** Starts the run of a message (a new one, in the session the message names). */
+export function startRun(deps: ExchangeDeps, exchange: MessageExchange): Promise<ActiveRun> {
   return deps.runs.start({
     entity: exchange.entity,
     caller: exchange.caller,
@@ -247,9 +222,12 @@ function startRun(deps: ExchangeDeps, exchange: MessageExchange): Promise<Active
   });
 }
 
-/** Drains a run's events; the result is stored by then. */
-async function drain(run: ActiveRun): Promise<RunResult> {
+/** Drains a run's events, each to `each` in order; the result is stored by then. */
+async function drain(run: ActiveRun, each?: (event: RunEvent) => void): Promise<RunResult> {
   let step = await run.events.next();
-  while (!step.done) step = await run.events.next();
+  while (!step.done) {
+    each?.(step.value);
+    step = await run.events.next();
+  }
   return step.value;
 }

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
+import { isRecord } from '../json.js';
 import { A2AProtocolError } from './v1-errors.js';
 
 /** The wire format of a message request (and of its answer). */
@@ -37,13 +38,6 @@ export interface MessageRequest {
   readonly userId: string | null;
   /** False only when the client asked not to wait (`configuration.blocking`). */
   readonly blocking: boolean;
-}
-
-/** A validated tasks/get or tasks/cancel request: `params.id` and `params.contextId`. */
-export interface TaskRequest {
-  readonly id: RequestId;
-  readonly taskId: string;
-  readonly contextId: string | null;
 }
 
 const metadata = z.record(z.string(), z.unknown());
@@ -187,37 +181,17 @@ export function parseMessageRequest(
 ): MessageRequest {
   if (transport === 'rest') {
     const { message: m, configuration } = check(restMessageRequest, body);
-    return build({
-      transport,
-      id: null,
-      fromUser: m.role === 'ROLE_USER',
-      texts: m.content.flatMap((p) =>
-        'text' in p ? [p.text] : 'data' in p ? [json(p.data.data)] : [],
-      ),
-      contextId: m.contextId ?? null,
-      taskId: m.taskId ?? null,
-      metadata: m.metadata ?? null,
-      // Protobuf JSON leaves `blocking: false` out: a configuration without it is non-blocking.
-      blocking: configuration === undefined || configuration.blocking === true,
-    });
+    const parts = m.content.map((p) => ('data' in p ? p.data : p));
+    // Protobuf JSON leaves `blocking: false` out: a configuration without it is non-blocking.
+    const blocking = configuration === undefined || configuration.blocking === true;
+    return build(transport, null, m, parts, blocking);
   }
   const request = check(jsonRpcMessageRequest, body);
   if (request.method !== undefined && request.method !== method) {
     throw invalid(`method "${request.method}" is not served here (expected "${method}")`);
   }
-  const m = request.params.message;
-  return build({
-    transport,
-    id: request.id,
-    fromUser: m.role === 'user',
-    texts: m.parts.flatMap((p) =>
-      p.kind === 'text' ? [p.text] : p.kind === 'data' ? [json(p.data)] : [],
-    ),
-    contextId: m.contextId ?? null,
-    taskId: m.taskId ?? null,
-    metadata: m.metadata ?? null,
-    blocking: request.params.configuration?.blocking !== false,
-  });
+  const { message: m, configuration } = request.params;
+  return build(transport, request.id, m, m.parts, configuration?.blocking !== false);
 }
 
 /**
@@ -232,21 +206,7 @@ export function parseV1MessageRequest(
   transport: A2ATransport,
 ): MessageRequest {
   const { message: m, configuration } = check(v1SendMessageRequest, body, refuse10);
-  return build(
-    {
-      transport,
-      id,
-      fromUser: m.role === 'ROLE_USER',
-      texts: m.parts.flatMap((p) =>
-        p.text !== undefined ? [p.text] : p.data !== undefined ? [json(p.data)] : [],
-      ),
-      contextId: m.contextId ?? null,
-      taskId: m.taskId ?? null,
-      metadata: m.metadata ?? null,
-      blocking: configuration?.returnImmediately !== true,
-    },
-    refuse10,
-  );
+  return build(transport, id, m, m.parts, configuration?.returnImmediately !== true, refuse10);
 }
 
 /**
@@ -262,13 +222,13 @@ export function dispatchTargetOf(body: unknown, header: string | undefined): str
 }
 
 /**
- * Validates a tasks/get or tasks/cancel body: `params.id` is required; `params.contextId` is
- * returned as given (each route decides whether it is required).
+ * Validates a tasks/get or tasks/cancel body: its `id`, and `params.id` (required) as `taskId`;
+ * `params.contextId` is returned as given (each route decides whether it is required).
  *
  * @throws {HttpError} 400 `Invalid A2A request: …` for a body that is not an object; 400
  *   `Task ID (params.id) is required`
  */
-export function parseTaskRequest(body: unknown): TaskRequest {
+export function parseTaskRequest(body: unknown) {
   if (!isRecord(body)) throw invalid('the body must be a JSON object');
   const params = isRecord(body['params']) ? body['params'] : {};
   const id = body['id'];
@@ -281,29 +241,40 @@ export function parseTaskRequest(body: unknown): TaskRequest {
   };
 }
 
+/**
+ * The request of a parsed message: its text parts and the JSON of its data parts (`data`) joined
+ * by "\n" (file parts add nothing), and its user id.
+ */
 function build(
-  o: {
-    transport: A2ATransport;
-    id: RequestId;
-    fromUser: boolean;
-    texts: string[];
-    contextId: string | null;
-    taskId: string | null;
-    metadata: Record<string, unknown> | null;
-    blocking: boolean;
+  transport: A2ATransport,
+  id: RequestId,
+  m: {
+    readonly role: string;
+    readonly contextId?: string | null;
+    readonly taskId?: string | null;
+    readonly metadata?: Record<string, unknown> | null;
   },
+  parts: readonly {
+    readonly text?: string;
+    readonly data?: unknown;
+    readonly [k: string]: unknown;
+  }[],
+  blocking: boolean,
   refuse = refuse03,
 ): MessageRequest {
-  if (!o.fromUser) throw refuse('Only user messages are accepted');
-  const userId = o.metadata?.['userId'];
+  if (m.role !== 'user' && m.role !== 'ROLE_USER') throw refuse('Only user messages are accepted');
+  const texts = parts.flatMap((p) =>
+    p.text !== undefined ? [p.text] : p.data !== undefined ? [JSON.stringify(p.data)] : [],
+  );
+  const userId = m.metadata?.['userId'];
   return {
-    transport: o.transport,
-    id: o.id,
-    text: o.texts.join('\n'),
-    contextId: o.contextId,
-    taskId: o.taskId,
+    transport,
+    id,
+    text: texts.join('\n'),
+    contextId: m.contextId ?? null,
+    taskId: m.taskId ?? null,
     userId: typeof userId === 'string' ? userId : null,
-    blocking: o.blocking,
+    blocking,
   };
 }
 
@@ -324,14 +295,6 @@ function invalid(reason: string, refuse = refuse03): Error {
   return refuse(`Invalid A2A request: ${reason}`);
 }
 
-function json(value: unknown): string {
-  return JSON.stringify(value);
-}
-
 function nonEmpty(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

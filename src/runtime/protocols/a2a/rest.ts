@@ -23,7 +23,8 @@ const PROTO_STATE = states('TASK_STATE_CANCELLED');
 /** A task state in 1.0 proto-JSON. */
 export const V1_STATE = states('TASK_STATE_CANCELED');
 
-function protoTask(task: RunTask, version: A2AVersion): Record<string, unknown> {
+/** A Task in the proto-JSON of `version` (1.0: the bare Task of GetTask and CancelTask). */
+export function protoTask(task: RunTask, version: A2AVersion): Record<string, unknown> {
   return {
     id: task.id,
     contextId: task.contextId,
@@ -34,7 +35,8 @@ function protoTask(task: RunTask, version: A2AVersion): Record<string, unknown> 
   };
 }
 
-function protoMessage(message: AgentMessage, version: A2AVersion): Record<string, unknown> {
+/** An agent message in the proto-JSON of `version`. */
+export function protoMessage(message: AgentMessage, version: A2AVersion): Record<string, unknown> {
   return {
     messageId: message.messageId,
     contextId: message.contextId,
@@ -54,16 +56,6 @@ function protoMessage(message: AgentMessage, version: A2AVersion): Record<string
 /** A Task in 0.3 protobuf JSON (the body of `GET /v1/tasks/{id}` and `POST /v1/tasks/{id}:cancel`). */
 export function restTask(task: RunTask): Record<string, unknown> {
   return protoTask(task, '0.3');
-}
-
-/** A Task in 1.0 proto-JSON (the bare Task of GetTask and CancelTask). */
-export function v1Task(task: RunTask): Record<string, unknown> {
-  return protoTask(task, '1.0');
-}
-
-/** An agent message in 1.0 proto-JSON. */
-export function v1Message(message: AgentMessage): Record<string, unknown> {
-  return protoMessage(message, '1.0');
 }
 
 /** The body of a REST `message:send` answer: `{task}`. */

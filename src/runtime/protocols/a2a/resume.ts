@@ -5,6 +5,7 @@
  */
 import { heldCallsOf } from '../../engine/continue.js';
 import type { ToolAnswer } from '../../api/runs/service.js';
+import { isRecord } from '../json.js';
 import { A2AProtocolError } from './v1-errors.js';
 
 /** Replies that confirm a call; any other text rejects it (a pause never passes by accident). */
@@ -75,9 +76,7 @@ export function pendingCallsMetadata(checkpoint: unknown): Record<string, unknow
 function jsonObjectOf(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
+    return isRecord(value) ? value : null;
   } catch {
     return null;
   }

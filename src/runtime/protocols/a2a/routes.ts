@@ -10,9 +10,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { callerOf } from '../../http/caller.js';
 import type { Catalogue } from '../../catalogue/definitions.js';
 import { HttpError } from '../../http/errors.js';
-import type { Entity, RunService } from '../../api/runs/service.js';
+import type { Entity } from '../../api/runs/service.js';
 import type { RunRecord } from '../../store/records.js';
-import type { RuntimeStore } from '../../store/store.js';
 import { agentCardOf, publicOrigin } from './card.js';
 import { answerMessage, exchangeOf } from './exchange.js';
 import {
@@ -22,15 +21,14 @@ import {
   parseTaskRequest,
 } from './request.js';
 import { dispatchDoc, entityDocs } from './docs.js';
-import { answerRpc } from './endpoint.js';
+import { answerRpc, unsupported } from './endpoint.js';
 import { restTask } from './rest.js';
-import { createTaskOps } from './task-ops.js';
+import { createTaskOps, type TaskOpsDeps } from './task-ops.js';
 import { bareTask, jsonRpcResult, recordTask } from './task.js';
 import {
-  answerRestGetTask,
   answerRestListTasks,
   answerRestMessage,
-  answerRestTaskAction,
+  answerRestTask,
   sendRestError,
   sharedBodyOf,
   sharedPathProtocolOf,
@@ -38,14 +36,10 @@ import {
 } from './v1-rest.js';
 
 /** What the A2A routes serve from. */
-export interface A2ARouteDeps {
+export interface A2ARouteDeps extends TaskOpsDeps {
   /** The path prefix (`a2a_prefix`), e.g. `/a2a`. */
   readonly prefix: string;
   readonly catalogue: Catalogue;
-  readonly runs: RunService;
-  readonly store: RuntimeStore;
-  /** Ids of the messages the runtime answers with. */
-  readonly newId: () => string;
 }
 
 type Params = { id: string; task_id: string };
@@ -107,17 +101,11 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         const entity = entityOf(request);
         const body = sharedBodyOf(request.body);
         const protocol = sharedPathProtocolOf(request.headers, body);
-        if (protocol === 'rest-1.0') {
-          return answerRestMessage(request, reply, v1, entity, body, op);
-        }
+        if (protocol === 'rest-1.0') return answerRestMessage(request, reply, v1, entity, body, op);
         if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
         const parsed = parseMessageRequest(parseJsonBody(request.body), method);
-        return answerMessage(
-          reply,
-          deps,
-          exchangeOf(request, entity, parsed, { background: true }),
-          op,
-        );
+        const exchange = exchangeOf(request, entity, parsed, { background: true });
+        return answerMessage(reply, deps, exchange, op);
       });
     }
     if (!kind.tasks) continue;
@@ -178,7 +166,8 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         const entity = entityOf(request);
         const protocol = sharedPathProtocolOf(request.headers, null);
         if (protocol === 'rest-1.0') {
-          return answerRestGetTask(request, reply, v1, entity, request.params.task_id);
+          const taskId = request.params.task_id;
+          return answerRestTask(reply, () => v1.tasks.get(entity, callerOf(request), taskId));
         }
         if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
         const run = await ownRun(request, entity, request.params.task_id);
@@ -194,8 +183,12 @@ function registerEntityRoutes(app: FastifyInstance, deps: A2ARouteDeps): void {
         const protocol = sharedPathProtocolOf(request.headers, null);
         const action = /^(.+):(cancel|subscribe)$/.exec(request.params.task_id);
         if (protocol === 'rest-1.0' && action !== null) {
-          const verb = action[2] as 'cancel' | 'subscribe';
-          return answerRestTaskAction(request, reply, v1, entity, action[1] as string, verb);
+          return answerRestTask(reply, async () => {
+            if (action[2] === 'subscribe') {
+              throw unsupported('Subscribing to a task is not supported');
+            }
+            return v1.tasks.cancel(entity, callerOf(request), action[1] as string);
+          });
         }
         if (protocol === 'unsupported') return sendRestError(reply, versionNotSupported());
         // 0.3: `<id>:cancel`; `:subscribe` and push-notification configs are not served.

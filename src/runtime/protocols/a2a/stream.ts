@@ -9,6 +9,7 @@ import type { RunEvent } from '../../engine/run.js';
 import type { RunStatus } from '../../store/records.js';
 import {
   agentMessage,
+  bareTask,
   contentText,
   TASK_STATE_OF,
   type AgentMessage,
@@ -41,14 +42,7 @@ export interface StreamEnd {
 }
 
 /** Maps one run's events; holds what the final Task needs from earlier events. */
-export interface StreamMapper {
-  /** The stream items for one engine event (none for most). */
-  map(event: RunEvent): StreamItem[];
-  /** The final status-update and the Task, once the run has ended. */
-  finish(end: StreamEnd): [StatusUpdate, RunTask];
-  /** The final status-update and the failed Task, when the run threw. */
-  fail(error: string): [StatusUpdate, RunTask];
-}
+export type StreamMapper = ReturnType<typeof createStreamMapper>;
 
 /** Events that start the top-level run (nested depth 0). */
 const STARTED = new Set(['RunStarted', 'TeamRunStarted', 'WorkflowStarted']);
@@ -128,7 +122,7 @@ export function createStreamMapper(o: {
   readonly contextId: string;
   readonly messageId: string;
   readonly newId: () => string;
-}): StreamMapper {
+}) {
   const { taskId, contextId, messageId } = o;
   let cancelReason: string | null = null;
 
@@ -150,10 +144,7 @@ export function createStreamMapper(o: {
     metadata: Record<string, unknown> | null,
   ): AgentMessage => agentMessage({ messageId: id, contextId, taskId, texts, metadata });
   const task = (state: RunTaskState, final: AgentMessage): RunTask => ({
-    kind: 'task',
-    id: taskId,
-    contextId,
-    status: { state },
+    ...bareTask(taskId, contextId, state),
     history: [final],
   });
   /**
@@ -164,7 +155,8 @@ export function createStreamMapper(o: {
     depth === 0 || (o.kind === 'workflow' && depth === 1);
 
   return {
-    map(event) {
+    /** The stream items for one engine event (none for most). */
+    map(event: RunEvent): StreamItem[] {
       const name = event.event;
       const depth = typeof event['nested_depth'] === 'number' ? event['nested_depth'] : 0;
       if (STARTED.has(name)) return depth === 0 ? [update('working', false)] : [];
@@ -207,7 +199,8 @@ export function createStreamMapper(o: {
       return [update('working', false, metadata)];
     },
 
-    finish(end) {
+    /** The final status-update and the Task, once the run has ended. */
+    finish(end: StreamEnd): [StatusUpdate, RunTask] {
       const state = TASK_STATE_OF[end.status];
       const content = contentText(end.content);
       if (end.status === 'CANCELLED') {
@@ -234,7 +227,8 @@ export function createStreamMapper(o: {
       return [update(state, true, paused), task(state, message(messageId, [content], metrics))];
     },
 
-    fail(error) {
+    /** The final status-update and the failed Task, when the run threw. */
+    fail(error: string): [StatusUpdate, RunTask] {
       return [
         update('failed', true),
         task('failed', message(messageId, [`Error: ${error}`], null)),

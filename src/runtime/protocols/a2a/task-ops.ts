@@ -6,51 +6,28 @@
  */
 import type { Caller } from '../../http/caller.js';
 import { HttpError } from '../../http/errors.js';
-import type { ActiveRun, Entity, RunService } from '../../api/runs/service.js';
+import type { ActiveRun, Entity } from '../../api/runs/service.js';
 import type { RunRecord } from '../../store/records.js';
 import type { RuntimeStore } from '../../store/store.js';
-import type { MessageRequest } from './request.js';
-import { v1Task } from './rest.js';
+import { startRun, type ExchangeDeps, type MessageExchange } from './exchange.js';
+import { protoTask } from './rest.js';
 import { toolAnswersOf } from './resume.js';
 import { A2AProtocolError } from './v1-errors.js';
 import { bareTask, recordTask, type RunTask } from './task.js';
 
 /** What the task operations read and run. */
-export interface TaskOpsDeps {
-  readonly runs: RunService;
+export interface TaskOpsDeps extends ExchangeDeps {
   readonly store: RuntimeStore;
-  /** Ids of the messages the runtime answers with. */
-  readonly newId: () => string;
 }
 
 /** Run statuses a task can no longer leave. */
 const TERMINAL = new Set(['COMPLETED', 'ERROR', 'CANCELLED']);
 
 /** The task operations of one runtime. */
-export interface TaskOps {
-  /** The caller's task `taskId` of `entity`; TASK_NOT_FOUND when there is none it may see. */
-  get(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
-  /** Cancels a task that has not ended; TASK_NOT_CANCELABLE for one that has. */
-  cancel(entity: Entity, caller: Caller, taskId: string): Promise<RunTask>;
-  /**
-   * ListTasks' answer: the caller's tasks of `entity` in a context (session), newest last, in 1.0
-   * shapes on one page.
-   */
-  list(entity: Entity, caller: Caller, contextId: string): Promise<Record<string, unknown>>;
-  /**
-   * The run of a message: a new one, or, when the message names a task (`taskId`), the paused
-   * run continued with the message as its answers.
-   */
-  start(o: {
-    readonly entity: Entity;
-    readonly caller: Caller;
-    readonly clientUserId: string | null;
-    readonly request: MessageRequest;
-  }): Promise<ActiveRun>;
-}
+export type TaskOps = ReturnType<typeof createTaskOps>;
 
 /** Builds the task operations. */
-export function createTaskOps(deps: TaskOpsDeps): TaskOps {
+export function createTaskOps(deps: TaskOpsDeps) {
   const { runs, store } = deps;
   const notFound = (): A2AProtocolError => new A2AProtocolError('TASK_NOT_FOUND', 'Task not found');
 
@@ -67,8 +44,11 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
   const asTask = (run: RunRecord): RunTask => recordTask(run, deps.newId());
 
   return {
-    get: async (entity, caller, taskId) => asTask(await find(entity, caller, taskId)),
-    async cancel(entity, caller, taskId) {
+    /** The caller's task `taskId` of `entity`; TASK_NOT_FOUND when there is none it may see. */
+    get: async (entity: Entity, caller: Caller, taskId: string): Promise<RunTask> =>
+      asTask(await find(entity, caller, taskId)),
+    /** Cancels a task that has not ended; TASK_NOT_CANCELABLE for one that has. */
+    async cancel(entity: Entity, caller: Caller, taskId: string): Promise<RunTask> {
       const run = await find(entity, caller, taskId);
       if (TERMINAL.has(run.status)) {
         throw new A2AProtocolError(
@@ -79,7 +59,11 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
       await runs.cancel({ entity, caller, runId: run.run_id, sessionId: run.session_id });
       return bareTask(run.run_id, run.session_id, 'canceled');
     },
-    async list(entity, caller, contextId) {
+    /**
+     * ListTasks' answer: the caller's tasks of `entity` in a context (session), newest last, in
+     * 1.0 shapes on one page.
+     */
+    async list(entity: Entity, caller: Caller, contextId: string) {
       const session = await store.getSession(contextId);
       const visible =
         session !== null &&
@@ -87,19 +71,16 @@ export function createTaskOps(deps: TaskOpsDeps): TaskOps {
         (caller.scopedUserId === null || session.user_id === caller.scopedUserId);
       const tasks = (visible ? await store.listRuns(contextId) : [])
         .filter((run) => run.parent_run_id === null)
-        .map((run) => v1Task(asTask(run)));
+        .map((run) => protoTask(asTask(run), '1.0'));
       return { tasks, nextPageToken: '', pageSize: tasks.length, totalSize: tasks.length };
     },
-    async start({ entity, caller, clientUserId, request }) {
-      if (request.taskId === null) {
-        return runs.start({
-          entity,
-          caller,
-          clientUserId,
-          sessionId: request.contextId,
-          message: request.text,
-        });
-      }
+    /**
+     * The run of a message: a new one, or, when the message names a task (`taskId`), the paused
+     * run continued with the message as its answers.
+     */
+    async start(exchange: MessageExchange): Promise<ActiveRun> {
+      const { entity, caller, request } = exchange;
+      if (request.taskId === null) return startRun(deps, exchange);
       const run = await find(entity, caller, request.taskId);
       if (run.status !== 'PAUSED') {
         throw new A2AProtocolError(

@@ -74,10 +74,7 @@ export function agentMessage(o: {
  */
 export function taskOf(run: TaskRun, messageId: string): RunTask {
   return {
-    kind: 'task',
-    id: run.runId,
-    contextId: run.sessionId,
-    status: { state: TASK_STATE_OF[run.status] },
+    ...bareTask(run.runId, run.sessionId, TASK_STATE_OF[run.status]),
     history: [
       agentMessage({
         messageId,
@@ -108,19 +105,9 @@ export function failedTask(o: {
   readonly messageId: string;
   readonly error: string;
 }): RunTask {
-  return {
-    kind: 'task',
-    id: o.taskId,
-    contextId: o.contextId,
-    status: { state: 'failed' },
-    history: [
-      agentMessage({
-        messageId: o.messageId,
-        contextId: o.contextId,
-        texts: [`Error: ${o.error}`],
-      }),
-    ],
-  };
+  const { messageId, contextId } = o;
+  const message = agentMessage({ messageId, contextId, texts: [`Error: ${o.error}`] });
+  return { ...bareTask(o.taskId, o.contextId, 'failed'), history: [message] };
 }
 
 /** A run output's content as text: a string as is, structured content as JSON, none as "". */
@@ -135,9 +122,6 @@ export function errorText(error: unknown): string {
 }
 
 /** A JSON-RPC 2.0 success envelope (`id` first, as Agno writes it). */
-export function jsonRpcResult(
-  id: string | number | null,
-  result: unknown,
-): { readonly id: string | number | null; readonly jsonrpc: '2.0'; readonly result: unknown } {
-  return { id, jsonrpc: '2.0', result };
+export function jsonRpcResult(id: string | number | null, result: unknown) {
+  return { id, jsonrpc: '2.0' as const, result };
 }

@@ -5,19 +5,6 @@
  */
 import { HttpError } from '../../http/errors.js';
 
-/** What an A2A error says went wrong (the google.rpc.ErrorInfo `reason`). */
-export type A2AErrorReason =
-  | 'PARSE_ERROR'
-  | 'INVALID_REQUEST'
-  | 'METHOD_NOT_FOUND'
-  | 'INVALID_PARAMS'
-  | 'INTERNAL_ERROR'
-  | 'TASK_NOT_FOUND'
-  | 'TASK_NOT_CANCELABLE'
-  | 'PUSH_NOTIFICATION_NOT_SUPPORTED'
-  | 'UNSUPPORTED_OPERATION'
-  | 'VERSION_NOT_SUPPORTED';
-
 /** The protocol version a request speaks. */
 export type A2AVersion = '0.3' | '1.0';
 
@@ -29,7 +16,8 @@ interface ReasonSpec {
   readonly info: boolean;
 }
 
-const REASONS: Readonly<Record<A2AErrorReason, ReasonSpec>> = Object.freeze({
+/** Every reason an A2A error gives (the google.rpc.ErrorInfo `reason`), with its codes. */
+const REASONS = Object.freeze({
   PARSE_ERROR: { code: -32700, http: 400, status: 'INVALID_ARGUMENT', info: false },
   INVALID_REQUEST: { code: -32600, http: 400, status: 'INVALID_ARGUMENT', info: false },
   METHOD_NOT_FOUND: { code: -32601, http: 404, status: 'NOT_FOUND', info: false },
@@ -45,7 +33,10 @@ const REASONS: Readonly<Record<A2AErrorReason, ReasonSpec>> = Object.freeze({
   },
   UNSUPPORTED_OPERATION: { code: -32004, http: 400, status: 'FAILED_PRECONDITION', info: true },
   VERSION_NOT_SUPPORTED: { code: -32009, http: 400, status: 'FAILED_PRECONDITION', info: true },
-});
+} satisfies Record<string, ReasonSpec>);
+
+/** What an A2A error says went wrong. */
+export type A2AErrorReason = keyof typeof REASONS;
 
 /** The ErrorInfo `@type` and `domain` of every A2A error detail. */
 const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
@@ -59,13 +50,6 @@ export class A2AProtocolError extends Error {
     super(message);
     this.reason = reason;
   }
-}
-
-/** A JSON-RPC error object. */
-export interface JsonRpcErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: readonly Record<string, unknown>[];
 }
 
 /**
@@ -83,7 +67,7 @@ export function a2aErrorOf(error: unknown): A2AProtocolError {
 }
 
 /** The JSON-RPC error object of `error`; 1.0 adds `data: [ErrorInfo]` where A2A defines one. */
-export function jsonRpcErrorOf(error: A2AProtocolError, version: A2AVersion): JsonRpcErrorObject {
+export function jsonRpcErrorOf(error: A2AProtocolError, version: A2AVersion) {
   const spec = REASONS[error.reason];
   return version === '1.0' && spec.info
     ? { code: spec.code, message: error.message, data: [errorInfo(error.reason)] }
@@ -95,15 +79,12 @@ export function jsonRpcErrorResponse(
   id: string | number | null,
   error: A2AProtocolError,
   version: A2AVersion,
-): { readonly jsonrpc: '2.0'; readonly id: string | number | null; readonly error: unknown } {
+) {
   return { jsonrpc: '2.0', id, error: jsonRpcErrorOf(error, version) };
 }
 
 /** The HTTP status and google.rpc.Status body of an HTTP+JSON 1.0 error. */
-export function restErrorOf(error: A2AProtocolError): {
-  readonly status: number;
-  readonly body: Record<string, unknown>;
-} {
+export function restErrorOf(error: A2AProtocolError) {
   const spec = REASONS[error.reason];
   return {
     status: spec.http,

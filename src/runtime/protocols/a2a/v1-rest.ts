@@ -11,7 +11,7 @@ import { A2A_JSON, answerTaskMessage, type TaskExchangeDeps } from './exchange.j
 import { requestedVersionOf } from './jsonrpc.js';
 import { a2aErrorOf, A2AProtocolError, restErrorOf } from './v1-errors.js';
 import { parseJsonBody, parseV1MessageRequest, transportOf } from './request.js';
-import { v1Task } from './rest.js';
+import { protoTask } from './rest.js';
 import type { RunTask } from './task.js';
 
 /** How a request to a shared path is read. */
@@ -66,41 +66,16 @@ export async function answerRestMessage(
   }
 }
 
-/** `GET …/v1/tasks/{id}` in HTTP+JSON 1.0. */
-export function answerRestGetTask(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  deps: TaskExchangeDeps,
-  entity: Entity,
-  taskId: string,
-): Promise<FastifyReply> {
-  return answerRestTask(reply, () => deps.tasks.get(entity, callerOf(request), taskId));
-}
-
-/** `POST …/v1/tasks/{id}:cancel` and `:subscribe` in HTTP+JSON 1.0. */
-export function answerRestTaskAction(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  deps: TaskExchangeDeps,
-  entity: Entity,
-  taskId: string,
-  action: 'cancel' | 'subscribe',
-): Promise<FastifyReply> {
-  return answerRestTask(reply, async () => {
-    if (action === 'subscribe') {
-      throw new A2AProtocolError('UNSUPPORTED_OPERATION', 'Subscribing to a task is not supported');
-    }
-    return deps.tasks.cancel(entity, callerOf(request), taskId);
-  });
-}
-
-/** A task answer in HTTP+JSON 1.0: the Task `task` resolves to, or its error. */
-async function answerRestTask(
+/**
+ * A task answer in HTTP+JSON 1.0 (`GET …/v1/tasks/{id}`, `POST …/v1/tasks/{id}:cancel`): the Task
+ * `task` resolves to, or its error.
+ */
+export async function answerRestTask(
   reply: FastifyReply,
   task: () => Promise<RunTask>,
 ): Promise<FastifyReply> {
   try {
-    return reply.type(A2A_JSON).send(v1Task(await task()));
+    return reply.type(A2A_JSON).send(protoTask(await task(), '1.0'));
   } catch (error) {
     return sendRestError(reply, error);
   }

@@ -7,24 +7,17 @@
  */
 import type { StatusUpdate, StreamItem } from './stream.js';
 import type { AgentMessage, RunTaskState } from './task.js';
-import { V1_STATE, v1Message } from './rest.js';
-
-/** Converts one run's 0.3 stream items to 1.0 StreamResponses, in order. */
-export interface V1StreamMapper {
-  /** The first item: the task, submitted. */
-  start(): Record<string, unknown>;
-  /** The 1.0 items for one 0.3 item (none for the closing Task, already told by its status). */
-  map(item: StreamItem): Record<string, unknown>[];
-}
+import { protoMessage, V1_STATE } from './rest.js';
 
 /**
- * A mapper for one streamed run; `artifactId` names the one artifact the answer's text goes to.
+ * Converts one run's 0.3 stream items to 1.0 StreamResponses, in order; `artifactId` names the
+ * one artifact the answer's text goes to.
  */
 export function createV1StreamMapper(o: {
   readonly taskId: string;
   readonly contextId: string;
   readonly artifactId: string;
-}): V1StreamMapper {
+}) {
   const { taskId, contextId } = o;
   let appended = false;
   /** The terminal status-update, held until the Task tells what its message says. */
@@ -40,18 +33,20 @@ export function createV1StreamMapper(o: {
       contextId,
       status: {
         state: V1_STATE[state],
-        ...(message === undefined ? {} : { message: v1Message(message) }),
+        ...(message === undefined ? {} : { message: protoMessage(message, '1.0') }),
       },
       ...(metadata === undefined ? {} : { metadata }),
     },
   });
 
   return {
+    /** The first item: the task, submitted. */
     start() {
       return { task: { id: taskId, contextId, status: { state: V1_STATE.submitted } } };
     },
 
-    map(item) {
+    /** The 1.0 items for one 0.3 item (none for the closing Task, already told by its status). */
+    map(item: StreamItem): Record<string, unknown>[] {
       switch (item.kind) {
         case 'status-update':
           if (item.final) {

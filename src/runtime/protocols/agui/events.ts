@@ -12,6 +12,7 @@
 import { EventType, type AGUIEvent, type Interrupt, type RunFinishedOutcome } from '@ag-ui/core';
 import type { RunEvent } from '../../engine/events.js';
 import { runBuiltinTool } from '../../engine/tools.js';
+import { isRecord } from '../json.js';
 import { diffState } from './state-patch.js';
 
 /** What a mapper needs to know about its stream. */
@@ -120,17 +121,10 @@ export class AguiEventMapper {
 
   /** A tool call's parent: the open text message (closed now), else a new empty one. */
   private toolStarted(tool: ToolExecution): AGUIEvent[] {
-    const out = this.closeReasoning();
-    let parent = this.text;
-    if (parent === null) {
-      parent = this.stream.newId();
-      out.push({ type: EventType.TEXT_MESSAGE_START, messageId: parent, role: 'assistant' });
-    }
-    out.push({ type: EventType.TEXT_MESSAGE_END, messageId: parent });
-    this.text = null;
-    const toolCallId = String(tool['tool_call_id']);
-    this.openTools.add(toolCallId);
-    out.push(...toolCallOpened(tool, parent));
+    const out = this.content('');
+    const parent = this.text as string;
+    out.push(...this.closeText(), ...toolCallOpened(tool, parent));
+    this.openTools.add(String(tool['tool_call_id']));
     return out;
   }
 
@@ -289,10 +283,7 @@ function toolCallOpened(tool: ToolExecution, parentMessageId: string): AGUIEvent
 
 /** A ReasoningStep as markdown: `## Step n: title`, the reasoning, Action/Result/Confidence. */
 function stepMarkdown(content: unknown, n: number): string {
-  const step = (typeof content === 'object' && content !== null ? content : {}) as Record<
-    string,
-    unknown
-  >;
+  const step: Record<string, unknown> = isRecord(content) ? content : {};
   const title = step['title'] == null ? '' : `: ${String(step['title'])}`;
   const lines = [`## Step ${n}${title}`, ''];
   if (step['reasoning'] != null) lines.push(String(step['reasoning']));
@@ -308,15 +299,13 @@ function stepMarkdown(content: unknown, n: number): string {
 
 /** A tool result as TOOL_CALL_RESULT content: JSON text as is, anything else as a JSON string. */
 function resultContent(result: unknown): string {
-  if (typeof result === 'string') {
-    try {
-      JSON.parse(result);
-      return result;
-    } catch {
-      return JSON.stringify(result);
-    }
+  if (typeof result !== 'string') return JSON.stringify(result);
+  try {
+    JSON.parse(result);
+    return result;
+  } catch {
+    return JSON.stringify(result);
   }
-  return JSON.stringify(result);
 }
 
 function raw(event: RunEvent): AGUIEvent {

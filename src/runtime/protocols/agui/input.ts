@@ -27,6 +27,7 @@ import {
 import { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { pydanticIssue, validationIssues } from '../../../shared/validation-issue.js';
+import { isRecord } from '../json.js';
 
 /** The message of BinaryInputContent's own check (ag-ui-protocol's model validator). */
 const BINARY_SOURCE_ERROR = 'BinaryInputContent requires id, url, or data to be provided.';
@@ -303,9 +304,4 @@ function renamed(
 /** Each item of an array mapped; anything else as is (the schema reports it). */
 function eachOf(value: unknown, map: (item: unknown) => unknown): unknown {
   return Array.isArray(value) ? value.map(map) : value;
-}
-
-/** A JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -6,7 +6,8 @@
  */
 import type { ToolDefinition } from '../../catalogue/definitions.js';
 import type { PendingCall, ToolResult } from '../../api/runs/service.js';
-import { isRecord, type InputMessage, type RunAgentInput } from './input.js';
+import { isRecord } from '../json.js';
+import type { InputMessage, RunAgentInput } from './input.js';
 
 /** A `resume[]` entry. */
 export type ResumeAnswer = NonNullable<RunAgentInput['resume']>[number];

@@ -172,8 +172,8 @@ async function launchRun(
     const message = userTextOf(input.messages);
     if (message === null) return { error: 'No user message to run', state };
     const dependencies = dependenciesOf(input.context);
-    try {
-      const run = await runs.start({
+    return launched(
+      runs.start({
         entity,
         caller,
         clientUserId,
@@ -187,11 +187,10 @@ async function launchRun(
           dependencies === null && caller.dependencies === null
             ? null
             : { ...dependencies, ...caller.dependencies },
-      });
-      return { run, state };
-    } catch (error) {
-      return { error: refusal(error, sessionId), state };
-    }
+      }),
+      state,
+      sessionId,
+    );
   }
   // Continuing: only the session's own user may answer its paused run (ours).
   const owner = runUserOf(caller, clientUserId);
@@ -213,21 +212,21 @@ async function launchRun(
   }
   const answers = resultsFor(runs.pendingCalls(paused), request);
   if (!answers.ok) return { error: answers.message, state };
-  try {
-    const run = await runs.continue(
-      { entity, caller, runId: paused.run_id, sessionId },
-      answers.results,
-    );
-    return { run, state };
-  } catch (error) {
-    return { error: refusal(error, sessionId), state };
-  }
+  const run = runs.continue({ entity, caller, runId: paused.run_id, sessionId }, answers.results);
+  return launched(run, state, sessionId);
 }
 
-/** The RUN_ERROR message for a run the service refused to start or continue. */
-function refusal(error: unknown, sessionId: string): string {
-  // 404 is the service's `Session not found` (another user's or component's session).
-  return error instanceof HttpError && error.status === 404
-    ? `Session ${sessionId} not found`
-    : (error as Error).message;
+/** The run the service started or continued, or why it refused to (the RUN_ERROR message). */
+async function launched(
+  run: Promise<ActiveRun>,
+  state: Record<string, unknown>,
+  sessionId: string,
+): Promise<Launch> {
+  try {
+    return { run: await run, state };
+  } catch (error) {
+    // 404 is the service's `Session not found` (another user's or component's session).
+    const notFound = error instanceof HttpError && error.status === 404;
+    return { error: notFound ? `Session ${sessionId} not found` : (error as Error).message, state };
+  }
 }

@@ -4,6 +4,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonPatchOperation } from '@ag-ui/core';
+import { isRecord } from '../json.js';
 
 /** The operations that turn `before` into `after` (`[]` when they are equal). */
 export function diffState(
@@ -24,7 +25,7 @@ export function diffState(
     }
     const old = before[key];
     if (isDeepStrictEqual(old, value)) continue;
-    if (isObject(old) && isObject(value)) ops.push(...diffState(old, value, at));
+    if (isRecord(old) && isRecord(value)) ops.push(...diffState(old, value, at));
     else ops.push({ op: 'replace', path: at, value });
   }
   return ops;
@@ -33,8 +34,4 @@ export function diffState(
 /** A key as an RFC 6901 reference token: `~` → `~0`, `/` → `~1`. */
 function pointerToken(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
