@@ -6,13 +6,8 @@
 import type { AgentDefinition, ToolDefinition } from '../catalogue/definitions.js';
 import type { Model, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from '../model/model.js';
 import type { RunEvent } from './events.js';
-import {
-  RunLedger,
-  type CheckpointHead,
-  type PendingTools,
-  type Resume,
-  type RunOutcome,
-} from './ledger.js';
+import { RunLedger, type CheckpointHead, type Resume } from './ledger.js';
+import type { PendingTools, RunOutcome } from './ledger.js';
 import type { RecordedMessage } from './messages.js';
 import { reportedTokens, turnTokens, type TokenCounts } from './metrics.js';
 import type { RunStatus, ToolAnswer } from './request.js';

@@ -12,13 +12,8 @@ import { splitWords } from '../model/tokens.js';
 import { runAgent, type AgentCheckpoint } from './agent-run.js';
 import { runChildren } from './composite-run.js';
 import type { RunEvent } from './events.js';
-import {
-  RunLedger,
-  type CheckpointHead,
-  type PendingTools,
-  type Resume,
-  type RunOutcome,
-} from './ledger.js';
+import { RunLedger, type CheckpointHead, type Resume } from './ledger.js';
+import type { PendingTools, RunOutcome } from './ledger.js';
 import type { RecordedMessage } from './messages.js';
 import type { RunStatus } from './request.js';
 import { createChildScope, type RunScope } from './scope.js';
