@@ -57,25 +57,30 @@ const toolSchema = z
     },
   );
 
-// Interpolation yields strings, so `timeout_ms: ${TIMEOUT_MS:-5000}` arrives as "5000": canonical
-// integer text is read as the number, nothing looser (as the gateway's own schema does).
-function integerFromText(value: unknown): unknown {
-  return typeof value === 'string' && /^(?:0|[1-9][0-9]*)$/.test(value) ? Number(value) : value;
+/**
+ * An integer setting from `min` to `max`, `fallback` when absent. Interpolation yields strings, so
+ * `timeout_ms: ${TIMEOUT_MS:-5000}` arrives as "5000": canonical integer text is read as the
+ * number, nothing looser (as the gateway's own schema does).
+ */
+function boundedInt(min: number, max: number, fallback: number) {
+  const error = `must be an integer from ${min} to ${max}`;
+  const fromText = (value: unknown): unknown =>
+    typeof value === 'string' && /^(?:0|[1-9][0-9]*)$/.test(value) ? Number(value) : value;
+  return z.preprocess(fromText, z.int({ error }).min(min, error).max(max, error)).default(fallback);
 }
 
-function isBaseUrl(value: string): boolean {
+const NON_EMPTY = 'must be a non-empty string';
+const nonEmpty = z.string({ error: NON_EMPTY }).min(1, NON_EMPTY);
+
+/**
+ * An http(s) URL to append paths to. Credentials belong in api_key or headers, where they are
+ * kept out of messages; a query would end up in front of the `/chat/completions` we append.
+ */
+const baseUrl = z.string({ error: 'must be an http(s) URL' }).refine((value) => {
   if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  // Credentials belong in api_key or headers, where they are kept out of messages; a query
-  // would end up in front of the `/chat/completions` we append.
-  return (
-    /^https?:$/.test(url.protocol) &&
-    url.username === '' &&
-    url.password === '' &&
-    url.search === '' &&
-    url.hash === ''
-  );
-}
+  const { protocol, username, password, search, hash } = new URL(value);
+  return /^https?:$/.test(protocol) && username + password + search + hash === '';
+}, 'must be an http(s) URL without credentials, query or fragment');
 
 // RFC 9110 §5.6.2 `token` for names; values without CR, LF or NUL (undici refuses them).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -84,22 +89,17 @@ const HEADER_VALUE = /^[^\r\n\0]*$/;
 /** The provider name of `runtime.models` entries served over a chat-completions API. */
 export const OPENAI_COMPATIBLE_PROVIDER = 'openai-compatible';
 
-const TIMEOUT_MESSAGE = 'must be an integer from 1 to 3600000';
-const LEASE_MESSAGE = 'must be an integer from 3 to 3600';
-
 const modelSettingsSchema = z.strictObject({
   id,
   provider: z.literal(OPENAI_COMPATIBLE_PROVIDER, {
     error: `must be "${OPENAI_COMPATIBLE_PROVIDER}"`,
   }),
   /** Up to the API version, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
-  base_url: z
-    .string({ error: 'must be an http(s) URL' })
-    .refine(isBaseUrl, 'must be an http(s) URL without credentials, query or fragment'),
+  base_url: baseUrl,
   /** Sent as `Authorization: Bearer <key>`; empty (a local server) sends no Authorization. */
   api_key: z.string({ error: 'must be a string (empty for no Authorization header)' }).default(''),
   /** The provider's model name, e.g. `gpt-4o-mini`. */
-  model: z.string({ error: 'must be a non-empty string' }).min(1, 'must be a non-empty string'),
+  model: nonEmpty,
   /** Extra request headers (e.g. an organisation id); names are matched case-insensitively. */
   headers: z
     .record(
@@ -116,12 +116,7 @@ const modelSettingsSchema = z.strictObject({
     )
     .default({}),
   /** Deadline of one model turn, from sending the request to the end of the stream. */
-  timeout_ms: z
-    .preprocess(
-      integerFromText,
-      z.int({ error: TIMEOUT_MESSAGE }).min(1, TIMEOUT_MESSAGE).max(3_600_000, TIMEOUT_MESSAGE),
-    )
-    .default(120_000),
+  timeout_ms: boundedInt(1, 3_600_000, 120_000),
 });
 
 /**
@@ -179,12 +174,8 @@ const knowledgeSourceSchema = z.strictObject({
   id,
   name: z.string().min(1),
   type: z.literal('url', { error: 'must be "url"' }),
-  base_url: z
-    .string({ error: 'must be an http(s) URL' })
-    .refine(isBaseUrl, 'must be an http(s) URL without credentials, query or fragment'),
+  base_url: baseUrl,
 });
-
-const FETCH_BYTES_MESSAGE = 'must be an integer from 1 to 1073741824';
 
 /** `runtime.knowledge`: the knowledge base and the bounds of remote fetches. */
 const knowledgeSettingsSchema = z.strictObject({
@@ -192,22 +183,9 @@ const knowledgeSettingsSchema = z.strictObject({
   name: z.string().min(1).default('knowledge'),
   description: z.string().optional(),
   /** The largest remote body read; a larger one fails the content. */
-  max_fetch_bytes: z
-    .preprocess(
-      integerFromText,
-      z
-        .int({ error: FETCH_BYTES_MESSAGE })
-        .min(1, FETCH_BYTES_MESSAGE)
-        .max(1_073_741_824, FETCH_BYTES_MESSAGE),
-    )
-    .default(10 * 1024 * 1024),
+  max_fetch_bytes: boundedInt(1, 1_073_741_824, 10 * 1024 * 1024),
   /** Deadline of one remote fetch, from sending the request to the end of the body. */
-  fetch_timeout_ms: z
-    .preprocess(
-      integerFromText,
-      z.int({ error: TIMEOUT_MESSAGE }).min(1, TIMEOUT_MESSAGE).max(3_600_000, TIMEOUT_MESSAGE),
-    )
-    .default(10_000),
+  fetch_timeout_ms: boundedInt(1, 3_600_000, 10_000),
   /** Where outbound fetches may go besides the public internet (see docs/runtime-knowledge.md). */
   fetch: z
     .strictObject({
@@ -241,24 +219,16 @@ const knowledgeSettingsSchema = z.strictObject({
     }),
 });
 
-const TICK_MESSAGE = 'must be an integer from 1 to 3600';
-
 /** `runtime.schedules`: how the scheduler of each replica runs. */
 const schedulesSettingsSchema = z.strictObject({
   /**
    * How often, in seconds, each replica looks for due schedule slots (cron has minutes; a slot
    * fires at most this late). Every replica may look: each slot is claimed by one.
    */
-  tick_seconds: z
-    .preprocess(
-      integerFromText,
-      z.int({ error: TICK_MESSAGE }).min(1, TICK_MESSAGE).max(3600, TICK_MESSAGE),
-    )
-    .default(10),
+  tick_seconds: boundedInt(1, 3600, 10),
 });
 
 const JWKS_URL_RULE = 'must be an https:// URL (http:// only for a loopback host)';
-const NON_EMPTY = 'must be a non-empty string';
 
 /**
  * `runtime.identity_token`: believe a context only when the gateway's identity token (its
@@ -274,11 +244,11 @@ const identityTokenCheckSchema = z
       .nullable()
       .default(null),
     /** The gateway's `jwks_file` (relative to the config's folder); read again on an unknown kid. */
-    jwks_file: z.string({ error: NON_EMPTY }).min(1, NON_EMPTY).nullable().default(null),
+    jwks_file: nonEmpty.nullable().default(null),
     /** The gateway's `identity_token.issuer` (its default: `scopegate:<service_id>`). */
-    issuer: z.string({ error: NON_EMPTY }).min(1, NON_EMPTY),
+    issuer: nonEmpty,
     /** The gateway's `identity_token.audience` (its default: the origin of `upstream.url`). */
-    audience: z.string({ error: NON_EMPTY }).min(1, NON_EMPTY),
+    audience: nonEmpty,
     /** The gateway's `identity_token.header`. */
     header: z
       .string({ error: 'must be an HTTP header name' })
@@ -310,12 +280,7 @@ export const runtimeSettingsSchema = z.strictObject({
    * Seconds after its last heartbeat that a runtime counts as stopped: another runtime on the
    * database then marks its RUNNING runs failed. Heartbeats and sweeps come every third of it.
    */
-  lease_seconds: z
-    .preprocess(
-      integerFromText,
-      z.int({ error: LEASE_MESSAGE }).min(3, LEASE_MESSAGE).max(3600, LEASE_MESSAGE),
-    )
-    .default(30),
+  lease_seconds: boundedInt(3, 3600, 30),
   /** Model providers agents may name by id (besides the built-in `offline-echo`). */
   models: z.array(modelSettingsSchema).default([]),
   /**
@@ -366,12 +331,16 @@ export interface ModelRef {
   readonly settings?: ModelSettings;
 }
 
-/** An agent ready to run: its model and tools resolved. */
-export interface AgentDefinition {
-  readonly kind: 'agent';
+/** What every resolved agent, team and workflow starts with. */
+interface EntityHead<Kind extends string> {
+  readonly kind: Kind;
   readonly id: string;
   readonly name: string;
   readonly description: string | null;
+}
+
+/** An agent ready to run: its model and tools resolved. */
+export interface AgentDefinition extends EntityHead<'agent'> {
   readonly instructions: string | null;
   readonly model: ModelRef;
   /** Server tools by name (built-in) and client tools (external_execution). */
@@ -379,21 +348,13 @@ export interface AgentDefinition {
 }
 
 /** A team: members resolved to agent definitions, in delegation order. */
-export interface TeamDefinition {
-  readonly kind: 'team';
-  readonly id: string;
-  readonly name: string;
-  readonly description: string | null;
+export interface TeamDefinition extends EntityHead<'team'> {
   readonly mode: TeamSettings['mode'];
   readonly members: readonly AgentDefinition[];
 }
 
 /** A workflow: each step runs an agent or a team, in order, passing its output on. */
-export interface WorkflowDefinition {
-  readonly kind: 'workflow';
-  readonly id: string;
-  readonly name: string;
-  readonly description: string | null;
+export interface WorkflowDefinition extends EntityHead<'workflow'> {
   readonly steps: readonly {
     readonly name: string;
     readonly executor: AgentDefinition | TeamDefinition;

@@ -54,18 +54,20 @@ export function resolveEntities(sources: EntitySources): {
   problems: string[];
 } {
   const problems: string[] = [];
-  /** Lists a resolved entity by its id; a repeated id is a problem. */
+  /** Lists `entry` resolved (id, name, description, then `rest`); a repeated id is a problem. */
   const add = <T extends AgentDefinition | TeamDefinition | WorkflowDefinition>(
     map: Map<string, T>,
-    where: string,
-    entity: T,
+    { entry, where }: Sourced<{ id: string; name: string; description?: string | undefined }>,
+    kind: T['kind'],
+    rest: Omit<T, 'kind' | 'id' | 'name' | 'description'>,
   ): void => {
-    if (map.has(entity.id))
-      problems.push(`${where}.id: duplicate ${entity.kind} id "${entity.id}"`);
-    map.set(entity.id, Object.freeze(entity));
+    const { id, name, description = null } = entry;
+    if (map.has(id)) problems.push(`${where}.id: duplicate ${kind} id "${id}"`);
+    map.set(id, Object.freeze({ kind, id, name, description, ...rest } as T));
   };
   const agents = new Map<string, AgentDefinition>();
-  for (const { entry: a, where } of sources.agents) {
+  for (const source of sources.agents) {
+    const { entry: a, where } = source;
     const model = resolveModelRef(a.model, sources.models);
     if (typeof model === 'string') problems.push(`${where}.model: agent "${a.id}" ${model}`);
     const tools: ToolDefinition[] = [];
@@ -81,35 +83,26 @@ export function resolveEntities(sources: EntitySources): {
         problems.push(`${where}.tools.${j}: unknown built-in tool "${tool}" (known: ${known})`);
       }
     });
-    add(agents, where, {
-      kind: 'agent',
-      id: a.id,
-      name: a.name,
-      description: a.description ?? null,
+    add(agents, source, 'agent', {
       instructions: a.instructions ?? null,
       model: typeof model === 'string' ? OFFLINE_REF : model,
       tools,
     });
   }
   const teams = new Map<string, TeamDefinition>();
-  for (const { entry: team, where } of sources.teams) {
+  for (const source of sources.teams) {
+    const { entry: team, where } = source;
     const members: AgentDefinition[] = [];
     team.members.forEach((m, j) => {
       const agent = agents.get(m);
       if (agent === undefined) problems.push(`${where}.members.${j}: no agent "${m}"`);
       else members.push(agent);
     });
-    add(teams, where, {
-      kind: 'team',
-      id: team.id,
-      name: team.name,
-      description: team.description ?? null,
-      mode: team.mode,
-      members,
-    });
+    add(teams, source, 'team', { mode: team.mode, members });
   }
   const workflows = new Map<string, WorkflowDefinition>();
-  for (const { entry: wf, where } of sources.workflows) {
+  for (const source of sources.workflows) {
+    const { entry: wf, where } = source;
     const steps: WorkflowDefinition['steps'][number][] = [];
     wf.steps.forEach((step, j) => {
       const executor = 'agent' in step ? agents.get(step.agent) : teams.get(step.team);
@@ -118,13 +111,7 @@ export function resolveEntities(sources: EntitySources): {
         problems.push(`${where}.steps.${j}: no ${missing}`);
       } else steps.push({ name: step.name, executor });
     });
-    add(workflows, where, {
-      kind: 'workflow',
-      id: wf.id,
-      name: wf.name,
-      description: wf.description ?? null,
-      steps,
-    });
+    add(workflows, source, 'workflow', { steps });
   }
   return { catalogue: { agents, teams, workflows }, problems };
 }

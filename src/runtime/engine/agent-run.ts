@@ -7,9 +7,9 @@ import type { AgentDefinition, ToolDefinition } from '../catalogue/definitions.j
 import type { Model, ModelMessage, ModelTool, ModelToolCall, ModelUsage } from '../model/model.js';
 import type { RunEvent } from './events.js';
 import { RunLedger, type CheckpointHead, type Resume } from './ledger.js';
+import type { PendingTools, RunOutcome } from './ledger.js';
 import type { RecordedMessage } from './messages.js';
 import { reportedTokens, turnTokens, type TokenCounts } from './metrics.js';
-import type { PendingTools, RunOutcome } from './outcome.js';
 import type { RunStatus, ToolAnswer } from './request.js';
 import type { RunScope } from './scope.js';
 import { epochSeconds } from './time.js';
@@ -85,7 +85,8 @@ export async function* runAgent(
     yield run.ledger.emit('RunContinued');
     yield* run.answer(resume.checkpoint.pending, resume.results, tools);
   }
-  if (model === null) return yield* run.fail(`Unknown model provider ${agent.model.provider}`);
+  if (model === null)
+    return yield* run.end('ERROR', `Unknown model provider ${agent.model.provider}`);
   const clientNames = new Set(scope.clientTools.map((tool) => tool.name));
   const offered: ModelTool[] = [...tools.values()].map(({ name, description, parameters }) => ({
     name,
@@ -94,13 +95,13 @@ export async function* runAgent(
     ...(clientNames.has(name) ? { client: true } : {}),
   }));
   while (run.turns < MAX_MODEL_TURNS) {
-    if (scope.cancel.cancelled) return yield* run.cancel();
+    if (scope.cancel.cancelled) return yield* run.end('CANCELLED', run.content);
     const startMs = run.ledger.now();
     const prompt = run.prompt();
     yield run.ledger.emit('ModelRequestStarted', run.modelFields);
     const turn = yield* streamTurn(run, model, prompt, offered);
-    if (turn.kind === 'error') return yield* run.fail(turn.message);
-    if (turn.kind === 'cancelled') return yield* run.cancel();
+    if (turn.kind === 'error') return yield* run.end('ERROR', turn.message);
+    if (turn.kind === 'cancelled') return yield* run.end('CANCELLED', run.content);
     const tokens = turn.usage === null ? turnTokens(prompt, turn) : reportedTokens(turn.usage);
     run.recordTurn(turn, tokens);
     yield run.ledger.emit('ModelRequestCompleted', {
@@ -113,7 +114,7 @@ export async function* runAgent(
       cache_read_tokens: 0,
       cache_write_tokens: 0,
     });
-    if (turn.calls.length === 0) return yield* run.complete();
+    if (turn.calls.length === 0) return yield* run.end('COMPLETED', run.content);
     const held: ModelToolCall[] = [];
     for (const call of turn.calls) {
       const tool = tools.get(call.name);
@@ -123,7 +124,7 @@ export async function* runAgent(
     }
     if (held.length > 0) return yield* run.pause(held);
   }
-  return yield* run.fail(`Model turn limit reached (${MAX_MODEL_TURNS} turns)`);
+  return yield* run.end('ERROR', `Model turn limit reached (${MAX_MODEL_TURNS} turns)`);
 }
 
 /**
@@ -383,23 +384,6 @@ class AgentRun {
     return call;
   }
 
-  *complete(): Generator<RunEvent, RunOutcome, void> {
-    yield this.ledger.emit('RunContentCompleted');
-    yield this.ledger.emit('RunCompleted', this.completion());
-    return this.finish('COMPLETED', this.content, null);
-  }
-
-  *fail(message: string): Generator<RunEvent, RunOutcome, void> {
-    yield this.ledger.emit('RunError', { content: message });
-    return this.finish('ERROR', message, null);
-  }
-
-  *cancel(): Generator<RunEvent, RunOutcome, void> {
-    yield this.ledger.emitCancelled('RunCancelled');
-    yield this.ledger.emit('RunCompleted', this.completion());
-    return this.finish('CANCELLED', this.content, null);
-  }
-
   *pause(held: readonly ModelToolCall[]): Generator<RunEvent, RunOutcome, void> {
     const ids = new Set(held.map((call) => call.id));
     // One approval per pause covers every held call that needs one.
@@ -414,57 +398,36 @@ class AgentRun {
     const requirements = tools.map((tool) =>
       createRequirement(tool, this.scope.deps.newId(), this.ledger.now()),
     );
-    yield this.ledger.emit('RunPaused', { tools, requirements, content: this.content });
-    return this.finish('PAUSED', this.content, { tools, requirements }, held);
+    return yield* this.end('PAUSED', this.content, { tools, requirements }, held);
   }
 
-  private completion(): Record<string, unknown> {
-    return {
-      content: this.content,
-      content_type: 'str',
-      reasoning_content: this.reasoning === '' ? null : this.reasoning,
-      metrics: this.metrics(),
-      session_state: structuredClone(this.scope.state),
-    };
-  }
-
-  private metrics(): Record<string, unknown> {
-    return this.ledger.metrics(this.firstChunkMs, this.turns > 0 ? this.agent.model : null);
-  }
-
-  private finish(
+  /** Ends the run: `text` is its answer (or error); a pause waits on `pending`, the `held` calls. */
+  end(
     status: RunStatus,
     text: string,
-    pending: PendingTools | null,
+    pending: PendingTools | null = null,
     held: readonly ModelToolCall[] = [],
-  ): RunOutcome {
-    const { agent, ledger, scope } = this;
-    const checkpoint: AgentCheckpoint | null =
-      pending === null
-        ? null
-        : {
-            kind: 'agent',
-            runId: scope.runId,
-            message: scope.message,
-            startMs: ledger.startMs,
-            content: this.content,
-            reasoning: this.reasoning,
-            tokens: ledger.tokens,
-            turns: this.turns,
-            firstChunkMs: this.firstChunkMs,
-            events: [],
-            messages: [...ledger.messages],
-            tools: [...this.tools],
-            pending: held,
-            requirements: pending.requirements,
-          };
-    return ledger.delegateOutcome(status, text, {
+  ): Generator<RunEvent, RunOutcome, void> {
+    const { agent, ledger } = this;
+    return ledger.endDelegate('', status, text, pending, () => ({
       model: agent.model,
-      metrics: this.metrics(),
+      metrics: ledger.metrics(this.firstChunkMs, this.turns > 0 ? agent.model : null),
       tools: this.tools,
       reasoning: this.reasoning,
-      pending,
-      checkpoint,
-    });
+      checkpoint:
+        pending &&
+        ({
+          kind: 'agent',
+          ...ledger.checkpointHead(),
+          content: this.content,
+          reasoning: this.reasoning,
+          turns: this.turns,
+          firstChunkMs: this.firstChunkMs,
+          messages: [...ledger.messages],
+          tools: [...this.tools],
+          pending: held,
+          requirements: pending.requirements,
+        } satisfies AgentCheckpoint),
+    }));
   }
 }

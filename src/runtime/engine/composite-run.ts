@@ -5,8 +5,7 @@
  * What a child is and what the parent says around it is its {@link ChildList}'s. Pure: no I/O.
  */
 import type { RunEvent } from './events.js';
-import type { CheckpointHead, Resume, RunLedger } from './ledger.js';
-import type { RunOutcome } from './outcome.js';
+import type { CheckpointHead, Resume, RunLedger, RunOutcome } from './ledger.js';
 
 /** Continuing a composite run: the position of its paused child, and that child's resume. */
 export interface CompositeResume<Saved extends CheckpointHead> extends Resume<Saved> {

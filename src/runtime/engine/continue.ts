@@ -8,6 +8,7 @@ import type {
   TeamDefinition,
   WorkflowDefinition,
 } from '../catalogue/definitions.js';
+import type { ModelToolCall } from '../model/model.js';
 import type { AgentCheckpoint } from './agent-run.js';
 import type { RunEvent } from './events.js';
 import type { ContinueRequest, EngineDeps, RunResult } from './request.js';
@@ -42,13 +43,15 @@ function pausedAgentOf(checkpoint: unknown): AgentCheckpoint | null {
   return run;
 }
 
+const pendingCall = ({ id, name, args }: ModelToolCall): PendingCall => ({
+  toolCallId: id,
+  toolName: name,
+  toolArgs: args,
+});
+
 /** The calls a stored checkpoint waits on, in call order; `[]` for anything else. */
 export function pendingCallsOf(checkpoint: unknown): readonly PendingCall[] {
-  return (pausedAgentOf(checkpoint)?.pending ?? []).map((call) => ({
-    toolCallId: call.id,
-    toolName: call.name,
-    toolArgs: call.args,
-  }));
+  return (pausedAgentOf(checkpoint)?.pending ?? []).map(pendingCall);
 }
 
 /** {@link pendingCallsOf} with each call's kind, ToolExecution and RunRequirement. */
@@ -60,9 +63,7 @@ export function heldCallsOf(checkpoint: unknown): readonly HeldCall[] {
     // client executes, and continueEntity refuses the checkpoint itself.
     const tool: ToolExecution = agent.tools?.find((t) => t['tool_call_id'] === call.id) ?? {};
     return {
-      toolCallId: call.id,
-      toolName: call.name,
-      toolArgs: call.args,
+      ...pendingCall(call),
       kind: pauseKindOfExecution(tool),
       tool,
       requirement: agent.requirements?.[index] ?? null,

@@ -1,17 +1,36 @@
 /**
  * The run ledger every kind of run keeps (agent, team, workflow): its events, messages and
- * tokens, stamped with the injected clock and ids, and the one place a run's RunOutcome is
- * assembled. Pure: never does I/O.
+ * tokens, stamped with the injected clock and ids, and the one place a run's RunOutcome (what a
+ * nested run hands its parent) is assembled. Pure: never does I/O.
  */
 import type { ModelMessage, ModelToolCall } from '../model/model.js';
 import { createEvent, omitNulls, type RunEvent } from './events.js';
 import { messageDict, type RecordedMessage } from './messages.js';
 import { addTokens, metricsDict, NO_TOKENS, type TokenCounts } from './metrics.js';
-import type { PendingTools, RunOutcome } from './outcome.js';
-import type { RunStatus, ToolAnswer } from './request.js';
+import type { RunResult, RunStatus, ToolAnswer } from './request.js';
 import { scopeFields, type RunScope } from './scope.js';
 import { epochSeconds } from './time.js';
 import type { ToolExecution } from './tool-execution.js';
+
+/** Tool calls a paused run waits on. */
+export interface PendingTools {
+  readonly tools: readonly ToolExecution[];
+  readonly requirements: readonly Record<string, unknown>[];
+}
+
+/**
+ * A finished run, as seen by its parent: the public result plus the answer text, tokens and
+ * events the team or workflow around it needs without re-reading the output dict.
+ */
+export interface RunOutcome extends RunResult {
+  /** The answer (the error message when ERROR). */
+  readonly text: string;
+  readonly tokens: TokenCounts;
+  /** Every event the run emitted, its nested runs' included, in order. */
+  readonly events: readonly RunEvent[];
+  /** Set when PAUSED. */
+  readonly pending: PendingTools | null;
+}
 
 /** What every checkpoint starts with: the run, its input, and its ledger's state at the pause. */
 export interface CheckpointHead {
@@ -205,5 +224,35 @@ export class RunLedger {
       requirements: pending?.requirements,
     });
     return this.toOutcome(status, text, { output, pending, checkpoint });
+  }
+
+  /**
+   * Ends an agent's or a team's run, whose closing events differ only by the `Team` prefix:
+   * COMPLETED emits `RunContentCompleted` and `RunCompleted`, CANCELLED `RunCancelled` and
+   * `RunCompleted`, ERROR `RunError`, PAUSED `RunPaused` with the `pending` calls; then returns
+   * the {@link delegateOutcome}. `end` is asked again for each use, so its metrics are as of then.
+   */
+  *endDelegate(
+    prefix: '' | 'Team',
+    status: RunStatus,
+    text: string,
+    pending: PendingTools | null,
+    end: () => Omit<DelegateEnd, 'pending'>,
+  ): Generator<RunEvent, RunOutcome, void> {
+    const completed = (): RunEvent => {
+      const { reasoning, metrics } = end();
+      const session_state = structuredClone(this.scope.state);
+      const content = { content: text, content_type: 'str', reasoning_content: reasoning || null };
+      return this.emit(`${prefix}RunCompleted`, { ...content, metrics, session_state });
+    };
+    if (status === 'COMPLETED') {
+      yield this.emit(`${prefix}RunContentCompleted`);
+      yield completed();
+    } else if (status === 'CANCELLED') {
+      yield this.emitCancelled(`${prefix}RunCancelled`);
+      yield completed();
+    } else if (status === 'ERROR') yield this.emit(`${prefix}RunError`, { content: text });
+    else yield this.emit(`${prefix}RunPaused`, { ...pending, content: text });
+    return this.delegateOutcome(status, text, { ...end(), pending });
   }
 }

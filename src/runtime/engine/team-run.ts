@@ -13,8 +13,8 @@ import { runAgent, type AgentCheckpoint } from './agent-run.js';
 import { runChildren } from './composite-run.js';
 import type { RunEvent } from './events.js';
 import { RunLedger, type CheckpointHead, type Resume } from './ledger.js';
+import type { PendingTools, RunOutcome } from './ledger.js';
 import type { RecordedMessage } from './messages.js';
-import type { PendingTools, RunOutcome } from './outcome.js';
 import type { RunStatus } from './request.js';
 import { createChildScope, type RunScope } from './scope.js';
 import { epochSeconds } from './time.js';
@@ -80,31 +80,19 @@ export async function* runTeam(
   const answers: string[] = [...(saved?.answers ?? [])];
   let content = '';
 
-  const completion = (): Record<string, unknown> => ({
-    content,
-    content_type: 'str',
-    metrics: ledger.metrics(),
-    session_state: structuredClone(scope.state),
-  });
-  const outcome = (
+  const end = (
     status: RunStatus,
     text: string,
     pending: PendingTools | null = null,
     checkpoint: CheckpointHead | null = null,
-  ): RunOutcome =>
-    ledger.delegateOutcome(status, text, {
+  ): Generator<RunEvent, RunOutcome, void> =>
+    ledger.endDelegate('Team', status, text, pending, () => ({
       model: LEADER_MODEL,
       metrics: ledger.metrics(),
       tools,
       memberResponses,
-      pending,
       checkpoint,
-    });
-  function* cancelled(): Generator<RunEvent, RunOutcome, void> {
-    yield ledger.emitCancelled('TeamRunCancelled');
-    yield ledger.emit('TeamRunCompleted', completion());
-    return outcome('CANCELLED', content);
-  }
+    }));
 
   return yield* runChildren<Delegation, AgentCheckpoint>(
     {
@@ -169,32 +157,24 @@ export async function* runTeam(
         tools.push(delegation.tool);
         if (answered) ledger.recordToolResult(delegation.call, text, error);
       },
-      *paused({ member, runId }, paused, checkpoint) {
-        const pending = memberPending(paused, member, runId);
-        yield ledger.emit('TeamRunPaused', { ...pending, content: '' });
-        return outcome('PAUSED', '', pending, checkpoint);
-      },
-      *failed(_, { text }) {
-        yield ledger.emit('TeamRunError', { content: text });
-        return outcome('ERROR', text);
-      },
+      paused: ({ member, runId }, paused, checkpoint) =>
+        end('PAUSED', '', memberPending(paused, member, runId), checkpoint),
+      failed: (_, { text }) => end('ERROR', text),
       *completed({ tool }, { text }) {
         yield ledger.emit('TeamToolCallCompleted', { tool, content: text });
         answers.push(text);
       },
-      cancelled,
+      cancelled: () => end('CANCELLED', content),
       // The leader's answer: the members' answers joined, streamed word by word.
       *finish() {
         const answer = answers.join(ANSWER_SEPARATOR);
         for (const delta of splitWords(answer)) {
-          if (scope.cancel.cancelled) return yield* cancelled();
+          if (scope.cancel.cancelled) return yield* end('CANCELLED', content);
           content += delta;
           yield ledger.emit('TeamRunContent', { content: delta, content_type: 'str' });
         }
         ledger.record({ role: 'assistant', content: answer, toolCalls: [], reasoning: null });
-        yield ledger.emit('TeamRunContentCompleted');
-        yield ledger.emit('TeamRunCompleted', completion());
-        return outcome('COMPLETED', answer);
+        return yield* end('COMPLETED', answer);
       },
     },
     resume && {

@@ -10,11 +10,14 @@ import { parseCidr, type Cidr } from '../../shared/cidr.js';
 type Range = readonly [address: string, prefix: number, why: string];
 
 /**
- * IPv4 ranges never fetched (unless `allow_hosts` opens one). IPv4-mapped (`::ffff:a.b.c.d`),
- * NAT64 (`64:ff9b::a.b.c.d`) and 6to4 (`2002:aabb:ccdd::`) IPv6 forms are checked as the IPv4
- * address they carry, so every row also covers those forms.
+ * Ranges never fetched (unless `allow_hosts` opens one). IPv4-mapped (`::ffff:a.b.c.d`), NAT64
+ * (`64:ff9b::a.b.c.d`) and 6to4 (`2002:aabb:ccdd::`) IPv6 forms are checked as the IPv4 address
+ * they carry, so every IPv4 row also covers those forms. Of IPv6 only 2000::/3 is global unicast:
+ * the three rows outside it cover unspecified (::), loopback (::1), IPv4-compatible, discard-only
+ * and local NAT64 addresses, unique local (fc00::/7), link-local (fe80::/10), site-local and
+ * multicast (ff00::/8).
  */
-export const BLOCKED_IPV4: readonly Range[] = [
+const BLOCKED: readonly Range[] = [
   ['0.0.0.0', 8, 'unspecified, "this network"'],
   ['10.0.0.0', 8, 'private (RFC 1918)'],
   ['100.64.0.0', 10, 'shared address space, CGNAT (RFC 6598)'],
@@ -30,14 +33,6 @@ export const BLOCKED_IPV4: readonly Range[] = [
   ['203.0.113.0', 24, 'documentation (TEST-NET-3)'],
   ['224.0.0.0', 4, 'multicast'],
   ['240.0.0.0', 4, 'reserved, and the broadcast address 255.255.255.255'],
-];
-
-/**
- * IPv6 ranges never fetched. Only 2000::/3 is global unicast: the three rows outside it cover
- * unspecified (::), loopback (::1), IPv4-compatible, discard-only and local NAT64 addresses,
- * unique local (fc00::/7), link-local (fe80::/10), site-local and multicast (ff00::/8).
- */
-export const BLOCKED_IPV6: readonly Range[] = [
   ['::', 3, 'not global unicast: unspecified, loopback, IPv4-compatible, discard, local NAT64'],
   ['4000::', 2, 'not global unicast (reserved)'],
   ['8000::', 1, 'not global unicast: unique local fc00::/7, link-local fe80::/10, multicast'],
@@ -51,9 +46,11 @@ export const BLOCKED_IPV6: readonly Range[] = [
  * an IPv4 address against IPv6 rules (as ::ffff:a.b.c.d), which ::/3 would always match.
  */
 const blockedV4 = new BlockList();
-for (const [address, prefix] of BLOCKED_IPV4) blockedV4.addSubnet(address, prefix, 'ipv4');
 const blockedV6 = new BlockList();
-for (const [address, prefix] of BLOCKED_IPV6) blockedV6.addSubnet(address, prefix, 'ipv6');
+for (const [address, prefix] of BLOCKED) {
+  if (isIPv6(address)) blockedV6.addSubnet(address, prefix, 'ipv6');
+  else blockedV4.addSubnet(address, prefix, 'ipv4');
+}
 
 /** Loopback and unspecified addresses: where a listener on this machine is reached. */
 const loopback = new BlockList();

@@ -4,9 +4,12 @@
  * RunOutcome assembly (with the agent/team output layout, key order included).
  */
 import t from 'tap';
-import { RunLedger, type CheckpointHead } from '../../../src/runtime/engine/ledger.js';
+import {
+  RunLedger,
+  type CheckpointHead,
+  type RunOutcome,
+} from '../../../src/runtime/engine/ledger.js';
 import { NO_TOKENS, type TokenCounts } from '../../../src/runtime/engine/metrics.js';
-import type { RunOutcome } from '../../../src/runtime/engine/outcome.js';
 import { createChildScope } from '../../../src/runtime/engine/scope.js';
 import { AGENT_COMMON, NOW_MS, NOW_S, makeScope, testDeps } from './fixtures/harness.js';
 
