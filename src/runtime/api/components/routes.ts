@@ -2,7 +2,7 @@
  * Components: agents, teams and workflows defined through the API with
  * numbered config versions, and `POST/PATCH/DELETE /agents|teams|workflows` as aliases of them.
  * Every write goes through the live catalogue, which refuses a config that does not
- * resolve. Each `/components` route declares its document part (component-shapes.ts). Never
+ * resolve. Each `/components` route declares its document part (schemas.ts). Never
  * runs anything; never checks scopes.
  */
 import type { FastifyInstance } from 'fastify';
@@ -381,7 +381,7 @@ export function registerComponentRoutes(
       }
       return component;
     };
-    // Documented with the family's catalogue routes (catalogue-shapes.ts).
+    // Documented with the family's catalogue routes (familyDocs, in entities/schemas.ts).
     const docs = familyDocs({ path: `${type}s`, param: `${type}_id` });
     const one = `${path}/:${type}_id`;
     app.post(path, { schema: docs.create }, async (request, reply) => {

@@ -1,7 +1,7 @@
 /**
  * `GET /agents|teams|workflows[/{agent_id|team_id|workflow_id}]`: the hosted entities, listings
  * filtered by the gateway's `accessible_resource_ids`. Reads the catalogue; never runs anything.
- * The routes' document part is in catalogue-shapes.ts.
+ * The routes' document part is in schemas.ts (familyDocs).
  */
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../../http/caller.js';

@@ -2,7 +2,7 @@
  * The knowledge read routes beside contents: `POST /knowledge/search`
  * (BM25 over the stored chunks), `GET /knowledge/config` (what this runtime reads, chunks and
  * searches with), and the configured remote sources with their (empty) file listings.
- * Validates and shapes HTTP only; each route declares its document part (knowledge-shapes.ts).
+ * Validates and shapes HTTP only; each route declares its document part (schemas.ts).
  */
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';

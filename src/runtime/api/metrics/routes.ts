@@ -2,7 +2,7 @@
  * Metrics: the stored daily aggregates between two dates, and their
  * recomputation from the stored sessions and runs. Metrics are not user-owned. Never checks
  * scopes: the gateway did (`metrics:read`, `metrics:write`). Each route declares its document
- * part (metric-shapes.ts); the handlers still check their own input.
+ * part (schemas.ts); the handlers still check their own input.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -2,7 +2,7 @@
  * The run routes of agents, teams and workflows: start a run from a form and
  * stream its events as SSE (or answer the run output), continue a paused run with tool results,
  * cancel a run, and read a session's runs back. Each route declares its document part
- * (catalogue-shapes.ts); the handlers still read their forms and queries themselves. Never checks
+ * (familyDocs, in entities/schemas.ts); the handlers still read their forms and queries themselves. Never checks
  * scopes: the gateway did; the run service confines data to the caller the gateway named.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

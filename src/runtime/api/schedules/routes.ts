@@ -2,7 +2,7 @@
  * Schedules: cron schedules that call a gateway endpoint, their run
  * history, enable/disable, and trigger-now. Validates and shapes HTTP only: cron rules live in
  * ../schedules/cron.ts, execution in the scheduler. Schedules are not user-owned. Each route
- * declares its document part (schedule-shapes.ts); the handlers still check their own input.
+ * declares its document part (schemas.ts); the handlers still check their own input.
  * Never checks scopes: the gateway did.
  */
 import type { FastifyInstance } from 'fastify';

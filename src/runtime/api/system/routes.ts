@@ -2,7 +2,7 @@
  * The runtime's own description: `GET /`, `GET /health`, `GET /info`, `GET /config`,
  * `GET /models`, `GET /registry`, and the database migrations. Reads the settings, the live
  * catalogue and the store; never runs anything and never checks scopes (`/config` is never
- * filtered). Each route declares its document part (system-shapes.ts).
+ * filtered). Each route declares its document part (schemas.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';

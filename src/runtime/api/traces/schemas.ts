@@ -2,7 +2,7 @@
  * The shapes of the trace routes: their path and query parameters, the search body and their
  * answers (TraceSummary, TraceDetail with its span tree, TraceNode, TraceSessionStats, the filter
  * schema), as zod schemas the routes declare and the OpenAPI document is generated from. The
- * bodies themselves are built by traces/shapes.ts, which leaves null fields out. Pure data.
+ * bodies themselves are built by render.ts, which leaves null fields out. Pure data.
  */
 import { z } from 'zod';
 import {
