@@ -1,6 +1,6 @@
 /**
  * Which IP addresses an outbound fetch may connect to: the blocked ranges (loopback, private,
- * link-local, CGNAT, multicast, reserved…) in one `net.BlockList` built at load, and the
+ * link-local, CGNAT, multicast, reserved…) in a `net.BlockList` per family built at load, and the
  * operator's `allow_hosts` entries (host names, addresses, CIDRs). Pure: no I/O.
  */
 import { BlockList, isIP, isIPv6 } from 'node:net';
