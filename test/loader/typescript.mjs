@@ -7,7 +7,8 @@
 // stay exact. tap's own TypeScript plugin (ts-node) did the same job several times slower per
 // process, and tsx minifies whitespace, which folds a module onto a few lines and hides its
 // uncovered code. Every process of a run loads the same files, so each output is kept in
-// node_modules/.cache, under the hash of its source and of what shapes the output.
+// node_modules/.cache, one file per source file, reused while the source and the options that
+// shape the output are unchanged.
 //
 // Imports name their `.js` output, as Node's ESM resolution wants: a relative `.js` import, `.js`
 // path or `.js` file: URL whose `.ts` twin exists resolves to that `.ts` file.
@@ -52,19 +53,26 @@ export async function load(url, context, nextLoad) {
   }
   const file = fileURLToPath(url);
   const source = readFileSync(file, 'utf8');
-  const key = createHash('sha256').update(SALT).update(file).update(source).digest('hex');
-  const cached = join(CACHE, `${key}.js`);
-  if (existsSync(cached)) {
-    return { format: 'module', source: readFileSync(cached, 'utf8'), shortCircuit: true };
+  // One cache file per source file, headed by the hash of the source it was made from.
+  const cached = join(CACHE, `${hash(file).slice(0, 32)}.js`);
+  const head = `//${hash(SALT + source)}\n`;
+  const kept = existsSync(cached) ? readFileSync(cached, 'utf8') : '';
+  if (kept.startsWith(head)) {
+    return { format: 'module', source: kept.slice(head.length), shortCircuit: true };
   }
   const { code } = await transform(source, { ...OPTIONS, sourcefile: file });
-  // Written whole under a name of its own, then renamed: a parallel process reads either nothing
-  // or the complete file.
+  // Written whole under a name of its own, then renamed: a parallel process reads the old file
+  // or the new one, never a part.
   mkdirSync(CACHE, { recursive: true });
   const partial = `${cached}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  writeFileSync(partial, code);
+  writeFileSync(partial, head + code);
   renameSync(partial, cached);
   return { format: 'module', source: code, shortCircuit: true };
+}
+
+/** @param {string} text */
+function hash(text) {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 register(import.meta.url);
