@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transform, version } from 'esbuild';
 
-const TYPESCRIPT = /\.[cm]?ts$/;
+const TYPESCRIPT = /\.ts$/;
 // A file of ours named relative to the importer, by path or by file: URL (tap's mockImport adds
 // a query), and the `.js` ending of its path.
 const LOCAL = /^(\.{1,2}\/|\/|file:)/;
@@ -34,7 +34,9 @@ const OPTIONS = {
 };
 const CACHE = fileURLToPath(new URL('../../node_modules/.cache/scopegate-tests/', import.meta.url));
 const CWD = pathToFileURL(`${process.cwd()}/`);
-const SALT = JSON.stringify({ version, OPTIONS, loader: 1 });
+// What shapes an output besides its source: esbuild's version, the options (the target is this
+// Node.js) and this file.
+const SALT = JSON.stringify({ version, OPTIONS }) + readFileSync(fileURLToPath(import.meta.url));
 
 /** @type {import('node:module').ResolveHook} */
 export function resolve(specifier, context, nextResolve) {
